@@ -1,0 +1,62 @@
+# Faultline — the README's two commands (`make run`, `make test`) and the documented extras.
+# Every target first installs the Debian packages listed in build-aux/debian-packages.
+
+BUILD      ?= build
+RELEASE    ?= build-release
+OUT        ?= out
+SCENARIO   ?= spf-vs-munmap
+PACKAGES   := $(shell sed -e 's/\#.*//' build-aux/debian-packages)
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+UI_TEST_ENV := GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=test GDK_DEBUG=default-settings \
+               GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
+
+.PHONY: all deps build run test bench fuzz asan clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages:" $$missing; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) --werror
+
+build: deps $(BUILD)/build.ninja
+	meson compile -C $(BUILD)
+
+# Opens the window on the default scenario; with no display, runs it headless and writes images.
+run: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  $(BUILD)/app/faultline $(SCENARIO); \
+	else \
+	  echo "No display found: running '$(SCENARIO)' headless and writing its views to $(OUT)/"; \
+	  mkdir -p $(OUT); \
+	  $(BUILD)/app/faultline-cli run $(SCENARIO); status=$$?; \
+	  [ $$status -le 1 ] || exit $$status; \
+	  $(BUILD)/app/faultline-cli export $(SCENARIO) --view all --step end --format png -o $(OUT)/$(SCENARIO).png && \
+	  echo "Wrote $(OUT)/$(SCENARIO).png"; \
+	fi
+
+test: build
+	dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1000x24" \
+	  env $(UI_TEST_ENV) meson test -C $(BUILD) --print-errorlogs
+
+# Extras (see README): release-build benchmarks, fuzzing, sanitizers.
+bench: deps
+	[ -f $(RELEASE)/build.ninja ] || meson setup $(RELEASE) --buildtype=release -Dui_tests=false
+	meson compile -C $(RELEASE)
+	$(RELEASE)/tests/bench/fl-bench
+
+asan: deps
+	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Dui_tests=false
+	meson compile -C build-asan
+	meson test -C build-asan --print-errorlogs --suite core --suite cli --suite data
+
+clean:
+	rm -rf $(BUILD) $(RELEASE) build-asan $(OUT)

@@ -1,0 +1,241 @@
+/* fl-config.c — the design switches, their names, defaults and parsing. */
+#include "fl-config.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (fl-config-error-quark, fl_config_error)
+
+typedef struct {
+  const char *key;
+  const char *values;      /* "a|b" for enums, NULL for numbers */
+  gsize       offset;      /* into FlConfig */
+  guint       min, max;    /* for numbers */
+} FlKeyInfo;
+
+#define COST(field) G_STRUCT_OFFSET (FlConfig, cost) + G_STRUCT_OFFSET (FlCostTable, field)
+
+static const FlKeyInfo keys[] = {
+  { "cpus",             NULL, G_STRUCT_OFFSET (FlConfig, cpus), 1, FL_MAX_CPUS },
+  { "sockets",          NULL, G_STRUCT_OFFSET (FlConfig, sockets), 1, 64 },
+  { "cores-per-socket", NULL, G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS },
+  { "fault-path",       "locked|speculative", G_STRUCT_OFFSET (FlConfig, fault_path), 0, 0 },
+  { "rwsem",            "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem), 0, 0 },
+  { "vma-free",         "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vma_free), 0, 0 },
+  { "spf-seqcheck",     "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck), 0, 0 },
+  { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
+  { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
+  { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
+  { "oracle",           "every-step|at-end", G_STRUCT_OFFSET (FlConfig, oracle), 0, 0 },
+  { "cost.l1-hit",           NULL, COST (l1_hit), 0, 100000 },
+  { "cost.local-load",       NULL, COST (local_load), 0, 100000 },
+  { "cost.local-store",      NULL, COST (local_store), 0, 100000 },
+  { "cost.local-rmw",        NULL, COST (local_rmw), 0, 100000 },
+  { "cost.remote-load",      NULL, COST (remote_load), 0, 100000 },
+  { "cost.remote-store",     NULL, COST (remote_store), 0, 100000 },
+  { "cost.remote-rmw",       NULL, COST (remote_rmw), 0, 100000 },
+  { "cost.dram",             NULL, COST (dram), 0, 100000 },
+  { "cost.locked-rmw",       NULL, COST (locked_rmw), 0, 100000 },
+  { "cost.invalidate-extra", NULL, COST (invalidate_extra), 0, 100000 },
+  { "cost.exception",        NULL, COST (exception), 0, 1000000 },
+  { "cost.zero-page",        NULL, COST (zero_page), 0, 1000000 },
+  { "cost.ipi",              NULL, COST (ipi), 0, 1000000 },
+  { "cost.op-overhead",      NULL, COST (op_overhead), 0, 1000000 },
+  { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
+};
+
+static const char *const key_names[] = {
+  "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
+  "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "cost.l1-hit", "cost.local-load", "cost.local-store", "cost.local-rmw", "cost.remote-load",
+  "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
+  "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.op-overhead",
+  "cost.mhz", NULL
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
+
+/**
+ * fl_config_init_defaults:
+ * @config: the configuration to fill
+ *
+ * The safe design of the v2 patch on the 2010 test machine: speculative faults with every
+ * safeguard on, the generic rwsem x86-64 used in 2.6.32, 2 sockets × 4 cores, and the cost
+ * table of REFERENCE.md (Westmere-EX line transfers, David et al., SOSP 2013).
+ */
+void
+fl_config_init_defaults (FlConfig *config)
+{
+  memset (config, 0, sizeof *config);
+  config->cpus = 2;
+  config->sockets = 2;
+  config->cores_per_socket = 4;
+  config->fault_path = FL_FAULT_PATH_SPECULATIVE;
+  config->rwsem = FL_RWSEM_GENERIC;
+  config->vma_free = FL_VMA_FREE_RCU;
+  config->spf_seqcheck = TRUE;
+  config->pte_map_lock = FL_PTE_MAP_LOCK_TRYLOCK_LOOP;
+  config->pin_page_tables = FL_PIN_PAGE_TABLES_IRQS_OFF;
+  config->rss = FL_RSS_SHARED_ATOMIC;
+  config->oracle = FL_ORACLE_EVERY_STEP;
+  config->cost = (FlCostTable) {
+    .l1_hit = 3, .local_load = 109, .local_store = 115, .local_rmw = 120,
+    .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
+    .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
+    .ipi = 1500, .op_overhead = 40, .mhz = 2130,
+  };
+}
+
+static const FlKeyInfo *
+lookup (const char *key)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (strcmp (keys[i].key, key) == 0)
+      return &keys[i];
+  return NULL;
+}
+
+static guint *
+field (FlConfig *config, const FlKeyInfo *info)
+{
+  /* Every switch is stored as a guint-sized field: enums and gboolean alike. */
+  return (guint *) ((char *) config + info->offset);
+}
+
+const char *const *
+fl_config_keys (void)
+{
+  return key_names;
+}
+
+/**
+ * fl_config_valid_values:
+ * @key: a configuration key
+ *
+ * Returns: the valid values of @key as "a|b", "a number" for numeric keys, or %NULL for an
+ *   unknown key.
+ */
+const char *
+fl_config_valid_values (const char *key)
+{
+  const FlKeyInfo *info = lookup (key);
+  if (info == NULL)
+    return NULL;
+  return info->values ? info->values : "a number";
+}
+
+/**
+ * fl_config_set:
+ * @config: the configuration to change
+ * @key: a key from fl_config_keys()
+ * @value: its new value as text
+ * @error: set to a message naming the key and its valid values when either is wrong
+ *
+ * Returns: %TRUE when @key was known and @value valid; @config is unchanged otherwise.
+ */
+gboolean
+fl_config_set (FlConfig *config, const char *key, const char *value, GError **error)
+{
+  g_return_val_if_fail (config != NULL && key != NULL && value != NULL, FALSE);
+
+  const FlKeyInfo *info = lookup (key);
+  if (info == NULL)
+    {
+      g_autofree char *all = g_strjoinv (", ", (char **) key_names);
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_UNKNOWN_KEY,
+                   "unknown configuration key '%s' (valid keys: %s)", key, all);
+      return FALSE;
+    }
+  if (info->values != NULL)
+    {
+      g_auto (GStrv) names = g_strsplit (info->values, "|", -1);
+      for (guint i = 0; names[i] != NULL; i++)
+        if (strcmp (names[i], value) == 0)
+          {
+            *field (config, info) = i;
+            return TRUE;
+          }
+      g_autofree char *valid = g_strjoinv (", ", names);
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
+                   "invalid value '%s' for '%s' (valid: %s)", value, key, valid);
+      return FALSE;
+    }
+
+  char *end = NULL;
+  guint64 number = g_ascii_strtoull (value, &end, 10);
+  if (*value == '\0' || *end != '\0' || number < info->min || number > info->max)
+    {
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
+                   "invalid value '%s' for '%s' (valid: a whole number from %u to %u)",
+                   value, key, info->min, info->max);
+      return FALSE;
+    }
+  *field (config, info) = (guint) number;
+  return TRUE;
+}
+
+/**
+ * fl_config_get:
+ * @config: a configuration
+ * @key: a key from fl_config_keys()
+ *
+ * Returns: (transfer full): the value of @key as text, or %NULL for an unknown key.
+ */
+char *
+fl_config_get (const FlConfig *config, const char *key)
+{
+  const FlKeyInfo *info = lookup (key);
+  if (info == NULL)
+    return NULL;
+  guint value = *field ((FlConfig *) config, info);
+  if (info->values == NULL)
+    return g_strdup_printf ("%u", value);
+  g_auto (GStrv) names = g_strsplit (info->values, "|", -1);
+  return g_strdup (value < g_strv_length (names) ? names[value] : "?");
+}
+
+/**
+ * fl_config_validate:
+ * @config: a configuration
+ * @error: set when the topology cannot hold the CPUs
+ *
+ * Returns: %TRUE when the CPUs fit in sockets × cores-per-socket.
+ */
+gboolean
+fl_config_validate (const FlConfig *config, GError **error)
+{
+  if (config->cpus > config->sockets * config->cores_per_socket)
+    {
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
+                   "%u CPUs do not fit in %u sockets × %u cores (raise 'sockets' or "
+                   "'cores-per-socket')", config->cpus, config->sockets,
+                   config->cores_per_socket);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * fl_config_describe:
+ * @config: a configuration
+ *
+ * Returns: (transfer full): every design switch as "key=value" joined by spaces (the cost
+ *   table is left out), stable across runs: it names a run's configuration in the store.
+ */
+char *
+fl_config_describe (const FlConfig *config)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; key_names[i] != NULL && !g_str_has_prefix (key_names[i], "cost."); i++)
+    {
+      g_autofree char *value = fl_config_get (config, key_names[i]);
+      g_string_append_printf (out, "%s%s=%s", i ? " " : "", key_names[i], value);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* CPUs fill one socket's cores before the next, as Kamezawa pinned thread i to CPU i. */
+guint
+fl_config_socket_of (const FlConfig *config, guint cpu)
+{
+  return (cpu / config->cores_per_socket) % config->sockets;
+}

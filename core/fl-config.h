@@ -1,0 +1,72 @@
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Every design choice of the 2010 story is one switch, so one scenario runs under each. */
+
+typedef enum { FL_FAULT_PATH_LOCKED, FL_FAULT_PATH_SPECULATIVE } FlFaultPath;
+typedef enum { FL_RWSEM_GENERIC, FL_RWSEM_XADD } FlRwsemKind;
+typedef enum { FL_VMA_FREE_RCU, FL_VMA_FREE_IMMEDIATE } FlVmaFree;
+typedef enum { FL_PTE_MAP_LOCK_TRYLOCK_LOOP, FL_PTE_MAP_LOCK_SPIN_IRQS_OFF } FlPteMapLock;
+typedef enum { FL_PIN_PAGE_TABLES_IRQS_OFF, FL_PIN_PAGE_TABLES_NONE } FlPinPageTables;
+typedef enum { FL_RSS_SHARED_ATOMIC, FL_RSS_PER_THREAD } FlRss;
+typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
+
+/* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
+typedef struct {
+  guint32 l1_hit;          /* line already held in a usable state */
+  guint32 local_load;      /* transfer from a core of the same socket: load / store / atomic */
+  guint32 local_store;
+  guint32 local_rmw;
+  guint32 remote_load;     /* transfer from the other socket (one hop) */
+  guint32 remote_store;
+  guint32 remote_rmw;
+  guint32 dram;            /* line held by nobody: memory */
+  guint32 locked_rmw;      /* uncontended locked instruction on a line we own */
+  guint32 invalidate_extra;/* each further sharer a store or atomic must invalidate */
+  guint32 exception;       /* fault entry + exit (exception frame, iret) */
+  guint32 zero_page;       /* clearing one 4 KiB page */
+  guint32 ipi;             /* sending and taking one inter-processor interrupt */
+  guint32 op_overhead;     /* the user-space instructions between two operations */
+  guint32 mhz;             /* simulated clock, for "per second" figures */
+} FlCostTable;
+
+typedef struct {
+  guint         cpus;
+  guint         sockets;
+  guint         cores_per_socket;
+  FlFaultPath   fault_path;
+  FlRwsemKind   rwsem;
+  FlVmaFree     vma_free;
+  gboolean      spf_seqcheck;
+  FlPteMapLock  pte_map_lock;
+  FlPinPageTables pin_page_tables;
+  FlRss         rss;
+  FlOracleMode  oracle;
+  FlCostTable   cost;
+} FlConfig;
+
+#define FL_MAX_CPUS 256
+
+#define FL_CONFIG_ERROR (fl_config_error_quark ())
+GQuark fl_config_error_quark (void);
+typedef enum { FL_CONFIG_ERROR_UNKNOWN_KEY, FL_CONFIG_ERROR_BAD_VALUE } FlConfigError;
+
+void         fl_config_init_defaults (FlConfig *config);
+gboolean     fl_config_set           (FlConfig   *config,
+                                      const char *key,
+                                      const char *value,
+                                      GError    **error);
+char        *fl_config_get           (const FlConfig *config,
+                                      const char     *key);
+const char *const *fl_config_keys    (void);
+const char  *fl_config_valid_values  (const char *key);
+gboolean     fl_config_validate      (const FlConfig *config,
+                                      GError        **error);
+char        *fl_config_describe      (const FlConfig *config);
+guint        fl_config_socket_of     (const FlConfig *config,
+                                      guint           cpu);
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/* Tests of the design switches: names, parsing, errors that list the valid values. */
+#include <string.h>
+#include "fl-config.h"
+
+static void
+test_defaults_are_the_safe_design (void)
+{
+  FlConfig c;
+  fl_config_init_defaults (&c);
+  g_assert_cmpint (c.fault_path, ==, FL_FAULT_PATH_SPECULATIVE);
+  g_assert_cmpint (c.vma_free, ==, FL_VMA_FREE_RCU);
+  g_assert_true (c.spf_seqcheck);
+  g_assert_cmpint (c.pte_map_lock, ==, FL_PTE_MAP_LOCK_TRYLOCK_LOOP);
+  g_assert_true (fl_config_validate (&c, NULL));
+}
+
+static void
+test_set_and_get_round_trip (void)
+{
+  FlConfig c;
+  fl_config_init_defaults (&c);
+  for (const char *const *key = fl_config_keys (); *key; key++)
+    {
+      g_autofree char *value = fl_config_get (&c, *key);
+      g_autoptr (GError) error = NULL;
+      g_assert_nonnull (value);
+      g_assert_true (fl_config_set (&c, *key, value, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (fl_config_set (&c, "rwsem", "xadd", NULL));
+  g_assert_cmpint (c.rwsem, ==, FL_RWSEM_XADD);
+  g_assert_true (fl_config_set (&c, "spf-seqcheck", "off", NULL));
+  g_assert_false (c.spf_seqcheck);
+  g_autofree char *text = fl_config_describe (&c);
+  g_assert_nonnull (strstr (text, "rwsem=xadd"));
+  g_assert_nonnull (strstr (text, "spf-seqcheck=off"));
+}
+
+static void
+test_errors_list_valid_values (void)
+{
+  FlConfig c;
+  g_autoptr (GError) e1 = NULL, e2 = NULL, e3 = NULL;
+  fl_config_init_defaults (&c);
+  g_assert_false (fl_config_set (&c, "rwsem", "spinlock", &e1));
+  g_assert_error (e1, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE);
+  g_assert_nonnull (strstr (e1->message, "generic, xadd"));
+  g_assert_false (fl_config_set (&c, "no-such-key", "1", &e2));
+  g_assert_error (e2, FL_CONFIG_ERROR, FL_CONFIG_ERROR_UNKNOWN_KEY);
+  g_assert_nonnull (strstr (e2->message, "fault-path"));
+  g_assert_false (fl_config_set (&c, "cpus", "0", &e3));
+  g_assert_cmpint (c.cpus, ==, 2);
+}
+
+static void
+test_topology_must_hold_the_cpus (void)
+{
+  FlConfig c;
+  g_autoptr (GError) error = NULL;
+  fl_config_init_defaults (&c);
+  c.cpus = 9;
+  g_assert_false (fl_config_validate (&c, &error));
+  g_assert_nonnull (strstr (error->message, "9 CPUs"));
+  g_assert_cmpuint (fl_config_socket_of (&c, 3), ==, 0);
+  g_assert_cmpuint (fl_config_socket_of (&c, 4), ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/config/defaults", test_defaults_are_the_safe_design);
+  g_test_add_func ("/core/config/round-trip", test_set_and_get_round_trip);
+  g_test_add_func ("/core/config/errors", test_errors_list_valid_values);
+  g_test_add_func ("/core/config/topology", test_topology_must_hold_the_cpus);
+  return g_test_run ();
+}
