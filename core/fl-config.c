@@ -39,6 +39,7 @@ static const FlKeyInfo keys[] = {
   { "cost.exception",        NULL, COST (exception), 0, 1000000 },
   { "cost.zero-page",        NULL, COST (zero_page), 0, 1000000 },
   { "cost.ipi",              NULL, COST (ipi), 0, 1000000 },
+  { "cost.swap-io",          NULL, COST (swap_io), 0, 100000000 },
   { "cost.op-overhead",      NULL, COST (op_overhead), 0, 1000000 },
   { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
 };
@@ -48,7 +49,8 @@ static const char *const key_names[] = {
   "pte-map-lock", "pin-page-tables", "rss", "oracle",
   "cost.l1-hit", "cost.local-load", "cost.local-store", "cost.local-rmw", "cost.remote-load",
   "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
-  "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.op-overhead",
+  "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
+  "cost.op-overhead",
   "cost.mhz", NULL
 };
 
@@ -81,7 +83,7 @@ fl_config_init_defaults (FlConfig *config)
     .l1_hit = 3, .local_load = 109, .local_store = 115, .local_rmw = 120,
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
-    .ipi = 1500, .op_overhead = 40, .mhz = 2130,
+    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .mhz = 2130,
   };
 }
 

@@ -29,6 +29,7 @@ typedef struct {
   guint32 exception;       /* fault entry + exit (exception frame, iret) */
   guint32 zero_page;       /* clearing one 4 KiB page */
   guint32 ipi;             /* sending and taking one inter-processor interrupt */
+  guint32 swap_io;         /* reading one page back from swap (a major fault sleeps this long) */
   guint32 op_overhead;     /* the user-space instructions between two operations */
   guint32 mhz;             /* simulated clock, for "per second" figures */
 } FlCostTable;

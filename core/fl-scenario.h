@@ -120,6 +120,10 @@ typedef enum { FL_SCENARIO_ERROR_PARSE, FL_SCENARIO_ERROR_INVALID, FL_SCENARIO_E
 FlScenario *fl_scenario_parse       (const char *text,
                                      const char *source_name,
                                      GError    **error);
+FlScenario *fl_scenario_parse_data  (const char *data,
+                                     gsize       length,
+                                     const char *source_name,
+                                     GError    **error);
 FlScenario *fl_scenario_load_file   (const char *path,
                                      GError    **error);
 FlScenario *fl_scenario_load_builtin(const char *id,

@@ -1,0 +1,236 @@
+/* fl-coherence.c — MESI per line per CPU and what each access costs.
+ *
+ * Costs come only from the cost table and from which lines a step touches: a hit is cheap, a
+ * line another core holds is transferred (more when it crosses sockets), a store to a shared
+ * line invalidates every copy (more copies, more cost), and a line serves one transfer at a
+ * time, so requests queue behind each other. That queue is what makes a contended lock word
+ * collapse; nothing here knows which design is being simulated. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+#define WORDS (FL_MAX_CPUS / 64)
+
+static inline gboolean
+is_sharer (const FlLine *l, guint cpu)
+{
+  return (l->sharers[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline void
+clear_sharers (FlLine *l)
+{
+  memset (l->sharers, 0, sizeof l->sharers);
+}
+
+void
+fl_line_add_sharer (FlState *st, guint line, guint cpu)
+{
+  st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+}
+
+FlMesi
+fl_mesi (const FlState *st, guint line, guint cpu)
+{
+  const FlLine *l = &st->lines[line];
+  if (l->owner == (gint) cpu)
+    return l->owner_state;
+  return is_sharer (l, cpu) ? FL_MESI_S : FL_MESI_I;
+}
+
+void
+fl_charge (FlSim *sim, guint cpu, guint64 cycles)
+{
+  sim->st.cpus[cpu].clock += cycles;
+}
+
+/* Where the freshest copy comes from: the owner, else the nearest sharer, else memory. */
+static FlXfer
+source_of (FlSim *sim, const FlLine *l, guint cpu, guint *others, gboolean *remote_any)
+{
+  const FlConfig *cfg = &sim->config;
+  guint my_socket = fl_config_socket_of (cfg, cpu);
+  FlXfer best = FL_XFER_MEMORY;
+  *others = 0;
+  *remote_any = FALSE;
+  if (l->owner >= 0 && l->owner != (gint) cpu)
+    {
+      *others = 1;
+      gboolean remote = fl_config_socket_of (cfg, l->owner) != my_socket;
+      *remote_any = remote;
+      return remote ? FL_XFER_REMOTE : FL_XFER_LOCAL;
+    }
+  for (guint w = 0; w < WORDS; w++)
+    {
+      guint64 bits = l->sharers[w];
+      while (bits)
+        {
+          guint c = w * 64 + (guint) __builtin_ctzll (bits);
+          bits &= bits - 1;
+          if (c == cpu)
+            continue;
+          (*others)++;
+          gboolean remote = fl_config_socket_of (cfg, c) != my_socket;
+          *remote_any |= remote;
+          if (!remote)
+            best = FL_XFER_LOCAL;
+          else if (best == FL_XFER_MEMORY)
+            best = FL_XFER_REMOTE;
+        }
+    }
+  return best;
+}
+
+static guint64
+transfer_cost (const FlCostTable *k, FlXfer from, FlAccess access)
+{
+  switch (from)
+    {
+    case FL_XFER_LOCAL:
+      return access == FL_ACCESS_READ ? k->local_load
+             : access == FL_ACCESS_WRITE ? k->local_store : k->local_rmw;
+    case FL_XFER_REMOTE:
+      return access == FL_ACCESS_READ ? k->remote_load
+             : access == FL_ACCESS_WRITE ? k->remote_store : k->remote_rmw;
+    case FL_XFER_MEMORY:
+      return k->dram;
+    default:
+      return k->l1_hit;
+    }
+}
+
+/* Occupy the line for one transfer starting no earlier than `at`: returns when it completes. */
+static guint64
+occupy (FlLine *l, guint64 at, guint64 cost)
+{
+  guint64 start = MAX (at, l->busy_until);
+  l->busy_until = start + cost;
+  return l->busy_until;
+}
+
+static void
+note_event (FlSim *sim, guint line, FlXfer xfer, guint64 cost)
+{
+  /* the event keeps the most expensive line a step touched */
+  if (sim->ev.line == 0 || xfer > sim->ev.xfer)
+    {
+      sim->ev.line = line;
+      sim->ev.xfer = xfer;
+    }
+}
+
+/**
+ * fl_touch:
+ * @sim: the simulation
+ * @cpu: the CPU accessing the line
+ * @line: the cache line
+ * @access: load, store or locked read-modify-write
+ *
+ * Charges the access to the CPU's clock and moves the line's MESI state.
+ */
+void
+fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
+{
+  FlState *st = &sim->st;
+  FlLine *l = &st->lines[line];
+  FlCpu *c = &st->cpus[cpu];
+  const FlCostTable *k = &sim->config.cost;
+  guint others;
+  gboolean remote_any;
+
+  if (access == FL_ACCESS_READ)
+    {
+      if (l->owner == (gint) cpu || is_sharer (l, cpu))
+        {
+          c->clock += k->l1_hit;
+          note_event (sim, line, FL_XFER_HIT, k->l1_hit);
+          return;
+        }
+      FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+      guint64 cost = transfer_cost (k, from, access);
+      c->clock = occupy (l, c->clock, cost);
+      if (from == FL_XFER_MEMORY)
+        {
+          l->owner = cpu;
+          l->owner_state = FL_MESI_E;
+        }
+      else
+        {
+          if (l->owner >= 0)
+            fl_line_add_sharer (st, line, l->owner);
+          l->owner = -1;
+          fl_line_add_sharer (st, line, cpu);
+          l->transfers++;
+          l->last_to = cpu + 1;
+        }
+      note_event (sim, line, from, cost);
+      return;
+    }
+
+  /* store or atomic: we need the only copy */
+  if (l->owner == (gint) cpu)
+    {
+      guint64 cost = access == FL_ACCESS_RMW ? k->locked_rmw : k->l1_hit;
+      c->clock += cost;
+      l->owner_state = FL_MESI_M;
+      note_event (sim, line, FL_XFER_HIT, cost);
+      return;
+    }
+  FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+  guint64 cost;
+  FlXfer shown = from;
+  if (others == 0)
+    {
+      /* nobody else has it: memory, or an upgrade of our own shared copy */
+      cost = is_sharer (l, cpu) ? k->l1_hit : k->dram;
+      shown = is_sharer (l, cpu) ? FL_XFER_UPGRADE : FL_XFER_MEMORY;
+      if (access == FL_ACCESS_RMW)
+        cost += k->locked_rmw;
+      c->clock = occupy (l, c->clock, cost);
+    }
+  else
+    {
+      /* fetch for ownership from the farthest holder, invalidating every other copy */
+      cost = transfer_cost (k, remote_any ? FL_XFER_REMOTE : FL_XFER_LOCAL, access)
+             + (guint64) k->invalidate_extra * (others - 1);
+      if (is_sharer (l, cpu))
+        shown = FL_XFER_UPGRADE;
+      c->clock = occupy (l, c->clock, cost);
+      l->transfers++;
+      l->last_to = cpu + 1;
+    }
+  clear_sharers (l);
+  l->owner = cpu;
+  l->owner_state = FL_MESI_M;
+  note_event (sim, line, shown, cost);
+}
+
+/**
+ * fl_line_reload:
+ * @sim: the simulation
+ * @line: a line that was just written
+ * @cpu: a CPU that was spinning on it (it re-reads the new value)
+ * @at: when the write became visible
+ *
+ * A waiter re-reads the line after the write invalidated its copy; the reload queues on the
+ * line like any transfer. Returns when the waiter has the value.
+ */
+guint64
+fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
+{
+  FlState *st = &sim->st;
+  FlLine *l = &st->lines[line];
+  guint others;
+  gboolean remote_any;
+  if (l->owner == (gint) cpu || is_sharer (l, cpu))
+    return at + sim->config.cost.l1_hit;
+  FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+  guint64 done = occupy (l, at, transfer_cost (&sim->config.cost, from, FL_ACCESS_READ));
+  if (l->owner >= 0)
+    fl_line_add_sharer (st, line, l->owner);
+  l->owner = -1;
+  fl_line_add_sharer (st, line, cpu);
+  if (from != FL_XFER_MEMORY)
+    l->transfers++;
+  return done;
+}

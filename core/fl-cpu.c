@@ -1,0 +1,91 @@
+/* fl-cpu.c — frames, parking and waking, IRQ state: how a CPU runs its stack of step machines. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+/**
+ * fl_call:
+ * @sim: the simulation
+ * @cpu: the calling CPU
+ * @fn: the function to enter
+ * @resume_at: where the caller continues when @fn returns (its `ret` holds the value)
+ *
+ * Pushes a frame for @fn with up to four arguments; its first line runs on the next step.
+ */
+FlFrame *
+fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
+         guint64 a0, guint64 a1, guint64 a2, guint64 a3)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  g_assert (c->depth < FL_MAX_DEPTH);
+  if (c->depth > 0)
+    c->frames[c->depth - 1].pc = resume_at;
+  FlFrame *f = &c->frames[c->depth++];
+  memset (f, 0, sizeof *f);
+  f->fn = fn;
+  f->pc = fl_loc_first (fn);
+  f->a[0] = a0;
+  f->a[1] = a1;
+  f->a[2] = a2;
+  f->a[3] = a3;
+  fl_ev (sim, FL_EV_CALL, (guint32) a0, fn);
+  return f;
+}
+
+FlFrame *
+fl_caller (FlSim *sim, guint cpu)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  return c->depth >= 2 ? &c->frames[c->depth - 2] : NULL;
+}
+
+/* Leave the function on top; the caller finds `value` in its frame's `ret`. */
+void
+fl_return (FlSim *sim, guint cpu, guint32 value)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  g_assert (c->depth > 0);
+  c->depth--;
+  /* a caller that tail-called (resume point NONE) returns the same value at once */
+  while (c->depth > 0 && c->frames[c->depth - 1].pc == FL_LOC_NONE)
+    c->depth--;
+  if (c->depth > 0)
+    c->frames[c->depth - 1].ret = value;
+  else
+    fl_oracle_op_done (sim, cpu);
+}
+
+void
+fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  c->status = status;
+  c->wait_obj = wait_obj;
+  c->wait_since = c->clock;
+  fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
+  fl_tlb_parked (sim, cpu);
+  fl_oracle_deadlock (sim, cpu);
+}
+
+void
+fl_wake (FlSim *sim, guint cpu, guint64 at)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  if (c->status == FL_CPU_STUCK || c->status == FL_CPU_DONE)
+    return;
+  c->status = FL_CPU_RUNNING;
+  c->clock = MAX (c->clock, at);
+}
+
+void
+fl_irqs_off (FlSim *sim, guint cpu)
+{
+  sim->st.cpus[cpu].irqs_off = TRUE;
+}
+
+/* A TLB-flush IPI that arrived while IRQs were off is taken as the CPU's next step. */
+void
+fl_irqs_on (FlSim *sim, guint cpu)
+{
+  sim->st.cpus[cpu].irqs_off = FALSE;
+}

@@ -1,0 +1,166 @@
+/* fl-lock.c — ticket spinlocks, as x86 has used since 2.6.25: a `next` ticket taken with one
+ * locked increment and an `owner` the holder bumps on release. Spinners do not take steps:
+ * they park holding a shared copy of the line, and each release makes all of them re-read it,
+ * one transfer after another, before the next ticket holder sees its turn. */
+#include "fl-machine.h"
+
+#include <stdio.h>
+
+typedef struct {
+  guint32 *next, *owner;
+  gint32  *holder;
+  guint    line;
+} LockFields;
+
+static LockFields
+fields (FlSim *sim, guint32 lock)
+{
+  FlState *st = &sim->st;
+  FlGlobals *g = st->g;
+  guint32 i = FL_LOCK_INDEX (lock);
+  switch (FL_LOCK_KIND (lock))
+    {
+    case FL_LOCK_WAIT_LOCK:
+      return (LockFields) { &g->mm.sem.wait_next, &g->mm.sem.wait_owner, &g->mm.sem.wait_holder,
+                            FL_LINE_MM_SEM };
+    case FL_LOCK_PAGE_TABLE:
+      return (LockFields) { &g->mm.ptl_next, &g->mm.ptl_owner, &g->mm.ptl_holder, FL_LINE_MM_SEM };
+    case FL_LOCK_ZONE:
+      return (LockFields) { &g->zone_lock_next, &g->zone_lock_owner, &g->zone_lock_holder,
+                            FL_LINE_ZONE_LOCK };
+    case FL_LOCK_LRU:
+      return (LockFields) { &g->lru_lock_next, &g->lru_lock_owner, &g->lru_lock_holder,
+                            FL_LINE_LRU_LOCK };
+    case FL_LOCK_PTL:
+    default:
+      return (LockFields) { &st->tables[i].ptl_next, &st->tables[i].ptl_owner,
+                            &st->tables[i].ptl_holder, fl_line_of_ptl (st, i) };
+    }
+}
+
+guint
+fl_lock_line (FlSim *sim, guint32 lock)
+{
+  return fields (sim, lock).line;
+}
+
+gint32
+fl_lock_holder (FlSim *sim, guint32 lock)
+{
+  return *fields (sim, lock).holder;
+}
+
+const char *
+fl_lock_name (FlSim *sim, guint32 lock, char *buf, gsize size)
+{
+  switch (FL_LOCK_KIND (lock))
+    {
+    case FL_LOCK_WAIT_LOCK: return "mmap_sem.wait_lock";
+    case FL_LOCK_PAGE_TABLE: return "mm->page_table_lock";
+    case FL_LOCK_ZONE: return "zone->lock";
+    case FL_LOCK_LRU: return "zone->lru_lock";
+    default:
+      snprintf (buf, size, "PTE lock of table %u", FL_LOCK_INDEX (lock));
+      return buf;
+    }
+}
+
+/**
+ * fl_lock_try:
+ * @sim: the simulation
+ * @cpu: the CPU
+ * @lock: the lock
+ *
+ * spin_lock's ticket grab: one locked increment. Returns %TRUE when the lock was free and is
+ * now held; otherwise the CPU keeps its ticket and parks spinning until its turn.
+ */
+gboolean
+fl_lock_try (FlSim *sim, guint cpu, guint32 lock)
+{
+  LockFields f = fields (sim, lock);
+  fl_touch (sim, cpu, f.line, FL_ACCESS_RMW);
+  guint32 ticket = (*f.next)++;
+  if (ticket == *f.owner)
+    {
+      *f.holder = cpu;
+      sim->st.cpus[cpu].locks_held++;
+      fl_ev (sim, FL_EV_LOCK, lock, ticket);
+      return TRUE;
+    }
+  sim->st.cpus[cpu].ticket = ticket;
+  fl_park (sim, cpu, FL_CPU_SPIN, lock);
+  sim->ev.val = ticket;
+  fl_line_add_sharer (&sim->st, f.line, cpu);
+  return FALSE;
+}
+
+/**
+ * fl_spin_trylock:
+ * @sim: the simulation
+ * @cpu: the CPU
+ * @lock: the lock
+ *
+ * spin_trylock: takes the lock only when nobody holds or waits for it (a compare-and-swap
+ * on the lock word); never takes a ticket.
+ *
+ * Returns: %TRUE when the lock is now held.
+ */
+gboolean
+fl_spin_trylock (FlSim *sim, guint cpu, guint32 lock)
+{
+  LockFields f = fields (sim, lock);
+  fl_touch (sim, cpu, f.line, FL_ACCESS_RMW);
+  if (*f.next != *f.owner)
+    {
+      fl_ev (sim, FL_EV_CHECK, lock, 0);
+      return FALSE;
+    }
+  (*f.next)++;
+  *f.holder = cpu;
+  sim->st.cpus[cpu].locks_held++;
+  fl_ev (sim, FL_EV_LOCK, lock, *f.owner);
+  return TRUE;
+}
+
+/* Release: bump the owner ticket; every spinner re-reads the line in turn (starting after the
+ * releasing CPU), and the one holding the next ticket wakes when its re-read completes. */
+void
+fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
+{
+  FlState *st = &sim->st;
+  LockFields f = fields (sim, lock);
+  fl_touch (sim, cpu, f.line, FL_ACCESS_WRITE);
+  (*f.owner)++;
+  *f.holder = -1;
+  st->cpus[cpu].locks_held--;
+  fl_ev (sim, FL_EV_UNLOCK, lock, *f.owner);
+
+  guint64 at = st->cpus[cpu].clock;
+  guint n = st->sizes.ncpus;
+  for (guint k = 1; k < n; k++)
+    {
+      guint c = (cpu + k) % n;
+      FlCpu *w = &st->cpus[c];
+      if (w->status != FL_CPU_SPIN || w->wait_obj != lock)
+        continue;
+      guint64 seen = fl_line_reload (sim, f.line, c, at);
+      if (w->ticket == *f.owner)
+        {
+          *f.holder = c;
+          w->locks_held++;
+          fl_wake (sim, c, seen);
+        }
+      else if (w->ticket == G_MAXUINT32)
+        fl_wake (sim, c, seen);     /* a trylock loop: it sees the lock free and retries */
+    }
+}
+
+/* A trylock loop that found the lock busy parks until a release, then tries again. */
+void
+fl_spin_wait_released (FlSim *sim, guint cpu, guint32 lock)
+{
+  FlState *st = &sim->st;
+  st->cpus[cpu].ticket = G_MAXUINT32;
+  fl_park (sim, cpu, FL_CPU_SPIN, lock);
+  fl_line_add_sharer (st, fields (sim, lock).line, cpu);
+}

@@ -1,0 +1,163 @@
+#pragma once
+
+/* Internal to the simulation: the FlSim object and the helpers every step function uses. */
+
+#include "fl-sim.h"
+
+G_BEGIN_DECLS
+
+typedef enum { FL_ACCESS_READ, FL_ACCESS_WRITE, FL_ACCESS_RMW } FlAccess;
+
+typedef struct {
+  guint64 step;
+  guint8 *block;
+} FlCheckpoint;
+
+struct _FlSim {
+  FlConfig      config;
+  FlScenario   *scenario;
+  guint64       seed;
+  FlSchedPolicy policy;
+  FlState       st;
+  GArray       *events;         /* FlEvent, the whole run so far */
+  GPtrArray    *findings;       /* FlFinding * */
+  guint64       hash;           /* of events[0 .. events->len) */
+  FlEvent       ev;             /* the event of the step being taken */
+  guint         step_cpu;
+  /* checkpoints: every `checkpoint_every` steps a copy of the state */
+  GArray       *checkpoints;    /* FlCheckpoint */
+  guint64       checkpoint_every;
+  gboolean      replaying;      /* re-stepping after a seek: events already recorded */
+  gboolean      completed;      /* the end was reached once: its findings are recorded */
+  guint64       first_finding_step;
+};
+
+typedef void (*FlStepFn) (FlSim *sim, guint cpu, FlFrame *frame);
+
+/* One step function per modeled function, in fl-*.c files. */
+FlStepFn fl_step_fn_of (FlFn fn);
+FlLoc    fl_frame_loc  (const FlFrame *frame);
+
+/* frames */
+FlFrame *fl_call     (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
+                      guint64 a0, guint64 a1, guint64 a2, guint64 a3);
+void     fl_return   (FlSim *sim, guint cpu, guint32 value);
+FlFrame *fl_caller   (FlSim *sim, guint cpu);
+
+/* time and cache lines */
+void     fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
+void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
+FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);
+void     fl_line_add_sharer (FlState *st, guint line, guint cpu);
+guint64  fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at);
+
+/* events */
+static inline void
+fl_ev (FlSim *sim, FlEventKind kind, guint32 obj, guint32 val)
+{
+  sim->ev.kind = kind;
+  sim->ev.obj = obj;
+  sim->ev.val = val;
+}
+
+void     fl_finding  (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj,
+                      const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/* parking and waking */
+void     fl_park     (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj);
+void     fl_wake     (FlSim *sim, guint cpu, guint64 at);
+
+/* spinlocks (ticket locks): the fields live in the owner object, the id names them */
+typedef enum {
+  FL_LOCK_WAIT_LOCK,      /* mmap_sem's wait_lock (generic rwsem) */
+  FL_LOCK_PAGE_TABLE,     /* mm->page_table_lock */
+  FL_LOCK_ZONE,           /* zone->lock */
+  FL_LOCK_LRU,            /* zone->lru_lock */
+  FL_LOCK_PTL,            /* split PTE lock of table `index` */
+} FlLockKind;
+#define FL_LOCK_ID(kind, index) (((guint32) (kind) << 24) | (index))
+#define FL_LOCK_KIND(id)        ((FlLockKind) ((id) >> 24))
+#define FL_LOCK_INDEX(id)       ((id) & 0xffffff)
+
+guint    fl_lock_line   (FlSim *sim, guint32 lock);
+gboolean fl_lock_try    (FlSim *sim, guint cpu, guint32 lock);
+void     fl_lock_release(FlSim *sim, guint cpu, guint32 lock);
+gint32   fl_lock_holder (FlSim *sim, guint32 lock);
+const char *fl_lock_name(FlSim *sim, guint32 lock, char *buf, gsize size);
+
+/* checks on objects a step touches: report use-after-free, return whether it is alive */
+gboolean fl_check_vma   (FlSim *sim, guint cpu, guint32 vma_ref);
+gboolean fl_check_table (FlSim *sim, guint cpu, guint32 table_ref);
+
+static inline guint32 fl_ref_id  (guint32 ref) { return ref & 0xffff; }
+static inline guint32 fl_vma_ref (const FlState *st, guint32 id)
+{ return id ? id | ((guint32) st->vmas[id].gen << 16) : 0; }
+static inline guint32 fl_table_ref (const FlState *st, guint32 id)
+{ return id ? id | ((guint32) st->tables[id].gen << 16) : 0; }
+
+/* memory objects (fl-mm.c) */
+guint32  fl_vma_alloc    (FlSim *sim);
+void     fl_vma_free_now (FlSim *sim, guint32 vma);
+guint32  fl_table_alloc  (FlSim *sim, guint level, guint64 base);
+void     fl_table_free   (FlSim *sim, guint32 table);
+guint32  fl_page_take    (FlSim *sim);          /* from the zone: no steps, set-up only */
+void     fl_page_give    (FlSim *sim, guint32 page);
+guint32  fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff);
+guint32  fl_walk_index   (guint level, guint64 addr);
+guint32  fl_lookup_table (const FlState *st, guint64 addr, guint level);
+FlRbAccess fl_vma_rb_access (const FlState *st);
+guint32  fl_vma_covering (const FlState *st, guint64 addr);
+void     fl_rss_add      (FlSim *sim, guint cpu, gboolean anon, gint64 delta);
+guint64  fl_rng_next     (FlState *st);
+
+/* RCU (fl-rcu.c) */
+void     fl_rcu_read_lock   (FlSim *sim, guint cpu);
+void     fl_rcu_read_unlock (FlSim *sim, guint cpu);
+void     fl_rcu_call        (FlSim *sim, guint cpu, guint32 vma);
+void     fl_rcu_after_step  (FlSim *sim, guint cpu);
+gboolean fl_rcu_has_ready   (FlSim *sim, guint cpu);
+void     fl_rcu_do_batch    (FlSim *sim, guint cpu);
+gboolean fl_rcu_idle        (FlSim *sim);
+
+/* TLB flushes (fl-tlb.c) */
+void     fl_tlb_take_ipi    (FlSim *sim, guint cpu);
+void     fl_tlb_parked      (FlSim *sim, guint cpu);
+
+/* the oracle (fl-oracle.c) */
+void     fl_oracle_after_step (FlSim *sim, guint cpu);
+void     fl_oracle_check_pte  (FlSim *sim, guint cpu, guint64 addr);
+void     fl_oracle_full       (FlSim *sim, gboolean at_end);
+gboolean fl_oracle_deadlock   (FlSim *sim, guint cpu);
+void     fl_oracle_op_done    (FlSim *sim, guint cpu);
+
+/* IRQs */
+void     fl_irqs_off (FlSim *sim, guint cpu);
+void     fl_irqs_on  (FlSim *sim, guint cpu);
+
+#define FL_VM_FAULT_RETRY  0x400u
+#define FL_VM_FAULT_SIGSEGV 0x1u
+#define FL_VM_FAULT_MAJOR  0x4u
+#define FL_VM_FAULT_REFAULT 0x800u  /* nothing mapped: the access will fault again */
+#define FL_FAULT_WRITE     1u
+#define FL_FAULT_SPEC      8u
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+gboolean fl_spin_trylock        (FlSim *sim, guint cpu, guint32 lock);
+void     fl_spin_wait_released  (FlSim *sim, guint cpu, guint32 lock);
+G_END_DECLS
+
+G_BEGIN_DECLS
+typedef enum { FL_RWSEM_TRYLOCK, FL_RWSEM_DOWN_READ, FL_RWSEM_UP_READ, FL_RWSEM_DOWN_WRITE,
+               FL_RWSEM_UP_WRITE } FlRwsemOp;
+FlFn fl_rwsem_fn (FlSim *sim, FlRwsemOp op);
+G_END_DECLS
+
+G_BEGIN_DECLS
+void fl_gather_page (FlSim *sim, guint cpu, guint32 page);
+void fl_put_page    (FlSim *sim, guint cpu, guint32 page);
+G_END_DECLS
+
+/* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
+#define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))

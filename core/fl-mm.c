@@ -1,0 +1,213 @@
+/* fl-mm.c — the objects of the mm: VMA and page-table slots, page frames, the page cache, RSS.
+ * Allocation here is bookkeeping of the plain-data state (slots, free lists); what the kernel
+ * does to allocate is modeled by the step functions that call these. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+FlRbAccess
+fl_vma_rb_access (const FlState *st)
+{
+  FlRbAccess acc = { (guint8 *) st->vmas, sizeof (FlVma), G_STRUCT_OFFSET (FlVma, rb),
+                     G_STRUCT_OFFSET (FlVma, start) };
+  return acc;
+}
+
+/* Reused slots bump their generation, so a reference kept across the free is still caught. */
+guint32
+fl_vma_alloc (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  for (guint32 i = 1; i < st->sizes.nvmas; i++)
+    if (st->vmas[i].state == FL_OBJ_FREE)
+      {
+        FlVma *v = &st->vmas[i];
+        guint16 gen = v->gen + 1;
+        memset (v, 0, sizeof *v);
+        v->gen = gen;
+        v->state = FL_OBJ_LIVE;
+        return i;
+      }
+  g_error ("out of VMA slots (%u): the scenario maps more than its size allowed for",
+           st->sizes.nvmas);
+}
+
+void
+fl_vma_free_now (FlSim *sim, guint32 vma)
+{
+  FlState *st = &sim->st;
+  st->vmas[vma].state = FL_OBJ_FREE;
+  /* the slot's memory is gone: whoever still had its line loses it */
+  FlLine *l = &st->lines[fl_line_of_vma (st, vma)];
+  memset (l->sharers, 0, sizeof l->sharers);
+  l->owner = -1;
+}
+
+guint32
+fl_table_alloc (FlSim *sim, guint level, guint64 base)
+{
+  FlState *st = &sim->st;
+  for (guint32 i = 1; i < st->sizes.ntables; i++)
+    if (st->tables[i].state == FL_OBJ_FREE)
+      {
+        FlTable *t = &st->tables[i];
+        guint16 gen = t->gen + 1;
+        memset (t, 0, sizeof *t);
+        memset (fl_table_entries (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
+        t->gen = gen;
+        t->state = FL_OBJ_LIVE;
+        t->level = level;
+        t->base = base;
+        t->ptl_holder = -1;
+        return i;
+      }
+  g_error ("out of page-table slots (%u)", st->sizes.ntables);
+}
+
+void
+fl_table_free (FlSim *sim, guint32 table)
+{
+  sim->st.tables[table].state = FL_OBJ_FREE;
+}
+
+guint32
+fl_page_take (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  FlGlobals *g = st->g;
+  guint32 p = g->zone_free_head;
+  if (p == 0)
+    g_error ("out of page frames (%u)", st->sizes.npages);
+  g->zone_free_head = st->pages[p].next;
+  g->zone_free_count--;
+  memset (&st->pages[p], 0, sizeof st->pages[p]);
+  st->pages[p].state = FL_OBJ_LIVE;
+  return p;
+}
+
+void
+fl_page_give (FlSim *sim, guint32 page)
+{
+  FlState *st = &sim->st;
+  FlGlobals *g = st->g;
+  memset (&st->pages[page], 0, sizeof st->pages[page]);
+  st->pages[page].state = FL_OBJ_FREE;
+  st->pages[page].next = g->zone_free_head;
+  g->zone_free_head = page;
+  g->zone_free_count++;
+}
+
+/* The page cache holds every file page already (faults on it are soft): the first lookup of
+ * an offset materializes the page with the cache's own reference. */
+guint32
+fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff)
+{
+  FlState *st = &sim->st;
+  for (guint i = 1; i < st->sizes.ncache; i++)
+    {
+      FlCacheEntry *e = &st->cache[i];
+      if (e->page == 0)
+        {
+          e->file = file;
+          e->pgoff = pgoff;
+          e->page = fl_page_take (sim);
+          st->pages[e->page].flags = FL_PAGE_FILE;
+          st->pages[e->page].count = 1;
+          st->pages[e->page].ext_refs = 1;
+          return e->page;
+        }
+      if (e->file == file && e->pgoff == pgoff)
+        return e->page;
+    }
+  g_error ("page cache full (%u entries)", st->sizes.ncache);
+}
+
+guint32
+fl_walk_index (guint level, guint64 addr)
+{
+  return (guint32) ((addr >> (12 + 9 * (level - 1))) & (FL_PTRS_PER_TABLE - 1));
+}
+
+/* The table of `level` that maps addr, or 0 when the walk stops earlier (set-up and oracle). */
+guint32
+fl_lookup_table (const FlState *st, guint64 addr, guint level)
+{
+  guint32 table = st->g->mm.pgd;
+  for (guint l = 4; l > level && table; l--)
+    table = (guint32) fl_table_entries (st, table)[fl_walk_index (l, addr)];
+  return table;
+}
+
+guint32
+fl_vma_covering (const FlState *st, guint64 addr)
+{
+  for (guint32 v = st->g->mm.mmap; v; v = st->vmas[v].next)
+    if (st->vmas[v].start <= addr && addr < st->vmas[v].end)
+      return v;
+  return 0;
+}
+
+/* inc_mm_counter / add_mm_counter: one shared atomic line, or the faulting thread's cache. */
+void
+fl_rss_add (FlSim *sim, guint cpu, gboolean anon, gint64 delta)
+{
+  FlState *st = &sim->st;
+  if (sim->config.rss == FL_RSS_PER_THREAD)
+    {
+      if (anon)
+        st->cpus[cpu].rss_anon += delta;
+      else
+        st->cpus[cpu].rss_file += delta;
+      return;
+    }
+  if (anon)
+    st->g->mm.rss_anon += delta;
+  else
+    st->g->mm.rss_file += delta;
+}
+
+static const char *
+vma_range (const FlVma *v, char *buf, gsize size)
+{
+  g_snprintf (buf, size, "0x%" G_GINT64_MODIFIER "x-0x%" G_GINT64_MODIFIER "x", v->start, v->end);
+  return buf;
+}
+
+/**
+ * fl_check_vma:
+ * @sim: the simulation
+ * @cpu: the CPU about to touch the VMA
+ * @vma_ref: the reference it holds (id and generation)
+ *
+ * Returns: %TRUE when the VMA is still allocated; otherwise reports `use-after-free`.
+ */
+gboolean
+fl_check_vma (FlSim *sim, guint cpu, guint32 vma_ref)
+{
+  FlState *st = &sim->st;
+  guint32 id = fl_ref_id (vma_ref);
+  const FlVma *v = &st->vmas[id];
+  if (id == 0)
+    return TRUE;
+  if (v->state != FL_OBJ_FREE && v->gen == (vma_ref >> 16))
+    return TRUE;
+  char range[64];
+  fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, id,
+              "cpu%u reads VMA %u (%s) after it was freed: nothing kept it alive past munmap",
+              cpu, id, vma_range (v, range, sizeof range));
+  return FALSE;
+}
+
+gboolean
+fl_check_table (FlSim *sim, guint cpu, guint32 table_ref)
+{
+  FlState *st = &sim->st;
+  guint32 id = fl_ref_id (table_ref);
+  const FlTable *t = &st->tables[id];
+  if (id == 0 || (t->state != FL_OBJ_FREE && t->gen == (table_ref >> 16)))
+    return TRUE;
+  fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, id,
+              "cpu%u walks page-table page %u after it was freed: the walk was not pinned "
+              "against the TLB-flush that frees page tables", cpu, id);
+  return FALSE;
+}

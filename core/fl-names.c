@@ -1,0 +1,133 @@
+/* fl-names.c — words for what the simulation does, shared by the trace, the views and tests. */
+#include "fl-machine.h"
+
+#include <stdio.h>
+
+static const char *const finding_names[FL_FINDING_N_KINDS] = {
+  "use-after-free", "stale-mapping", "deadlock", "rcu-early-free", "tree-invariant",
+  "refcount", "rss-imbalance", "lock-imbalance",
+};
+
+static const char *const event_names[FL_EV_N_KINDS] = {
+  "call", "return", "load", "store", "rmw", "lock", "unlock", "spin", "sleep", "wake", "check",
+  "walk", "tree", "pte", "irq", "ipi-send", "ipi-ack", "rcu", "alloc", "free", "user", "op",
+  "done", "finding",
+};
+
+static const char *const activity_names[FL_ACT_N] = {
+  "user", "locked fault", "speculative fault", "syscall", "spinning", "blocked", "IRQs off",
+  "RCU read-side", "IPI", "done",
+};
+
+static const char *const xfer_names[] = {
+  "", "hit", "from memory", "from a core on this socket", "from the other socket",
+  "upgrade, other copies invalidated",
+};
+
+const char *
+fl_finding_kind_name (FlFindingKind kind)
+{
+  return kind < FL_FINDING_N_KINDS ? finding_names[kind] : "?";
+}
+
+const char *
+fl_event_kind_name (FlEventKind kind)
+{
+  return kind < FL_EV_N_KINDS ? event_names[kind] : "?";
+}
+
+const char *
+fl_activity_name (FlActivity activity)
+{
+  return activity < FL_ACT_N ? activity_names[activity] : "?";
+}
+
+/**
+ * fl_sim_line_name:
+ * @sim: a simulation
+ * @line: a cache-line id
+ * @buf: room for the name of object lines
+ * @size: size of @buf
+ *
+ * Returns: what the line holds, e.g. "mmap_sem" or "PTE lock 3".
+ */
+const char *
+fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
+{
+  const FlState *st = &sim->st;
+  switch (line)
+    {
+    case FL_LINE_NONE: return "";
+    case FL_LINE_MM_MMAP: return "mm->mmap_cache";
+    case FL_LINE_MM_SEM:
+      return sim->config.rwsem == FL_RWSEM_GENERIC ? "mmap_sem (wait_lock, activity)"
+                                                   : "mmap_sem (count)";
+    case FL_LINE_MM_RSS: return "mm RSS counters";
+    case FL_LINE_ZONE_LOCK: return "zone->lock";
+    case FL_LINE_LRU_LOCK: return "zone->lru_lock";
+    case FL_LINE_TLB_FLUSH: return "TLB flush mask";
+    case FL_LINE_BARRIER: return "user barrier";
+    case FL_LINE_RCU: return "rcu_state";
+    default: break;
+    }
+  if (line >= st->sizes.nlines)
+    return "?";
+  const FlLine *l = &st->lines[line];
+  switch (l->kind)
+    {
+    case FL_LINE_KIND_VMA: snprintf (buf, size, "VMA %u", l->obj); break;
+    case FL_LINE_KIND_PTL: snprintf (buf, size, "PTE lock %u", l->obj); break;
+    case FL_LINE_KIND_TABLE: snprintf (buf, size, "page table %u", l->obj); break;
+    default: snprintf (buf, size, "line %u", line); break;
+    }
+  return buf;
+}
+
+/**
+ * fl_sim_describe_event:
+ * @sim: a simulation
+ * @event: one of its events
+ *
+ * Returns: (transfer full): one line saying what the step did, for `--trace`.
+ */
+char *
+fl_sim_describe_event (FlSim *sim, const FlEvent *e)
+{
+  GString *s = g_string_new (NULL);
+  char buf[64];
+  switch ((FlEventKind) e->kind)
+    {
+    case FL_EV_CALL:
+      g_string_append_printf (s, "call %s", fl_fn_name (e->val));
+      if (e->obj)
+        g_string_append_printf (s, " (0x%x)", e->obj);
+      break;
+    case FL_EV_FINDING:
+      g_string_append_printf (s, "FINDING %s", fl_finding_kind_name (e->val));
+      break;
+    case FL_EV_LOCK:
+    case FL_EV_UNLOCK:
+    case FL_EV_SPIN:
+      g_string_append_printf (s, "%s %s", fl_event_kind_name (e->kind),
+                              fl_lock_name (sim, e->obj, buf, sizeof buf));
+      if (e->kind == FL_EV_SPIN)
+        g_string_append (s, sim->st.cpus[e->cpu].irqs_off ? " (IRQs off)" : "");
+      break;
+    case FL_EV_CHECK:
+      g_string_append_printf (s, "check %s", (e->val & 1) ? "passed" : "failed");
+      break;
+    case FL_EV_OP:
+      g_string_append_printf (s, "operation #%u", e->obj);
+      break;
+    case FL_EV_WAKE:
+      g_string_append_printf (s, "wake after %u cycles", e->val);
+      break;
+    default:
+      g_string_append_printf (s, "%s obj=%u val=%u", fl_event_kind_name (e->kind), e->obj, e->val);
+      break;
+    }
+  if (e->line && e->xfer > FL_XFER_HIT)
+    g_string_append_printf (s, " [%s: %s]", fl_sim_line_name (sim, e->line, buf, sizeof buf),
+                            xfer_names[e->xfer]);
+  return g_string_free (s, FALSE);
+}

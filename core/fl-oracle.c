@@ -1,0 +1,292 @@
+/* fl-oracle.c — the invariants every run is checked against; a violation is a finding. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+#define RWSEM_WAIT 0x5e3u
+
+static gboolean
+writers_active (const FlState *st)
+{
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    if (st->cpus[c].writer)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+check_tree (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  g_autoptr (GString) why = g_string_new (NULL);
+  if (!fl_rb_validate (&acc, st->g->mm.root, st->sizes.nvmas, why))
+    {
+      fl_finding (sim, cpu, FL_FINDING_TREE_INVARIANT, st->g->mm.root, "VMA tree: %s", why->str);
+      return;
+    }
+  /* the tree and the VMA list must hold the same VMAs in the same order */
+  guint32 t = fl_rb_first (&acc, st->g->mm.root), l = st->g->mm.mmap;
+  while (t && l && t == l)
+    {
+      t = fl_rb_next (&acc, t);
+      l = st->vmas[l].next;
+    }
+  if (t != l)
+    fl_finding (sim, cpu, FL_FINDING_TREE_INVARIANT, t ? t : l,
+                "the VMA tree and the VMA list disagree at VMA %u", t ? t : l);
+}
+
+/* A present PTE must lie in a live VMA that allows what the PTE grants. */
+static gboolean
+pte_allowed (FlSim *sim, guint cpu, guint64 addr, guint64 pte)
+{
+  const FlState *st = &sim->st;
+  if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT)
+    return TRUE;
+  guint32 vma = fl_vma_covering (st, addr);
+  if (vma == 0)
+    {
+      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, 0,
+                  "address 0x%" G_GINT64_MODIFIER "x is still mapped (page %u) but no VMA "
+                  "covers it any more", addr, FL_PTE_PAGE (pte));
+      return FALSE;
+    }
+  if ((pte & FL_PTE_WRITE) && !(st->vmas[vma].flags & FL_VM_WRITE))
+    {
+      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
+                  "address 0x%" G_GINT64_MODIFIER "x is mapped writable but its VMA %u no "
+                  "longer allows writes", addr, vma);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+check_mappings (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  for (guint t = 1; t < st->sizes.ntables; t++)
+    {
+      const FlTable *table = &st->tables[t];
+      if (table->state != FL_OBJ_LIVE || table->level != 1)
+        continue;
+      const guint64 *e = fl_table_entries (st, t);
+      for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
+        if (e[i] && !pte_allowed (sim, cpu, table->base + (guint64) i * FL_PAGE_SIZE, e[i]))
+          return;
+    }
+}
+
+/* Page references and RSS counters must balance once nothing is in flight. */
+static void
+check_counts (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  g_autofree gint32 *maps = g_new0 (gint32, st->sizes.npages);
+  gint64 anon = 0, file = 0;
+  for (guint t = 1; t < st->sizes.ntables; t++)
+    {
+      if (st->tables[t].state != FL_OBJ_LIVE || st->tables[t].level != 1)
+        continue;
+      const guint64 *e = fl_table_entries (st, t);
+      for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
+        if ((e[i] & FL_PTE_KIND_MASK) == FL_PTE_PRESENT)
+          {
+            guint32 p = FL_PTE_PAGE (e[i]);
+            if (p == st->g->zero_page)
+              continue;
+            maps[p]++;
+            if (st->pages[p].flags & FL_PAGE_FILE)
+              file++;
+            else
+              anon++;
+          }
+    }
+  for (guint p = 1; p < st->sizes.npages; p++)
+    {
+      const FlPage *pg = &st->pages[p];
+      if (pg->state != FL_OBJ_LIVE || p == st->g->zero_page || (pg->flags & FL_PAGE_TABLE))
+        continue;
+      if (pg->mapcount != maps[p] + pg->ext_maps || pg->count != maps[p] + pg->ext_refs
+          || pg->count < 0)
+        {
+          fl_finding (sim, cpu, FL_FINDING_REFCOUNT, p,
+                      "page %u has %d references and %d mappings, but %d PTEs map it "
+                      "(plus %d references held elsewhere)", p, pg->count, pg->mapcount, maps[p],
+                      pg->ext_refs);
+          return;
+        }
+    }
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    {
+      /* per-thread caches fold into the mm when the run is over */
+      st->g->mm.rss_anon += st->cpus[c].rss_anon;
+      st->g->mm.rss_file += st->cpus[c].rss_file;
+      st->cpus[c].rss_anon = st->cpus[c].rss_file = 0;
+    }
+  if (st->g->mm.rss_anon != anon || st->g->mm.rss_file != file)
+    fl_finding (sim, cpu, FL_FINDING_RSS_IMBALANCE, 0,
+                "RSS counters say %" G_GINT64_FORMAT " anonymous and %" G_GINT64_FORMAT
+                " file pages, the page tables map %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
+                st->g->mm.rss_anon, st->g->mm.rss_file, anon, file);
+}
+
+void
+fl_oracle_after_step (FlSim *sim, guint cpu)
+{
+  if (sim->config.oracle == FL_ORACLE_EVERY_STEP && sim->ev.kind == FL_EV_TREE)
+    check_tree (sim, cpu);
+}
+
+/* The fault just installed a PTE: if no writer is at work, it must already be right. */
+void
+fl_oracle_check_pte (FlSim *sim, guint cpu, guint64 addr)
+{
+  FlState *st = &sim->st;
+  if (writers_active (st))
+    return;
+  guint32 t = fl_lookup_table (st, addr, 1);
+  if (t && st->tables[t].state == FL_OBJ_LIVE)
+    pte_allowed (sim, cpu, addr, fl_table_entries (st, t)[fl_walk_index (1, addr)]);
+}
+
+/* An operation is over: it must leave no lock, no RCU section and IRQs on. */
+void
+fl_oracle_op_done (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  if (c->locks_held || c->rcu_nesting || c->irqs_off || c->mmap_sem_held)
+    fl_finding (sim, cpu, FL_FINDING_LOCK_IMBALANCE, cpu,
+                "cpu%u finished an operation still holding %u spinlock(s), %u RCU read "
+                "section(s), mmap_sem %s, IRQs %s", cpu, c->locks_held, c->rcu_nesting,
+                c->mmap_sem_held ? "held" : "free", c->irqs_off ? "off" : "on");
+  gboolean was_writer = c->writer;
+  c->writer = FALSE;
+  if (sim->config.oracle == FL_ORACLE_EVERY_STEP && was_writer && !writers_active (st))
+    check_mappings (sim, cpu);
+}
+
+void
+fl_oracle_full (FlSim *sim, gboolean at_end)
+{
+  guint cpu = sim->step_cpu;
+  check_tree (sim, cpu);
+  check_mappings (sim, cpu);
+  if (at_end)
+    check_counts (sim, cpu);
+}
+
+/* Who a parked CPU waits for; running CPUs wait for nobody. */
+static guint
+waits_for (FlSim *sim, guint cpu, guint *out)
+{
+  FlState *st = &sim->st;
+  const FlCpu *c = &st->cpus[cpu];
+  guint n = 0;
+  switch (c->status)
+    {
+    case FL_CPU_SPIN:
+      {
+        gint32 h = fl_lock_holder (sim, c->wait_obj);
+        if (h >= 0)
+          out[n++] = h;
+        break;
+      }
+    case FL_CPU_SLEEP:
+      if (c->wait_obj == RWSEM_WAIT)
+        for (guint i = 0; i < st->sizes.ncpus; i++)
+          if (st->cpus[i].mmap_sem_held && i != cpu)
+            out[n++] = i;
+      break;
+    case FL_CPU_IPI_WAIT:
+      for (guint i = 0; i < st->sizes.ncpus; i++)
+        if (((st->cpus[i].ipi_senders[cpu / 64] >> (cpu % 64)) & 1) && st->cpus[i].irqs_off
+            && st->cpus[i].status != FL_CPU_RUNNING)
+          out[n++] = i;
+      break;
+    default:
+      break;
+    }
+  return n;
+}
+
+static gboolean
+find_cycle (FlSim *sim, guint start, guint at, guint8 *seen, guint *path, guint depth)
+{
+  guint next[FL_MAX_CPUS];
+  guint n = waits_for (sim, at, next);
+  path[depth] = at;
+  for (guint i = 0; i < n; i++)
+    {
+      if (next[i] == start)
+        {
+          path[depth + 1] = start;
+          return TRUE;
+        }
+      if (!seen[next[i]])
+        {
+          seen[next[i]] = TRUE;
+          if (find_cycle (sim, start, next[i], seen, path, depth + 1))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static const char *
+why_waiting (FlSim *sim, guint cpu, char *buf, gsize size)
+{
+  const FlCpu *c = &sim->st.cpus[cpu];
+  char lock[64];
+  switch (c->status)
+    {
+    case FL_CPU_SPIN:
+      g_snprintf (buf, size, "cpu%u spins on %s with IRQs %s", cpu,
+                  fl_lock_name (sim, c->wait_obj, lock, sizeof lock), c->irqs_off ? "off" : "on");
+      break;
+    case FL_CPU_IPI_WAIT:
+      g_snprintf (buf, size, "cpu%u waits for TLB-flush acknowledgements", cpu);
+      break;
+    default:
+      g_snprintf (buf, size, "cpu%u sleeps on mmap_sem", cpu);
+    }
+  return buf;
+}
+
+/**
+ * fl_oracle_deadlock:
+ * @sim: the simulation
+ * @cpu: a CPU that just parked
+ *
+ * Follows what @cpu waits for; a path back to @cpu is a deadlock: reported once, and every
+ * CPU on it is stuck for good.
+ *
+ * Returns: %TRUE when a deadlock was found.
+ */
+gboolean
+fl_oracle_deadlock (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  guint8 seen[FL_MAX_CPUS] = { 0 };
+  guint path[FL_MAX_CPUS + 2];
+  if (st->g->deadlocked || !find_cycle (sim, cpu, cpu, seen, path, 0))
+    return FALSE;
+  GString *text = g_string_new ("deadlock: ");
+  char buf[160];
+  guint len = 0;
+  while (len == 0 || path[len] != cpu)
+    len++;
+  for (guint i = 0; i < len; i++)
+    {
+      g_string_append_printf (text, "%s%s", i ? "; " : "", why_waiting (sim, path[i], buf, sizeof buf));
+      st->cpus[path[i]].status = FL_CPU_STUCK;
+    }
+  if (st->cpus[cpu].status == FL_CPU_STUCK && st->cpus[path[len - 1]].irqs_off)
+    g_string_append (text, " — a CPU spinning with IRQs off never takes the TLB-flush IPI");
+  st->g->deadlocked = TRUE;
+  fl_finding (sim, cpu, FL_FINDING_DEADLOCK, cpu, "%s", text->str);
+  g_string_free (text, TRUE);
+  return TRUE;
+}

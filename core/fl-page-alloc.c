@@ -1,0 +1,207 @@
+/* fl-page-alloc.c — page frames as 2.6.32 hands them out: a per-CPU list refilled and drained
+ * `batch` pages at a time under zone->lock, new pages joining the LRU through a per-CPU
+ * pagevec drained under zone->lru_lock, and freed pages leaving the LRU in pagevec-sized
+ * chunks. These are the shared lines that remain once mmap_sem stops bouncing. */
+#include "fl-machine.h"
+
+#define PCP_BATCH     31u     /* zone_batchsize() for a large zone */
+#define PCP_HIGH      (6 * PCP_BATCH)
+#define PAGEVEC_SIZE  14u
+#define ZONE_LOCK     FL_LOCK_ID (FL_LOCK_ZONE, 0)
+#define LRU_LOCK      FL_LOCK_ID (FL_LOCK_LRU, 0)
+
+/* buffered_rmqueue: a[0] = 1 to clear the page (alloc_zeroed_user_highpage). Returns it. */
+static void
+step_alloc (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  switch (f->pc)
+    {
+    case FL_LOC_ALLOC_PAGE_pcp:
+      fl_ev (sim, FL_EV_CHECK, c->pcp_count, c->pcp_count > 0);
+      f->pc = c->pcp_count > 0 ? FL_LOC_ALLOC_PAGE_take : FL_LOC_ALLOC_PAGE_zone_lock;
+      return;
+    case FL_LOC_ALLOC_PAGE_zone_lock:
+      fl_irqs_off (sim, cpu);
+      f->pc = FL_LOC_ALLOC_PAGE_rmqueue_bulk;
+      fl_lock_try (sim, cpu, ZONE_LOCK);
+      return;
+    case FL_LOC_ALLOC_PAGE_rmqueue_bulk:
+      fl_touch (sim, cpu, FL_LINE_ZONE_LOCK, FL_ACCESS_WRITE);
+      for (guint i = 0; i < PCP_BATCH && st->g->zone_free_head; i++)
+        {
+          guint32 p = st->g->zone_free_head;
+          st->g->zone_free_head = st->pages[p].next;
+          st->g->zone_free_count--;
+          st->pages[p].next = c->pcp_head;
+          c->pcp_head = p;
+          c->pcp_count++;
+        }
+      fl_ev (sim, FL_EV_STORE, st->g->zone_free_count, c->pcp_count);
+      f->pc = FL_LOC_ALLOC_PAGE_zone_unlock;
+      return;
+    case FL_LOC_ALLOC_PAGE_zone_unlock:
+      fl_lock_release (sim, cpu, ZONE_LOCK);
+      fl_irqs_on (sim, cpu);
+      f->pc = FL_LOC_ALLOC_PAGE_take;
+      return;
+    case FL_LOC_ALLOC_PAGE_take:
+      {
+        guint32 p = c->pcp_head;
+        if (p == 0)
+          g_error ("out of page frames: the scenario needs more memory than it maps");
+        c->pcp_head = st->pages[p].next;
+        c->pcp_count--;
+        st->pages[p].next = 0;
+        st->pages[p].state = FL_OBJ_LIVE;
+        st->pages[p].count = 1;
+        st->pages[p].mapcount = 0;
+        st->pages[p].flags = 0;
+        if (f->a[0])
+          fl_charge (sim, cpu, sim->config.cost.zero_page);
+        fl_ev (sim, FL_EV_ALLOC, p, (guint32) f->a[0]);
+        fl_return (sim, cpu, p);
+        return;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* free_pages_and_swap_cache over the CPU's mmu_gather: in chunks of a pagevec, leave the LRU
+ * under lru_lock, then free_hot_cold_page onto the per-CPU list, which spills `batch` pages
+ * back to the zone under zone->lock when it grows past its high mark. */
+static void
+step_free (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  switch (f->pc)
+    {
+    case FL_LOC_FREE_PAGES_lru_lock:
+      if (c->gather_count == 0)
+        {
+          fl_ev (sim, FL_EV_CHECK, 0, 0);
+          fl_return (sim, cpu, 0);
+          return;
+        }
+      fl_irqs_off (sim, cpu);
+      f->pc = FL_LOC_FREE_PAGES_release;
+      fl_lock_try (sim, cpu, LRU_LOCK);
+      return;
+    case FL_LOC_FREE_PAGES_release:
+      {
+        guint n = 0;
+        fl_touch (sim, cpu, FL_LINE_LRU_LOCK, FL_ACCESS_WRITE);
+        while (n < PAGEVEC_SIZE && c->gather_head)
+          {
+            guint32 p = c->gather_head;
+            c->gather_head = st->pages[p].next;
+            c->gather_count--;
+            st->pages[p].state = FL_OBJ_FREE;
+            st->pages[p].flags = 0;
+            st->pages[p].count = 0;
+            st->pages[p].next = c->pcp_head;
+            c->pcp_head = p;
+            c->pcp_count++;
+            n++;
+          }
+        fl_lock_release (sim, cpu, LRU_LOCK);
+        fl_irqs_on (sim, cpu);
+        fl_ev (sim, FL_EV_FREE, n, c->pcp_count);
+        f->pc = c->pcp_count > PCP_HIGH ? FL_LOC_FREE_PAGES_zone_lock : FL_LOC_FREE_PAGES_lru_lock;
+        return;
+      }
+    case FL_LOC_FREE_PAGES_zone_lock:
+      fl_irqs_off (sim, cpu);
+      f->pc = FL_LOC_FREE_PAGES_free_bulk;
+      fl_lock_try (sim, cpu, ZONE_LOCK);
+      return;
+    case FL_LOC_FREE_PAGES_free_bulk:
+      fl_touch (sim, cpu, FL_LINE_ZONE_LOCK, FL_ACCESS_WRITE);
+      for (guint i = 0; i < PCP_BATCH && c->pcp_head; i++)
+        {
+          guint32 p = c->pcp_head;
+          c->pcp_head = st->pages[p].next;
+          c->pcp_count--;
+          st->pages[p].next = st->g->zone_free_head;
+          st->g->zone_free_head = p;
+          st->g->zone_free_count++;
+        }
+      fl_ev (sim, FL_EV_STORE, st->g->zone_free_count, c->pcp_count);
+      f->pc = FL_LOC_FREE_PAGES_zone_unlock;
+      return;
+    case FL_LOC_FREE_PAGES_zone_unlock:
+      fl_lock_release (sim, cpu, ZONE_LOCK);
+      fl_irqs_on (sim, cpu);
+      f->pc = FL_LOC_FREE_PAGES_lru_lock;
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* lru_cache_add: into the per-CPU pagevec; a full pagevec joins the LRU under lru_lock. */
+static void
+step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  switch (f->pc)
+    {
+    case FL_LOC_LRU_CACHE_ADD_pagevec_add:
+      st->pages[f->a[0]].flags |= FL_PAGE_LRU;
+      c->pagevec++;
+      fl_ev (sim, FL_EV_STORE, (guint32) f->a[0], c->pagevec);
+      if (c->pagevec < PAGEVEC_SIZE)
+        {
+          fl_return (sim, cpu, 0);
+          return;
+        }
+      f->pc = FL_LOC_LRU_CACHE_ADD_lru_lock;
+      return;
+    case FL_LOC_LRU_CACHE_ADD_lru_lock:
+      fl_irqs_off (sim, cpu);
+      f->pc = FL_LOC_LRU_CACHE_ADD_drain;
+      fl_lock_try (sim, cpu, LRU_LOCK);
+      return;
+    case FL_LOC_LRU_CACHE_ADD_drain:
+      fl_touch (sim, cpu, FL_LINE_LRU_LOCK, FL_ACCESS_WRITE);
+      fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
+      c->pagevec = 0;
+      f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;
+      return;
+    case FL_LOC_LRU_CACHE_ADD_lru_unlock:
+      fl_lock_release (sim, cpu, LRU_LOCK);
+      fl_irqs_on (sim, cpu);
+      fl_return (sim, cpu, 0);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+const FlStepFn fl_page_step_fns[] = { step_alloc, step_free, step_lru_add };
+
+/* Put a page whose last reference went away on the CPU's mmu_gather list. */
+void
+fl_gather_page (FlSim *sim, guint cpu, guint32 page)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  st->pages[page].next = c->gather_head;
+  c->gather_head = page;
+  c->gather_count++;
+}
+
+/* put_page: drop one reference; the last one sends the page to the gather list. */
+void
+fl_put_page (FlSim *sim, guint cpu, guint32 page)
+{
+  FlState *st = &sim->st;
+  if (page == st->g->zero_page)
+    return;
+  if (--st->pages[page].count == 0)
+    fl_gather_page (sim, cpu, page);
+}

@@ -1,0 +1,147 @@
+/* fl-rcu.c — RCU as preemptible tree RCU behaves for this model (the patch selects
+ * TREE_PREEMPT_RCU): a read-side section is a per-CPU nesting count; a grace period starts
+ * when a callback waits for one and ends once every CPU that was inside a section at its
+ * start has left it; then the callbacks run on the CPU that queued them. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+#define WORDS (FL_MAX_CPUS / 64)
+
+void
+fl_rcu_read_lock (FlSim *sim, guint cpu)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  if (c->rcu_nesting++ == 0)
+    c->rcu_since_step = (guint32) sim->st.g->step;
+  fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
+}
+
+void
+fl_rcu_read_unlock (FlSim *sim, guint cpu)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  g_assert (c->rcu_nesting > 0);
+  c->rcu_nesting--;
+  fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
+}
+
+/* call_rcu: the callback waits for the next grace period to start and end. */
+void
+fl_rcu_call (FlSim *sim, guint cpu, guint32 vma)
+{
+  FlState *st = &sim->st;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    if (st->cbs[i].obj == 0)
+      {
+        FlRcuCb *cb = &st->cbs[i];
+        memset (cb, 0, sizeof *cb);
+        cb->obj = vma;
+        cb->cpu = cpu;
+        cb->queued_step = (guint32) st->g->step;
+        cb->kind = FL_RCU_CB_FREE_VMA;
+        st->vmas[vma].state = FL_OBJ_RCU_PENDING;
+        return;
+      }
+  g_error ("RCU callback slots exhausted (%u)", st->sizes.ncbs);
+}
+
+static void
+start_gp (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  FlRcu *r = &st->g->rcu;
+  gboolean waiting = FALSE;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    if (st->cbs[i].obj && st->cbs[i].gp == 0)
+      {
+        st->cbs[i].gp = r->gp + 1;
+        waiting = TRUE;
+      }
+  if (!waiting)
+    return;
+  r->in_progress = TRUE;
+  r->gp_started_step = (guint32) st->g->step;
+  memset (r->qs_needed, 0, sizeof r->qs_needed);
+  /* only CPUs inside a read-side section now can hold a reference to what was unlinked */
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    if (st->cpus[c].rcu_nesting > 0)
+      r->qs_needed[c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
+}
+
+static gboolean
+mask_empty (const guint64 *m)
+{
+  for (guint w = 0; w < WORDS; w++)
+    if (m[w])
+      return FALSE;
+  return TRUE;
+}
+
+/* After every step: note a quiescent state, end the grace period, start the next one. */
+void
+fl_rcu_after_step (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  FlRcu *r = &st->g->rcu;
+  if (r->in_progress)
+    {
+      if (st->cpus[cpu].rcu_nesting == 0)
+        r->qs_needed[cpu / 64] &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
+      if (mask_empty (r->qs_needed))
+        {
+          r->gp++;
+          r->in_progress = FALSE;
+          for (guint i = 1; i < st->sizes.ncbs; i++)
+            if (st->cbs[i].obj && st->cbs[i].gp && st->cbs[i].gp <= r->gp)
+              st->cbs[i].ready = TRUE;
+        }
+    }
+  if (!r->in_progress)
+    start_gp (sim);
+}
+
+gboolean
+fl_rcu_has_ready (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    if (st->cbs[i].obj && st->cbs[i].ready && st->cbs[i].cpu == cpu)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+fl_rcu_idle (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    if (st->cbs[i].obj)
+      return FALSE;
+  return TRUE;
+}
+
+/* rcu_do_batch → free_vma_rcu: one callback per step. The oracle double-checks the grace
+ * period: no reader that began before call_rcu may still be inside its section. */
+void
+fl_rcu_do_batch (FlSim *sim, guint cpu)
+{
+  FlState *st = &sim->st;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    {
+      FlRcuCb *cb = &st->cbs[i];
+      if (!cb->obj || !cb->ready || cb->cpu != cpu)
+        continue;
+      for (guint c = 0; c < st->sizes.ncpus; c++)
+        if (st->cpus[c].rcu_nesting > 0 && st->cpus[c].rcu_since_step < cb->queued_step)
+          fl_finding (sim, cpu, FL_FINDING_RCU_EARLY_FREE, cb->obj,
+                      "VMA %u is freed by its RCU callback while cpu%u, in a read-side section "
+                      "since step %u, may still use it", cb->obj, c, st->cpus[c].rcu_since_step);
+      sim->ev.loc = FL_LOC_RCU_DO_BATCH_invoke;
+      fl_touch (sim, cpu, fl_line_of_vma (st, cb->obj), FL_ACCESS_WRITE);
+      fl_ev (sim, FL_EV_FREE, cb->obj, st->g->rcu.gp);
+      fl_vma_free_now (sim, cb->obj);
+      memset (cb, 0, sizeof *cb);
+      return;
+    }
+}

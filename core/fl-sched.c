@@ -1,0 +1,123 @@
+/* fl-sched.c — who steps next: discrete-event time, a scripted schedule, or a seeded dice. */
+#include "fl-machine.h"
+#include "fl-sim-private.h"
+
+#include <string.h>
+
+guint64
+fl_rng_next (FlState *st)
+{
+  /* xorshift64*: the generator's state is part of the machine state, so seeks replay it */
+  guint64 x = st->g->rng;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  st->g->rng = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+static gint
+pick_time (FlSim *sim)
+{
+  gint best = -1;
+  for (guint c = 0; c < sim->st.sizes.ncpus; c++)
+    if (fl_sim_runnable (sim, c)
+        && (best < 0 || sim->st.cpus[c].clock < sim->st.cpus[best].clock))
+      best = c;
+  return best;
+}
+
+static gint
+pick_random (FlSim *sim)
+{
+  guint n = 0;
+  for (guint c = 0; c < sim->st.sizes.ncpus; c++)
+    n += fl_sim_runnable (sim, c);
+  if (n == 0)
+    return -1;
+  guint k = (guint) (fl_rng_next (&sim->st) % n);
+  for (guint c = 0; c < sim->st.sizes.ncpus; c++)
+    if (fl_sim_runnable (sim, c) && k-- == 0)
+      return c;
+  g_assert_not_reached ();
+}
+
+/* Has the CPU reached what the schedule entry waits for? Checked before each of its steps. */
+static gboolean
+reached (FlSim *sim, const FlScheduleStep *s)
+{
+  const FlCpu *cpu = &sim->st.cpus[s->cpu];
+  switch (s->kind)
+    {
+    case FL_UNTIL_END:
+      return cpu->status == FL_CPU_DONE && !fl_rcu_has_ready (sim, s->cpu);
+    case FL_UNTIL_STEPS:
+      return sim->st.g->sched_steps >= s->steps;
+    case FL_UNTIL_FUNCTION:
+    case FL_UNTIL_LOCATION:
+      {
+        if (cpu->depth == 0)
+          return FALSE;
+        FlLoc pc = cpu->frames[cpu->depth - 1].pc;
+        const char *colon = strchr (s->target, ':');
+        if (colon != NULL)
+          {
+            g_autofree char *fn = g_strndup (s->target, colon - s->target);
+            return strcmp (fl_fn_name (fl_loc_fn (pc)), fn) == 0
+                   && strcmp (fl_loc_tag (pc), colon + 1) == 0;
+          }
+        /* a function name stops on its first line; any other word names a line tag */
+        if (strcmp (fl_fn_name (fl_loc_fn (pc)), s->target) == 0)
+          return pc == fl_loc_first (fl_loc_fn (pc));
+        return strcmp (fl_loc_tag (pc), s->target) == 0;
+      }
+    }
+  return TRUE;
+}
+
+static gint
+pick_script (FlSim *sim)
+{
+  FlGlobals *g = sim->st.g;
+  GArray *schedule = sim->scenario->schedule;
+  while (g->sched_index < schedule->len)
+    {
+      const FlScheduleStep *s = &g_array_index (schedule, FlScheduleStep, g->sched_index);
+      /* an entry ends when its CPU got there, or when that CPU cannot move: then the next
+       * entry, usually the one that releases it, takes over */
+      if (s->cpu < sim->st.sizes.ncpus && !reached (sim, s) && fl_sim_runnable (sim, s->cpu))
+        {
+          g->sched_steps++;
+          return s->cpu;
+        }
+      g->sched_index++;
+      g->sched_steps = 0;
+    }
+  return pick_time (sim);
+}
+
+gint
+fl_sched_pick (FlSim *sim)
+{
+  switch (sim->policy)
+    {
+    case FL_SCHED_SCRIPT: return pick_script (sim);
+    case FL_SCHED_RANDOM: return pick_random (sim);
+    case FL_SCHED_EXTERNAL:
+    case FL_SCHED_TIME:
+    default: return pick_time (sim);
+    }
+}
+
+void
+fl_sim_set_policy (FlSim *sim, FlSchedPolicy policy)
+{
+  g_return_if_fail (sim != NULL);
+  sim->policy = policy;
+}
+
+FlSchedPolicy
+fl_sim_get_policy (FlSim *sim)
+{
+  return sim->policy;
+}

@@ -1,0 +1,19 @@
+#pragma once
+
+/* Between the files of the simulation's driver: set-up, scheduling, checkpoints. */
+
+#include "fl-machine.h"
+
+G_BEGIN_DECLS
+
+void     fl_sim_sizes_for    (const FlScenario *sc, const FlConfig *config, FlStateSizes *z);
+gboolean fl_sim_setup        (FlSim *sim, GError **error);
+guint32  fl_sim_vm_flags     (guint prot, FlMapKind kind);
+void     fl_sim_link_vma_now (FlSim *sim, guint32 id);
+
+gboolean fl_sim_runnable     (FlSim *sim, guint cpu);
+gint     fl_sched_pick       (FlSim *sim);
+void     fl_sim_take_step    (FlSim *sim, guint cpu);
+void     fl_user_step        (FlSim *sim, guint cpu);
+
+G_END_DECLS

@@ -1,0 +1,540 @@
+/* fl-sim.c — the simulation object: creation, one step at a time, events, seeking. */
+#include "fl-machine.h"
+#include "fl-sim-private.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (fl-sim-error-quark, fl_sim_error)
+
+#define CHECKPOINT_FIRST_EVERY 4096
+#define CHECKPOINT_MAX         256
+#define CHECKPOINT_BUDGET      (256u << 20)   /* bytes of state copies kept for seeking */
+
+static void
+finding_free (gpointer data)
+{
+  FlFinding *f = data;
+  g_free (f->message);
+  g_free (f);
+}
+
+static FlScenario *
+copy_scenario (const FlScenario *scenario, GError **error)
+{
+  g_autofree char *text = fl_scenario_to_text (scenario);
+  FlScenario *copy = fl_scenario_parse (text, scenario->id ? scenario->id : "scenario", error);
+  if (copy != NULL)
+    {
+      g_free (copy->id);
+      copy->id = g_strdup (scenario->id);
+    }
+  return copy;
+}
+
+static void
+add_checkpoint (FlSim *sim)
+{
+  FlCheckpoint cp = { sim->st.g->step, g_memdup2 (sim->st.block, sim->st.bytes) };
+  g_array_append_val (sim->checkpoints, cp);
+  /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
+  if (sim->checkpoints->len > CHECKPOINT_MAX
+      || (gsize) sim->checkpoints->len * sim->st.bytes > CHECKPOINT_BUDGET)
+    {
+      guint kept = 1;
+      for (guint i = 1; i < sim->checkpoints->len; i++)
+        {
+          FlCheckpoint *c = &g_array_index (sim->checkpoints, FlCheckpoint, i);
+          if (i % 2 == 0)
+            g_array_index (sim->checkpoints, FlCheckpoint, kept++) = *c;
+          else
+            g_free (c->block);
+        }
+      g_array_set_size (sim->checkpoints, kept);
+      sim->checkpoint_every *= 2;
+    }
+}
+
+/**
+ * fl_sim_new:
+ * @scenario: the scenario to simulate (copied)
+ * @config: (nullable): the configuration; %NULL for the scenario's own
+ * @seed: seed of the random scheduling policy
+ * @error: set when the configuration or the scenario cannot be simulated
+ *
+ * Returns: (transfer full): a simulation at step 0, or %NULL.
+ */
+FlSim *
+fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  const FlConfig *cfg = config ? config : &scenario->config;
+  g_autoptr (GError) local = NULL;
+  if (!fl_config_validate (cfg, &local))
+    {
+      g_set_error_literal (error, FL_SIM_ERROR, FL_SIM_ERROR_CONFIG, local->message);
+      return NULL;
+    }
+
+  FlSim *sim = g_new0 (FlSim, 1);
+  sim->config = *cfg;
+  sim->seed = seed;
+  sim->scenario = copy_scenario (scenario, error);
+  if (sim->scenario == NULL)
+    {
+      g_free (sim);
+      return NULL;
+    }
+  sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
+  sim->events = g_array_sized_new (FALSE, FALSE, sizeof (FlEvent), 4096);
+  sim->findings = g_ptr_array_new_with_free_func (finding_free);
+  sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
+  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
+  sim->hash = 0x84222325cbf29ce4ull;
+
+  FlStateSizes sizes;
+  fl_sim_sizes_for (sim->scenario, &sim->config, &sizes);
+  fl_state_init (&sim->st, &sizes);
+  if (!fl_sim_setup (sim, error))
+    {
+      fl_sim_free (sim);
+      return NULL;
+    }
+  add_checkpoint (sim);
+  return sim;
+}
+
+void
+fl_sim_free (FlSim *sim)
+{
+  if (sim == NULL)
+    return;
+  for (guint i = 0; i < sim->checkpoints->len; i++)
+    g_free (g_array_index (sim->checkpoints, FlCheckpoint, i).block);
+  g_array_unref (sim->checkpoints);
+  g_array_unref (sim->events);
+  g_ptr_array_unref (sim->findings);
+  fl_state_clear (&sim->st);
+  fl_scenario_free (sim->scenario);
+  g_free (sim);
+}
+
+static guint64
+mix_event (guint64 h, const FlEvent *e)
+{
+  const guint64 *w = (const guint64 *) e;
+  for (guint i = 0; i < sizeof *e / 8; i++)
+    {
+      h ^= w[i];
+      h *= 0x9e3779b97f4a7c15ull;
+      h ^= h >> 31;
+    }
+  return h;
+}
+
+static FlActivity
+activity_of (const FlState *st, const FlCpu *cpu)
+{
+  switch (cpu->status)
+    {
+    case FL_CPU_SPIN: return FL_ACT_SPIN;
+    case FL_CPU_SLEEP: return FL_ACT_BLOCKED;
+    case FL_CPU_IPI_WAIT: return FL_ACT_IPI;
+    case FL_CPU_DONE: case FL_CPU_STUCK: return cpu->depth ? FL_ACT_BLOCKED : FL_ACT_DONE;
+    default: break;
+    }
+  if (cpu->irqs_off)
+    return FL_ACT_IRQS_OFF;
+  gboolean fault = FALSE;
+  for (guint i = 0; i < cpu->depth; i++)
+    switch (cpu->frames[i].fn)
+      {
+      case FL_FN_HANDLE_SPECULATIVE_FAULT: return FL_ACT_SPEC_FAULT;
+      case FL_FN_DO_PAGE_FAULT: fault = TRUE; break;
+      case FL_FN_FLUSH_TLB_FUNC: return FL_ACT_IPI;
+      case FL_FN_MMAP_REGION: case FL_FN_DO_MUNMAP: case FL_FN_MPROTECT_FIXUP:
+      case FL_FN_MADVISE_DONTNEED: case FL_FN_COPY_PTE_RANGE: case FL_FN_TRY_TO_UNMAP_ONE:
+        return FL_ACT_SYSCALL;
+      default: break;
+      }
+  if (fault)
+    return FL_ACT_LOCKED_FAULT;
+  if (cpu->rcu_nesting)
+    return FL_ACT_RCU;
+  return cpu->depth ? FL_ACT_SYSCALL : FL_ACT_USER;
+}
+
+static void
+record (FlSim *sim, const FlEvent *ev)
+{
+  if (sim->replaying)
+    return;
+  g_array_append_vals (sim->events, ev, 1);
+  sim->hash = mix_event (sim->hash, ev);
+}
+
+void
+fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *format, ...)
+{
+  FlState *st = &sim->st;
+  va_list args;
+  st->g->findings++;
+  if (sim->replaying)
+    return;
+  FlFinding *f = g_new0 (FlFinding, 1);
+  f->kind = kind;
+  f->step = st->g->step;
+  f->cpu = cpu;
+  f->obj = obj;
+  va_start (args, format);
+  f->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (sim->findings, f);
+
+  FlEvent ev = { 0 };
+  ev.cycle = st->cpus[cpu].clock;
+  ev.step = (guint32) st->g->step;
+  ev.cpu = cpu;
+  ev.loc = sim->ev.loc;
+  ev.kind = FL_EV_FINDING;
+  ev.activity = activity_of (st, &st->cpus[cpu]);
+  ev.obj = obj;
+  ev.val = kind;
+  record (sim, &ev);
+}
+
+static FlLoc
+current_loc (const FlCpu *cpu)
+{
+  return cpu->depth ? fl_frame_loc (&cpu->frames[cpu->depth - 1]) : FL_LOC_USER_next_op;
+}
+
+/* One visible atomic action of one CPU: an IPI taken, an RCU callback, a program operation
+ * started, or the next line of the function on top of its stack. */
+void
+fl_sim_take_step (FlSim *sim, guint c)
+{
+  FlState *st = &sim->st;
+  FlCpu *cpu = &st->cpus[c];
+
+  /* time never runs backwards, whatever the policy picked */
+  if (cpu->clock < st->g->now)
+    cpu->clock = st->g->now;
+  st->g->now = cpu->clock;
+
+  memset (&sim->ev, 0, sizeof sim->ev);
+  sim->ev.step = (guint32) st->g->step;
+  sim->ev.cpu = c;
+  sim->ev.loc = current_loc (cpu);
+  sim->step_cpu = c;
+
+  if (cpu->ipi_pending && !cpu->irqs_off)
+    fl_tlb_take_ipi (sim, c);
+  else if (cpu->depth == 0 && fl_rcu_has_ready (sim, c))
+    fl_rcu_do_batch (sim, c);
+  else if (cpu->depth == 0)
+    fl_user_step (sim, c);
+  else
+    {
+      FlFrame *f = &cpu->frames[cpu->depth - 1];
+      fl_step_fn_of (f->fn) (sim, c, f);
+    }
+
+  fl_rcu_after_step (sim, c);
+  sim->ev.cycle = cpu->clock;
+  sim->ev.activity = activity_of (st, cpu);
+  if (sim->ev.line)
+    sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
+  record (sim, &sim->ev);
+  st->g->step++;
+  fl_oracle_after_step (sim, c);
+
+  if (!sim->replaying && st->g->step % sim->checkpoint_every == 0)
+    add_checkpoint (sim);
+}
+
+gboolean
+fl_sim_runnable (FlSim *sim, guint c)
+{
+  const FlCpu *cpu = &sim->st.cpus[c];
+  if (cpu->status == FL_CPU_RUNNING)
+    return TRUE;
+  /* a CPU whose program is over still runs the RCU callbacks it queued */
+  return cpu->status == FL_CPU_DONE && cpu->depth == 0 && fl_rcu_has_ready (sim, c);
+}
+
+/* Nobody can step: either everything is over, or the rest are waiting on each other. */
+static void
+finish (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  if (st->g->finished)
+    return;
+  st->g->finished = TRUE;
+  /* reaching the end again after a seek must not report the end's findings twice */
+  gboolean again = sim->completed;
+  sim->completed = TRUE;
+  sim->replaying = again;
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    if (st->cpus[c].status != FL_CPU_DONE && st->cpus[c].status != FL_CPU_STUCK)
+      {
+        if (!st->g->deadlocked)
+          fl_oracle_deadlock (sim, c);
+        if (!st->g->deadlocked)
+          {
+            st->g->deadlocked = TRUE;
+            fl_finding (sim, c, FL_FINDING_DEADLOCK, c,
+                        "cpu%u waits forever: no CPU can make progress any more", c);
+          }
+      }
+  if (!st->g->deadlocked)
+    fl_oracle_full (sim, TRUE);
+  sim->replaying = FALSE;
+}
+
+static gboolean
+step_with (FlSim *sim, gint cpu)
+{
+  if (sim->st.g->finished)
+    return FALSE;
+  if (cpu < 0)
+    {
+      finish (sim);
+      return FALSE;
+    }
+  fl_sim_take_step (sim, (guint) cpu);
+  return TRUE;
+}
+
+/* Past a seek, the recorded run decides who steps, so stepping forward replays it exactly. */
+static gboolean
+replay_next (FlSim *sim)
+{
+  guint64 step = sim->st.g->step;
+  const FlEvent *events = (const FlEvent *) sim->events->data;
+  guint64 i = step;  /* events are at least one per step: search forward from a lower bound */
+  if (i >= sim->events->len)
+    return FALSE;
+  while (i > 0 && events[i].step > step)
+    i--;
+  while (i < sim->events->len && events[i].step < step)
+    i++;
+  if (i >= sim->events->len)
+    return FALSE;
+  sim->replaying = TRUE;
+  fl_sim_take_step (sim, events[i].cpu);
+  sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
+  return TRUE;
+}
+
+/* A different choice in the middle of a recorded run starts a new branch: drop the future. */
+static void
+truncate_future (FlSim *sim)
+{
+  guint64 step = sim->st.g->step;
+  guint keep = 0;
+  const FlEvent *events = (const FlEvent *) sim->events->data;
+  while (keep < sim->events->len && events[keep].step < step)
+    keep++;
+  g_array_set_size (sim->events, keep);
+  sim->hash = 0x84222325cbf29ce4ull;
+  for (guint i = 0; i < keep; i++)
+    sim->hash = mix_event (sim->hash, &g_array_index (sim->events, FlEvent, i));
+  for (guint i = sim->findings->len; i > 0; i--)
+    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step >= step)
+      g_ptr_array_remove_index (sim->findings, i - 1);
+  while (sim->checkpoints->len > 1
+         && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
+    {
+      g_free (g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).block);
+      g_array_set_size (sim->checkpoints, sim->checkpoints->len - 1);
+    }
+  sim->replaying = FALSE;
+  sim->completed = FALSE;
+}
+
+/**
+ * fl_sim_step:
+ * @sim: a simulation
+ *
+ * Takes one step under the current policy (or replays the recorded one after a seek).
+ *
+ * Returns: %FALSE when the run is over.
+ */
+gboolean
+fl_sim_step (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  if (sim->replaying)
+    return replay_next (sim);
+  return step_with (sim, fl_sched_pick (sim));
+}
+
+gboolean
+fl_sim_cpu_can_step (FlSim *sim, guint cpu)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  return cpu < sim->st.sizes.ncpus && !sim->st.g->finished && fl_sim_runnable (sim, cpu);
+}
+
+/**
+ * fl_sim_step_cpu:
+ * @sim: a simulation
+ * @cpu: the CPU that takes the step
+ *
+ * One step of @cpu only (the window's "step this CPU"). In the middle of a recorded run, a
+ * different choice than the recorded one drops the rest of the run.
+ *
+ * Returns: %FALSE when @cpu cannot step now.
+ */
+gboolean
+fl_sim_step_cpu (FlSim *sim, guint cpu)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  if (!fl_sim_cpu_can_step (sim, cpu))
+    return FALSE;
+  if (sim->replaying)
+    truncate_future (sim);
+  fl_sim_take_step (sim, cpu);
+  return TRUE;
+}
+
+/**
+ * fl_sim_run:
+ * @sim: a simulation
+ * @max_steps: stop after this many steps (0: no limit)
+ *
+ * Returns: the number of steps taken.
+ */
+guint64
+fl_sim_run (FlSim *sim, guint64 max_steps)
+{
+  guint64 n = 0;
+  while ((max_steps == 0 || n < max_steps) && fl_sim_step (sim))
+    n++;
+  return n;
+}
+
+gboolean
+fl_sim_is_finished (FlSim *sim)
+{
+  return sim->st.g->finished && !sim->replaying;
+}
+
+guint64
+fl_sim_get_step (FlSim *sim)
+{
+  return sim->st.g->step;
+}
+
+guint64
+fl_sim_get_total_steps (FlSim *sim)
+{
+  if (sim->events->len == 0)
+    return 0;
+  return g_array_index (sim->events, FlEvent, sim->events->len - 1).step + 1;
+}
+
+/**
+ * fl_sim_seek:
+ * @sim: a simulation
+ * @step: the step to go to, at most fl_sim_get_total_steps()
+ *
+ * Restores the nearest checkpoint before @step and replays the recorded choices up to it, so
+ * the state equals the one the run had there, bit for bit.
+ *
+ * Returns: %FALSE when @step lies beyond the recorded run.
+ */
+gboolean
+fl_sim_seek (FlSim *sim, guint64 step)
+{
+  g_return_val_if_fail (sim != NULL, FALSE);
+  guint64 total = fl_sim_get_total_steps (sim);
+  if (step > total)
+    return FALSE;
+  if (step == sim->st.g->step)
+    return TRUE;
+  /* restore the last checkpoint at or before the target, unless we are already past it */
+  guint best = 0;
+  for (guint i = 0; i < sim->checkpoints->len; i++)
+    if (g_array_index (sim->checkpoints, FlCheckpoint, i).step <= step)
+      best = i;
+  const FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, best);
+  if (step < sim->st.g->step || cp->step > sim->st.g->step)
+    memcpy (sim->st.block, cp->block, sim->st.bytes);
+  while (sim->st.g->step < step && replay_next (sim))
+    ;
+  sim->replaying = sim->st.g->step < total;
+  return sim->st.g->step == step;
+}
+
+const FlEvent *
+fl_sim_get_events (FlSim *sim, gsize *n_events)
+{
+  if (n_events)
+    *n_events = sim->events->len;
+  return (const FlEvent *) sim->events->data;
+}
+
+const FlState *
+fl_sim_get_state (FlSim *sim)
+{
+  return &sim->st;
+}
+
+const FlConfig *
+fl_sim_get_config (FlSim *sim)
+{
+  return &sim->config;
+}
+
+const FlScenario *
+fl_sim_get_scenario (FlSim *sim)
+{
+  return sim->scenario;
+}
+
+guint64
+fl_sim_get_hash (FlSim *sim)
+{
+  return sim->hash;
+}
+
+guint64
+fl_sim_get_state_hash (FlSim *sim)
+{
+  return fl_state_hash (&sim->st);
+}
+
+/**
+ * fl_sim_get_findings:
+ * @sim: a simulation
+ *
+ * Returns: (transfer none) (element-type FlFinding): everything the oracle found so far.
+ */
+GPtrArray *
+fl_sim_get_findings (FlSim *sim)
+{
+  return sim->findings;
+}
+
+void
+fl_sim_get_counters (FlSim *sim, FlCounters *k)
+{
+  const FlState *st = &sim->st;
+  memset (k, 0, sizeof *k);
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    {
+      const FlCpu *cpu = &st->cpus[c];
+      k->total += cpu->flt_total;
+      k->speculative += cpu->flt_spec;
+      k->retried += cpu->flt_retry;
+      k->locked += cpu->flt_locked;
+      k->errors += cpu->flt_err;
+      k->minor += cpu->flt_min;
+      k->major += cpu->flt_maj;
+      k->cycles = MAX (k->cycles, cpu->clock);
+    }
+  for (guint l = 0; l < st->sizes.nlines; l++)
+    k->transfers += st->lines[l].transfers;
+}

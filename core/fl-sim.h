@@ -1,0 +1,85 @@
+#pragma once
+
+#include <glib.h>
+#include "fl-config.h"
+#include "fl-event.h"
+#include "fl-loc.h"
+#include "fl-scenario.h"
+#include "fl-state.h"
+
+G_BEGIN_DECLS
+
+/* The public face of the simulation: what the CLI, the store and the window use. */
+
+typedef struct _FlSim FlSim;
+
+typedef enum {
+  FL_SCHED_TIME,      /* discrete-event: smallest clock steps next, ties by CPU id */
+  FL_SCHED_SCRIPT,    /* the scenario's [schedule], then discrete-event */
+  FL_SCHED_RANDOM,    /* seeded random choice among the CPUs that can step */
+  FL_SCHED_EXTERNAL,  /* the caller picks (fl_sim_step_cpu) */
+} FlSchedPolicy;
+
+typedef enum {
+  FL_FINDING_USE_AFTER_FREE,
+  FL_FINDING_STALE_MAPPING,
+  FL_FINDING_DEADLOCK,
+  FL_FINDING_RCU_EARLY_FREE,
+  FL_FINDING_TREE_INVARIANT,
+  FL_FINDING_REFCOUNT,
+  FL_FINDING_RSS_IMBALANCE,
+  FL_FINDING_LOCK_IMBALANCE,
+  FL_FINDING_N_KINDS
+} FlFindingKind;
+
+typedef struct {
+  FlFindingKind kind;
+  guint64 step;
+  guint   cpu;
+  guint32 obj;
+  char   *message;
+} FlFinding;
+
+typedef struct {
+  guint64 total, speculative, retried, locked, errors, minor, major;
+  guint64 cycles;             /* the largest CPU clock: simulated time of the run */
+  guint64 transfers;          /* cache-line transfers between CPUs, all lines */
+} FlCounters;
+
+#define FL_SIM_ERROR (fl_sim_error_quark ())
+GQuark fl_sim_error_quark (void);
+typedef enum { FL_SIM_ERROR_CONFIG, FL_SIM_ERROR_SCENARIO, FL_SIM_ERROR_CAPACITY } FlSimError;
+
+FlSim          *fl_sim_new              (const FlScenario *scenario,
+                                         const FlConfig   *config,
+                                         guint64           seed,
+                                         GError          **error);
+void            fl_sim_free             (FlSim *sim);
+void            fl_sim_set_policy       (FlSim *sim, FlSchedPolicy policy);
+FlSchedPolicy   fl_sim_get_policy       (FlSim *sim);
+gboolean        fl_sim_step             (FlSim *sim);
+gboolean        fl_sim_step_cpu         (FlSim *sim, guint cpu);
+gboolean        fl_sim_cpu_can_step     (FlSim *sim, guint cpu);
+guint64         fl_sim_run              (FlSim *sim, guint64 max_steps);
+gboolean        fl_sim_is_finished      (FlSim *sim);
+guint64         fl_sim_get_step         (FlSim *sim);
+guint64         fl_sim_get_total_steps  (FlSim *sim);
+gboolean        fl_sim_seek             (FlSim *sim, guint64 step);
+const FlEvent  *fl_sim_get_events       (FlSim *sim, gsize *n_events);
+const FlState  *fl_sim_get_state        (FlSim *sim);
+const FlConfig *fl_sim_get_config       (FlSim *sim);
+const FlScenario *fl_sim_get_scenario   (FlSim *sim);
+guint64         fl_sim_get_hash         (FlSim *sim);
+guint64         fl_sim_get_state_hash   (FlSim *sim);
+GPtrArray      *fl_sim_get_findings     (FlSim *sim);
+void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);
+char           *fl_sim_describe_event   (FlSim *sim, const FlEvent *event);
+const char     *fl_sim_line_name        (FlSim *sim, guint line, char *buf, gsize size);
+
+const char     *fl_finding_kind_name    (FlFindingKind kind);
+const char     *fl_event_kind_name      (FlEventKind kind);
+const char     *fl_activity_name        (FlActivity activity);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlSim, fl_sim_free)
+
+G_END_DECLS

@@ -1,0 +1,267 @@
+/* fl-spf.c — the speculative fault of the v2 patch: handle_speculative_fault and
+ * pte_map_lock. No mmap_sem: the VMA is found under RCU, its sequence count remembered, and
+ * every later pte_map_lock re-checks that the VMA is neither unlinked (RB_CLEAR_NODE) nor
+ * changed (vm_sequence) before touching the PTE; otherwise VM_FAULT_RETRY sends the fault
+ * back to the locked path. */
+#include "fl-machine.h"
+
+/* handle_speculative_fault: a0 address, a1 flags; a2 vma, a3 sequence, a4 pte, a5 table. */
+static void
+step_hsf (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint64 addr = f->a[0];
+  switch (f->pc)
+    {
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_lock:
+      fl_rcu_read_lock (sim, cpu);
+      f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock;
+      return;
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock:
+      /* walk to the PTE and lock it first, with no VMA yet to check */
+      fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma, addr,
+               f->a[1], 0, 0);
+      return;
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma:
+      if (!f->ret)
+        {
+          /* no page table yet (first touch of the range): only the locked path allocates */
+          fl_ev (sim, FL_EV_CHECK, 0, 0);
+          f->ret = FL_VM_FAULT_RETRY;
+          f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
+          return;
+        }
+      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr, 0, 0, 0);
+      return;
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range:
+      {
+        guint32 ref = f->ret, id = fl_ref_id (ref);
+        gboolean inside = FALSE;
+        f->a[2] = ref;
+        if (id && fl_check_vma (sim, cpu, ref))
+          {
+            fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
+            inside = st->vmas[id].start <= addr && addr < st->vmas[id].end;
+          }
+        fl_ev (sim, FL_EV_CHECK, id, inside);
+        f->pc = inside ? FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq
+                       : FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
+        return;
+      }
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq:
+      {
+        guint32 id = fl_ref_id ((guint32) f->a[2]);
+        if (!fl_check_vma (sim, cpu, (guint32) f->a[2]))
+          {
+            f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
+            return;
+          }
+        FlRbAccess acc = fl_vma_rb_access (st);
+        const FlVma *v = &st->vmas[id];
+        fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
+        gboolean dead = fl_rb_empty_node (&acc, id);
+        f->a[3] = v->seq;
+        /* an odd count means a writer is inside vma_adjust/mprotect right now */
+        gboolean bad = dead || (sim->config.spf_seqcheck && (v->seq & 1));
+        fl_ev (sim, FL_EV_CHECK, id, !bad);
+        sim->ev.val = (guint32) ((bad ? 0u : 1u) | (v->seq << 1));
+        f->pc = bad ? FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap
+                    : FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte;
+        return;
+      }
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte:
+      {
+        guint32 table = fl_ref_id ((guint32) f->a[5]);
+        fl_check_table (sim, cpu, (guint32) f->a[5]);
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+        f->a[4] = fl_table_entries (st, table)[fl_walk_index (1, addr)];
+        fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+        fl_ev (sim, FL_EV_PTE, table, fl_walk_index (1, addr));
+        f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_handle_pte_fault;
+        return;
+      }
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_handle_pte_fault:
+      {
+        FlFrame *g = fl_call (sim, cpu, FL_FN_HANDLE_PTE_FAULT,
+                              FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock, addr, f->a[1],
+                              f->a[2], f->a[3]);
+        g->a[4] = f->a[4];
+        g->a[5] = f->a[5];
+        return;
+      }
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock:
+      fl_rcu_read_unlock (sim, cpu);
+      sim->ev.val = f->ret;
+      fl_return (sim, cpu, f->ret);
+      return;
+    case FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap:
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id ((guint32) f->a[5])));
+      f->ret = FL_VM_FAULT_RETRY;
+      f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+pinning (FlSim *sim)
+{
+  return sim->config.pin_page_tables == FL_PIN_PAGE_TABLES_IRQS_OFF;
+}
+
+/* Is the VMA unlinked, or changed since `seq` was read? (vma_is_dead of the patch) */
+static gboolean
+vma_is_dead (FlSim *sim, guint32 id, guint32 seq)
+{
+  FlRbAccess acc = fl_vma_rb_access (&sim->st);
+  guint32 now = sim->st.vmas[id].seq;
+  gboolean dead = fl_rb_empty_node (&acc, id);
+  if (sim->config.spf_seqcheck)
+    dead = dead || (now & 1) || now != seq;
+  return dead;
+}
+
+/* pte_map_lock: a0 address, a1 flags, a2 vma (0: none yet), a3 sequence; a4 table being
+ * walked. Returns 1 with the PTE lock held and the table in the caller's a[5], or 0. */
+static void
+step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlFrame *caller = fl_caller (sim, cpu);
+  guint64 addr = f->a[0];
+  switch (f->pc)
+    {
+    case FL_LOC_PTE_MAP_LOCK_locked:
+      if (!(f->a[1] & FL_FAULT_SPEC))
+        {
+          /* under mmap_sem nothing can free the tables: pte_offset_map_lock */
+          guint32 table = fl_ref_id ((guint32) caller->a[5]);
+          f->a[4] = table;
+          f->pc = FL_LOC_PTE_MAP_LOCK_unpin;
+          fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+          return;
+        }
+      fl_ev (sim, FL_EV_CHECK, 0, 1);
+      f->pc = FL_LOC_PTE_MAP_LOCK_pin;
+      return;
+    case FL_LOC_PTE_MAP_LOCK_pin:
+      /* pin_page_tables: with IRQs off, the TLB-flush IPI that precedes freeing page tables
+       * cannot complete, so the tables we walk stay allocated */
+      if (pinning (sim))
+        fl_irqs_off (sim, cpu);
+      fl_ev (sim, FL_EV_IRQ, cpu, pinning (sim));
+      f->pc = FL_LOC_PTE_MAP_LOCK_pgd;
+      return;
+    case FL_LOC_PTE_MAP_LOCK_pgd:
+    case FL_LOC_PTE_MAP_LOCK_pud:
+    case FL_LOC_PTE_MAP_LOCK_pmd:
+      {
+        guint level = 4 - (f->pc - FL_LOC_PTE_MAP_LOCK_pgd);
+        guint32 table;
+        if (level == 4)
+          {
+            fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);     /* mm->pgd */
+            table = st->g->mm.pgd;
+            f->a[4] = fl_table_ref (st, table);
+          }
+        table = fl_ref_id ((guint32) f->a[4]);
+        if (!fl_check_table (sim, cpu, (guint32) f->a[4]))
+          {
+            f->pc = FL_LOC_PTE_MAP_LOCK_out;
+            return;
+          }
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+        guint32 next = (guint32) fl_table_entries (st, table)[fl_walk_index (level, addr)];
+        fl_ev (sim, FL_EV_WALK, table, level);
+        if (next == 0)
+          {
+            f->pc = FL_LOC_PTE_MAP_LOCK_out;
+            return;
+          }
+        f->a[4] = fl_table_ref (st, next);
+        f->pc = level == 2 ? FL_LOC_PTE_MAP_LOCK_trylock : f->pc + 1;
+        return;
+      }
+    case FL_LOC_PTE_MAP_LOCK_trylock:
+      {
+        guint32 table = fl_ref_id ((guint32) f->a[4]);
+        guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
+        if (!fl_check_table (sim, cpu, (guint32) f->a[4]))
+          {
+            f->pc = FL_LOC_PTE_MAP_LOCK_out;
+            return;
+          }
+        if (sim->config.pte_map_lock == FL_PTE_MAP_LOCK_SPIN_IRQS_OFF)
+          {
+            /* the version that deadlocked: a plain spin_lock, IRQs still off */
+            f->pc = f->a[2] ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
+            fl_lock_try (sim, cpu, lock);
+            return;
+          }
+        if (fl_spin_trylock (sim, cpu, lock))
+          f->pc = f->a[2] ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
+        else
+          f->pc = FL_LOC_PTE_MAP_LOCK_retry;
+        return;
+      }
+    case FL_LOC_PTE_MAP_LOCK_retry:
+      {
+        /* unpin (IRQs on: a pending TLB flush is served), wait for the lock to be released,
+         * then walk again from the top */
+        guint32 table = fl_ref_id ((guint32) f->a[4]);
+        if (pinning (sim))
+          fl_irqs_on (sim, cpu);
+        f->pc = FL_LOC_PTE_MAP_LOCK_pin;
+        if (fl_lock_holder (sim, FL_LOCK_ID (FL_LOCK_PTL, table)) >= 0)
+          fl_spin_wait_released (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+        else
+          fl_ev (sim, FL_EV_IRQ, cpu, 0);
+        return;
+      }
+    case FL_LOC_PTE_MAP_LOCK_vma_is_dead:
+      {
+        guint32 ref = (guint32) f->a[2], id = fl_ref_id (ref);
+        gboolean dead = TRUE;
+        if (fl_check_vma (sim, cpu, ref))
+          {
+            fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
+            dead = vma_is_dead (sim, id, (guint32) f->a[3]);
+          }
+        else
+          {
+            /* the freed VMA's memory is read anyway: with immediate freeing nothing stops it */
+            dead = vma_is_dead (sim, id, (guint32) f->a[3]);
+          }
+        fl_ev (sim, FL_EV_CHECK, id, !dead);
+        if (dead)
+          {
+            fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id ((guint32) f->a[4])));
+            sim->ev.kind = FL_EV_CHECK;
+            sim->ev.obj = id;
+            sim->ev.val = 0;
+            f->pc = FL_LOC_PTE_MAP_LOCK_out;
+            return;
+          }
+        f->pc = FL_LOC_PTE_MAP_LOCK_unpin;
+        return;
+      }
+    case FL_LOC_PTE_MAP_LOCK_unpin:
+      if ((f->a[1] & FL_FAULT_SPEC) && pinning (sim))
+        fl_irqs_on (sim, cpu);
+      fl_ev (sim, FL_EV_RETURN, fl_ref_id ((guint32) f->a[4]), 1);
+      caller->a[5] = fl_table_ref (st, fl_ref_id ((guint32) f->a[4]));
+      fl_return (sim, cpu, 1);
+      return;
+    case FL_LOC_PTE_MAP_LOCK_out:
+      if ((f->a[1] & FL_FAULT_SPEC) && pinning (sim))
+        fl_irqs_on (sim, cpu);
+      fl_ev (sim, FL_EV_RETURN, 0, 0);
+      fl_return (sim, cpu, 0);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+const FlStepFn fl_spf_step_fns[] = { step_hsf, step_pte_map_lock };

@@ -1,0 +1,272 @@
+#pragma once
+
+/* The whole machine as plain data: arrays addressed by integer ids, no pointers, so a
+ * snapshot is a memcpy and a state hash is a hash of bytes. Private to core/. */
+
+#include <glib.h>
+#include "fl-config.h"
+#include "fl-event.h"
+#include "fl-rbtree.h"
+
+G_BEGIN_DECLS
+
+#define FL_PAGE_SIZE      4096u
+#define FL_PTRS_PER_TABLE 512u
+#define FL_MAX_DEPTH      12
+#define FL_MAX_LOOPS      8
+#define FL_NIL            0u     /* id 0 of every array means "none" */
+
+typedef enum { FL_MESI_I, FL_MESI_S, FL_MESI_E, FL_MESI_M } FlMesi;
+
+typedef enum {
+  FL_CPU_RUNNING,
+  FL_CPU_SPIN,        /* parked spinning on a spinlock (IRQs as they were) */
+  FL_CPU_SLEEP,       /* asleep on the rwsem wait list, a migration entry or a barrier */
+  FL_CPU_IPI_WAIT,    /* waiting for TLB-flush acknowledgements */
+  FL_CPU_DONE,        /* program over */
+  FL_CPU_STUCK,       /* part of a deadlock: never runs again */
+} FlCpuStatus;
+
+typedef enum {
+  FL_ACT_USER, FL_ACT_LOCKED_FAULT, FL_ACT_SPEC_FAULT, FL_ACT_SYSCALL, FL_ACT_SPIN,
+  FL_ACT_BLOCKED, FL_ACT_IRQS_OFF, FL_ACT_RCU, FL_ACT_IPI, FL_ACT_DONE, FL_ACT_N
+} FlActivity;
+
+/* Hot cache lines with a fixed id; objects' lines follow (see fl_line_of_*). */
+typedef enum {
+  FL_LINE_NONE,
+  FL_LINE_MM_MMAP,        /* mm->mmap, mm_rb, mmap_cache: first line of mm_struct */
+  FL_LINE_MM_SEM,         /* mm->pgd, map_count, mmap_sem, page_table_lock (2.6.32 layout) */
+  FL_LINE_MM_RSS,         /* mm->_file_rss, _anon_rss */
+  FL_LINE_ZONE_LOCK,      /* zone->lock: free lists, per-CPU list refills */
+  FL_LINE_LRU_LOCK,       /* zone->lru_lock: pagevec drains */
+  FL_LINE_TLB_FLUSH,      /* the flush cpumask the IPI handlers clear */
+  FL_LINE_BARRIER,        /* a user-space pthread barrier */
+  FL_LINE_RCU,            /* rcu_state: grace-period number and quiescent-state mask */
+  FL_LINE_N_FIXED
+} FlFixedLine;
+
+typedef enum {
+  FL_LINE_KIND_FIXED, FL_LINE_KIND_VMA, FL_LINE_KIND_PTL, FL_LINE_KIND_TABLE,
+} FlLineKind;
+
+typedef struct {
+  guint64 busy_until;       /* one ownership transfer at a time: later requests queue */
+  guint64 sharers[FL_MAX_CPUS / 64];
+  gint16  owner;            /* CPU holding it Modified/Exclusive, -1 when none */
+  guint8  owner_state;      /* FL_MESI_M or FL_MESI_E */
+  guint8  kind;             /* FlLineKind */
+  guint32 obj;
+  guint32 transfers;        /* times the line moved between CPUs */
+  guint32 last_from, last_to; /* last transfer, for the cache view's arrow (cpu + 1, 0 none) */
+} FlLine;
+
+typedef struct {
+  guint16 fn;               /* FlFn */
+  guint16 pc;               /* FlLoc to resume at */
+  guint32 ret;              /* what the last callee returned */
+  guint64 a[6];             /* arguments and locals; meaning per function */
+} FlFrame;
+
+typedef struct {
+  guint32 op;               /* index of the REPEAT op */
+  guint32 left;             /* iterations still to run after this one */
+} FlLoop;
+
+typedef struct {
+  guint64 clock;
+  guint64 wait_since;
+  guint64 cursor;           /* address cursor of the program */
+  guint32 wait_obj;         /* lock / line / page it is parked on */
+  guint32 ticket;           /* ticket it spins for */
+  guint32 op;               /* next program op */
+  guint32 op_started;       /* op being executed (for events) */
+  guint8  status;           /* FlCpuStatus */
+  guint8  irqs_off;
+  guint8  depth;
+  guint8  nloops;
+  guint8  ipi_pending;      /* TLB-flush IPIs wait for IRQs to be enabled (ipi_senders) */
+  guint8  in_mm;            /* in mm_cpumask: targets of TLB flushes */
+  guint8  writer;           /* inside an mmap_sem-writing or zapping operation */
+  guint8  mmap_sem_held;    /* 1 read, 2 write */
+  guint16 rcu_nesting;
+  guint16 locks_held;       /* spinlocks held */
+  guint32 rcu_since_step;   /* step of the outermost rcu_read_lock */
+  guint32 flush_left;       /* acknowledgements this CPU's own flush still waits for */
+  guint64 ipi_senders[FL_MAX_CPUS / 64];  /* CPUs whose flush IPI is pending here */
+  /* the patch's per-task counters, plus what the views add */
+  guint64 flt_total, flt_spec, flt_err, flt_min, flt_maj, flt_retry, flt_locked;
+  gint64  rss_file, rss_anon;     /* per-thread RSS caches (rss=per-thread) */
+  guint32 pcp_count, pcp_head;    /* per-CPU free page list */
+  guint32 pagevec;                /* pages waiting to join the LRU */
+  guint32 gather_head, gather_count; /* mmu_gather: pages to free once the TLB is flushed */
+  guint32 barrier_gen;
+  FlLoop  loops[FL_MAX_LOOPS];
+  FlFrame frames[FL_MAX_DEPTH];
+} FlCpu;
+
+typedef enum { FL_OBJ_FREE, FL_OBJ_LIVE, FL_OBJ_UNLINKED, FL_OBJ_RCU_PENDING } FlObjState;
+
+enum {
+  FL_VM_READ = 1, FL_VM_WRITE = 2, FL_VM_EXEC = 4, FL_VM_SHARED = 8, FL_VM_FILE = 16,
+};
+
+typedef struct {
+  guint64   start, end;
+  FlRbNode  rb;
+  guint32   next;           /* VMA list */
+  guint32   flags;          /* FL_VM_* */
+  guint32   seq;            /* vm_sequence */
+  guint16   gen;            /* bumped when the slot is reused: stale references are caught */
+  guint8    state;          /* FlObjState */
+  guint8    pad;
+  guint32   file;           /* page-cache file id for file mappings */
+  guint64   pgoff;
+} FlVma;
+
+/* A PTE value: kind in the low bits, then flags, page id in the high 32 bits. */
+enum {
+  FL_PTE_NONE = 0, FL_PTE_PRESENT = 1, FL_PTE_SWAP = 2, FL_PTE_MIGRATION = 3,
+  FL_PTE_KIND_MASK = 3,
+  FL_PTE_WRITE = 1 << 2, FL_PTE_DIRTY = 1 << 3, FL_PTE_YOUNG = 1 << 4, FL_PTE_SPECIAL = 1 << 5,
+};
+#define FL_PTE_PAGE(p)      ((guint32) ((p) >> 32))
+#define FL_PTE_MAKE(page, bits) (((guint64) (page) << 32) | (bits))
+
+typedef struct {
+  guint8  level;            /* 4 pgd, 3 pud, 2 pmd, 1 pte */
+  guint8  state;            /* FlObjState: FREE or LIVE (freed tables are caught on access) */
+  guint16 gen;
+  guint32 ptl_next, ptl_owner;  /* split PTE lock: ticket spinlock (PTE tables only) */
+  gint32  ptl_holder;       /* CPU holding it, -1 */
+  guint32 used;             /* non-empty entries */
+  guint64 base;             /* first address the table maps */
+} FlTable;
+
+enum { FL_PAGE_ANON = 1, FL_PAGE_FILE = 2, FL_PAGE_ZERO = 4, FL_PAGE_TABLE = 8,
+       FL_PAGE_LOCKED = 16, FL_PAGE_LRU = 32 };
+
+typedef struct {
+  gint32  count;            /* references */
+  gint32  mapcount;         /* PTEs mapping it */
+  gint32  ext_refs;         /* references held outside the mm: page cache, a forked child */
+  gint32  ext_maps;         /* mappings outside the mm: a forked child's PTE */
+  guint32 flags;
+  guint32 next;             /* free-list link */
+  guint8  state;            /* FlObjState: FREE or LIVE */
+} FlPage;
+
+typedef struct {
+  guint32 file, pgoff, page;
+} FlCacheEntry;
+
+typedef enum { FL_RCU_CB_FREE_VMA } FlRcuCbKind;
+
+typedef struct {
+  guint32 obj;              /* vma id */
+  guint32 cpu;              /* who queued it: it runs the callback */
+  guint32 gp;               /* grace period it waits for; 0 = not yet assigned */
+  guint32 queued_step;
+  guint8  ready;
+  guint8  kind;
+} FlRcuCb;
+
+typedef struct {
+  guint32 gp;               /* completed grace periods */
+  guint8  in_progress;
+  guint64 qs_needed[FL_MAX_CPUS / 64];  /* CPUs that still owe a quiescent state */
+  guint32 gp_started_step;
+} FlRcu;
+
+/* mmap_sem: both designs' fields; the configuration says which are used. */
+typedef struct {
+  gint32  activity;         /* generic: readers > 0, writer -1 */
+  guint32 wait_next, wait_owner; /* generic: wait_lock ticket spinlock */
+  gint32  wait_holder;
+  gint64  count;            /* xadd: active count + waiting bias */
+  guint32 waiters[FL_MAX_CPUS];  /* FIFO of CPU + 1 with the kind in bit 31 (writer) */
+  guint32 nwaiters;
+} FlRwsem;
+
+typedef struct {
+  guint32 root;             /* rb root (vma id) */
+  guint32 mmap;             /* first VMA of the list */
+  guint32 mmap_cache;       /* vma id + (gen << 16) */
+  guint32 map_count;
+  guint32 pgd;              /* table id */
+  guint32 ptl_next, ptl_owner; /* mm->page_table_lock */
+  gint32  ptl_holder;
+  gint64  rss_file, rss_anon;
+  FlRwsem sem;
+} FlMm;
+
+typedef struct {
+  guint64 step;
+  guint64 now;              /* when the last step started: time never runs backwards */
+  guint64 rng;
+  guint32 zone_free_head, zone_free_count;
+  guint32 zone_lock_next, zone_lock_owner;
+  gint32  zone_lock_holder;
+  guint32 lru_lock_next, lru_lock_owner;
+  gint32  lru_lock_holder;
+  guint32 barrier_count, barrier_gen;
+  guint32 zero_page;
+  guint32 findings;
+  guint32 sched_index;      /* scripted schedule position */
+  guint64 sched_steps;      /* steps taken in the current scripted entry */
+  guint8  finished;
+  guint8  deadlocked;
+  FlMm    mm;
+  FlRcu   rcu;
+} FlGlobals;
+
+typedef struct {
+  guint ncpus, nlines, nvmas, ntables, npages, ncache, ncbs;
+} FlStateSizes;
+
+/* One contiguous block: FlGlobals then the arrays, in this order. */
+typedef struct {
+  FlStateSizes sizes;
+  gsize        bytes;
+  FlGlobals   *g;
+  FlCpu       *cpus;
+  FlLine      *lines;
+  FlVma       *vmas;
+  FlTable     *tables;
+  guint64     *ptes;        /* ntables * 512 */
+  FlPage      *pages;
+  FlCacheEntry *cache;
+  FlRcuCb     *cbs;
+  guint8      *block;
+} FlState;
+
+void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
+void     fl_state_clear  (FlState *st);
+void     fl_state_copy   (FlState *dst, const FlState *src);
+guint64  fl_state_hash   (const FlState *st);
+
+static inline guint
+fl_line_of_vma (const FlState *st, guint32 vma)
+{
+  return FL_LINE_N_FIXED + vma;
+}
+
+static inline guint
+fl_line_of_table (const FlState *st, guint32 table)
+{
+  return FL_LINE_N_FIXED + st->sizes.nvmas + table;
+}
+
+static inline guint
+fl_line_of_ptl (const FlState *st, guint32 table)
+{
+  return FL_LINE_N_FIXED + st->sizes.nvmas + st->sizes.ntables + table;
+}
+
+static inline guint64 *
+fl_table_entries (const FlState *st, guint32 table)
+{
+  return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
+}
+
+G_END_DECLS

@@ -1,0 +1,563 @@
+/* fl-store.c — opening and closing a store: the safety checks, the pragmas, error messages,
+ * the statement cache and transactions the other fl-store-*.c files build on. */
+#include "fl-store-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+G_DEFINE_QUARK (fl-store-error-quark, fl_store_error)
+
+/* A run of a million events is one transaction: let SQLite keep a good part of it in memory
+ * rather than spilling to the WAL page by page. Negative = KiB. */
+#define CACHE_SIZE_KIB      16384
+/* A big recording grows the WAL to the size of the run; give the space back after the
+ * checkpoint instead of keeping a file of that size next to the store forever. */
+#define WAL_SIZE_LIMIT      (64 * 1024 * 1024)
+/* One writing connection is the rule, but two windows on one file can still meet. */
+#define BUSY_TIMEOUT_MS     5000
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+gint64
+fl_store_now (void)
+{
+  return g_get_real_time () / G_USEC_PER_SEC;
+}
+
+int
+fl_store_error_code (int rc)
+{
+  switch (rc & 0xff)
+    {
+    case SQLITE_FULL:       return FL_STORE_ERROR_FULL;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:     return FL_STORE_ERROR_CORRUPT;
+    case SQLITE_READONLY:   return FL_STORE_ERROR_READ_ONLY;
+    case SQLITE_CONSTRAINT: return FL_STORE_ERROR_CONSTRAINT;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:     return FL_STORE_ERROR_BUSY;
+    default:                return FL_STORE_ERROR_IO;
+    }
+}
+
+static const char *
+reason_of (int rc)
+{
+  switch (rc & 0xff)
+    {
+    case SQLITE_FULL:     return "the disk is full; everything saved before is intact";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:   return "the file is corrupt";
+    case SQLITE_READONLY: return "the file cannot be written";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:   return "another program is writing to it";
+    default:              return NULL;
+    }
+}
+
+/* Sets @error to "cannot <what> in '<path>': <reason> (<SQLite's words>)" and returns FALSE,
+ * so that every failure names the file and the operation in one sentence. */
+gboolean
+fl_store_fail (FlStore *store, int rc, GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  const char *sqlite_says = store->db ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc);
+  const char *reason = reason_of (rc);
+  if (reason != NULL)
+    g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc), "cannot %s in '%s': %s (%s)",
+                 what, store->path, reason, sqlite_says);
+  else
+    g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc), "cannot %s in '%s': %s",
+                 what, store->path, sqlite_says);
+  return FALSE;
+}
+
+void
+fl_store_cursor_release (FlStoreCursor *cursor)
+{
+  sqlite3_reset (cursor);
+  sqlite3_clear_bindings (cursor);
+}
+
+FlStoreCursor *
+fl_store_cursor (FlStore *store, FlStoreStmtId id, const char *sql, GError **error)
+{
+  g_assert (id < FL_STMT_N);
+  if (store->stmts[id] == NULL)
+    {
+      int rc = sqlite3_prepare_v3 (store->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                   &store->stmts[id], NULL);
+      if (rc != SQLITE_OK)
+        {
+          fl_store_fail (store, rc, error, "prepare a query");
+          return NULL;
+        }
+    }
+  return store->stmts[id];
+}
+
+gboolean
+fl_store_check_writable (FlStore *store, const char *what, GError **error)
+{
+  if (store->read_only)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_READ_ONLY,
+                   "cannot %s in '%s': the store was opened read-only", what, store->path);
+      return FALSE;
+    }
+  if (store->recording != 0)
+    {
+      /* The recording owns the one write transaction: a write now would be committed or
+       * rolled back with the run, which is never what the caller means. */
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_BUSY,
+                   "cannot %s in '%s': run %" G_GINT64_FORMAT " is being recorded",
+                   what, store->path, store->recording);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fl_store_exec (FlStore *store, const char *sql, const char *what, GError **error)
+{
+  int rc = sqlite3_exec (store->db, sql, NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    return fl_store_fail (store, rc, error, "%s", what);
+  return TRUE;
+}
+
+/* BEGIN IMMEDIATE takes the write lock up front, so a busy file fails here, before any work,
+ * and never halfway through a batch. */
+gboolean
+fl_store_begin (FlStore *store, const char *what, GError **error)
+{
+  if (!fl_store_check_writable (store, what, error))
+    return FALSE;
+  return fl_store_exec (store, "BEGIN IMMEDIATE", what, error);
+}
+
+gboolean
+fl_store_commit (FlStore *store, const char *what, GError **error)
+{
+  int rc = sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      fl_store_fail (store, rc, error, "%s", what);
+      fl_store_rollback (store);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+fl_store_rollback (FlStore *store)
+{
+  /* After SQLITE_FULL or an I/O error SQLite may already have rolled back on its own. */
+  if (!sqlite3_get_autocommit (store->db))
+    sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- opening ---------------------------------------------------------------------------- */
+
+/* Looks at the file before SQLite does: a missing file, a folder or a file that does not even
+ * start like an SQLite database gets a precise error, and SQLite never opens it. */
+static gboolean
+check_file (const char *path, gboolean create, gboolean *out_exists, GError **error)
+{
+  GStatBuf st;
+  *out_exists = FALSE;
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      if (saved == ENOENT && create)
+        return TRUE;
+      g_set_error (error, FL_STORE_ERROR,
+                   saved == ENOENT ? FL_STORE_ERROR_NOT_FOUND : FL_STORE_ERROR_IO,
+                   "cannot open '%s': %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  *out_exists = TRUE;
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE,
+                   "'%s' is not a Faultline store (not a regular file)", path);
+      return FALSE;
+    }
+  if (st.st_size == 0)
+    return TRUE;
+
+  char header[sizeof sqlite_magic] = { 0 };
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_IO, "cannot read '%s': %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  ssize_t got = read (fd, header, sizeof header);
+  close (fd);
+  if (got != (ssize_t) sizeof header || memcmp (header, sqlite_magic, sizeof header) != 0)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE,
+                   "'%s' is not a Faultline store (not an SQLite database)", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    {
+      rc = sqlite3_step (stmt);
+      if (rc == SQLITE_ROW)
+        {
+          *out = sqlite3_column_int64 (stmt, 0);
+          rc = SQLITE_OK;
+        }
+    }
+  if (rc != SQLITE_OK)
+    fl_store_fail (store, rc, error, "read '%s'", sql);
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_OK;
+}
+
+/* quick_check reads every page but skips the costly index cross-checks; a file someone sent
+ * for a review gets the full integrity_check. Only the first complaint is reported. */
+static gboolean
+check_integrity (FlStore *store, gboolean full, GError **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  const char *sql = full ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)";
+  int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      const char *result = (const char *) sqlite3_column_text (stmt, 0);
+      if (g_strcmp0 (result, "ok") == 0)
+        {
+          sqlite3_finalize (stmt);
+          return TRUE;
+        }
+      /* The first complaint reads "*** in database main ***\nPage 9: ...": keep one line. */
+      g_autofree char *first = g_strdup (result ? result : "no result");
+      g_strdelimit (first, "\n", ' ');
+      const char *said = first;
+      if (g_str_has_prefix (said, "*** in database main *** "))
+        said += strlen ("*** in database main *** ");
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s: %s)",
+                   store->path, full ? "integrity_check" : "quick_check", said);
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
+               store->path, sqlite3_errmsg (store->db));
+  sqlite3_finalize (stmt);
+  return FALSE;
+}
+
+/* Hardening that applies to every file: a store never needs extensions, schema-level SQL
+ * functions with side effects, or writes to sqlite_schema. */
+static gboolean
+harden (FlStore *store, GError **error)
+{
+  sqlite3 *db = store->db;
+  sqlite3_extended_result_codes (db, 1);
+  if (sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL) != SQLITE_OK ||
+      sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+      sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK)
+    return fl_store_fail (store, SQLITE_ERROR, error, "configure the connection");
+  sqlite3_busy_timeout (db, BUSY_TIMEOUT_MS);
+  if (!fl_store_exec (store, "PRAGMA trusted_schema=OFF", "configure the connection", error))
+    return FALSE;
+  if ((store->flags & FL_STORE_OPEN_UNTRUSTED) &&
+      !fl_store_exec (store, "PRAGMA cell_size_check=ON; PRAGMA mmap_size=0",
+                      "configure the connection", error))
+    return FALSE;
+  return TRUE;
+}
+
+/* Everything that may refuse the file, in an order that never writes: the id and version come
+ * from page 1, then every page is read. Returns the schema version found (0 = empty file). */
+static gboolean
+check_identity (FlStore *store, gboolean create, gint64 *out_version, GError **error)
+{
+  gint64 app_id = 0, version = 0, objects = 0;
+  GError *local = NULL;
+
+  if (!query_int (store, "PRAGMA application_id", &app_id, &local) ||
+      !query_int (store, "PRAGMA user_version", &version, &local) ||
+      !query_int (store, "SELECT count(*) FROM sqlite_schema", &objects, &local))
+    {
+      if (local->code == FL_STORE_ERROR_CORRUPT)
+        g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
+                     store->path, sqlite3_errmsg (store->db));
+      else
+        g_propagate_error (error, g_steal_pointer (&local));
+      g_clear_error (&local);
+      return FALSE;
+    }
+
+  if (app_id == 0 && objects == 0 && version == 0)
+    {
+      if (!create)
+        {
+          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE,
+                       "'%s' is not a Faultline store (an empty database)", store->path);
+          return FALSE;
+        }
+      *out_version = 0;
+      return TRUE;
+    }
+  if (app_id != FL_STORE_APPLICATION_ID)
+    {
+      g_autofree char *found = app_id == 0 ? g_strdup ("0")
+        : g_strdup_printf ("0x%" G_GINT64_MODIFIER "X", app_id & 0xffffffff);
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE,
+                   "'%s' is not a Faultline store (application_id %s instead of 0x%X)",
+                   store->path, found, FL_STORE_APPLICATION_ID);
+      return FALSE;
+    }
+  if (version > FL_STORE_SCHEMA_VERSION)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA,
+                   "'%s' was written by a newer Faultline (schema version %" G_GINT64_FORMAT
+                   "; this one reads up to %d)", store->path, version, FL_STORE_SCHEMA_VERSION);
+      return FALSE;
+    }
+  if (!check_integrity (store, (store->flags & FL_STORE_OPEN_UNTRUSTED) != 0, error))
+    return FALSE;
+  if ((store->flags & FL_STORE_OPEN_UNTRUSTED) &&
+      !fl_store_schema_check_untrusted (store->db, store->path, error))
+    return FALSE;
+  *out_version = version;
+  return TRUE;
+}
+
+/* The writable part of opening: WAL, durability, then the migrations. */
+static gboolean
+prepare_for_writing (FlStore *store, gint64 version, GError **error)
+{
+  if (sqlite3_db_readonly (store->db, "main") == 1)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_READ_ONLY,
+                   "'%s' is read-only (no write permission); open it read-only to view it",
+                   store->path);
+      return FALSE;
+    }
+  /* synchronous=NORMAL in WAL mode loses at most the last commits on power loss, never
+   * consistency; Debian's default FULL costs an fsync per commit. */
+  g_autofree char *pragmas =
+    g_strdup_printf ("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                     "PRAGMA journal_size_limit=%d; PRAGMA cache_size=-%d",
+                     WAL_SIZE_LIMIT, CACHE_SIZE_KIB);
+  if (!fl_store_exec (store, pragmas, "switch to WAL mode", error))
+    return FALSE;
+  if (version < FL_STORE_SCHEMA_VERSION &&
+      !fl_store_schema_upgrade (store->db, store->path, FL_STORE_SCHEMA_VERSION, error))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+connect (FlStore *store, int mode, GError **error)
+{
+  int rc = sqlite3_open_v2 (store->path, &store->db, mode | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    return fl_store_fail (store, rc, error, "open the store");
+  return harden (store, error);
+}
+
+/**
+ * fl_store_open:
+ * @path: the store file
+ * @flags: %FL_STORE_OPEN_CREATE to create a missing file (or initialize an empty one),
+ *   %FL_STORE_OPEN_READ_ONLY to never write, %FL_STORE_OPEN_UNTRUSTED for a file received from
+ *   someone else (full integrity_check, no triggers or views accepted)
+ * @error: set with %FL_STORE_ERROR when the file cannot be used
+ *
+ * Opens a store, checks that it is a healthy Faultline store of a schema this build knows, and
+ * (unless read-only) switches it to WAL and migrates it to %FL_STORE_SCHEMA_VERSION.
+ *
+ * A file that is refused — not a store, corrupt, of a newer schema, or read-only when opened for
+ * writing — is left byte-identical. Every connection has extension loading off,
+ * %SQLITE_DBCONFIG_DEFENSIVE on and trusted_schema off. Only one connection should write a
+ * given file at a time.
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL with @error set.
+ */
+FlStore *
+fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
+{
+  g_return_val_if_fail (path != NULL && *path != '\0', NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  gboolean read_only = (flags & FL_STORE_OPEN_READ_ONLY) != 0;
+  gboolean create = (flags & FL_STORE_OPEN_CREATE) && !read_only;
+  gboolean exists;
+  if (!check_file (path, create, &exists, error))
+    return NULL;
+
+  g_autoptr (FlStore) store = g_new0 (FlStore, 1);
+  store->path = g_strdup (path);
+  store->flags = flags;
+  store->read_only = read_only;
+
+  /* The checks run on a read-only connection even when writing was asked for: a read-write
+   * connection that closes as the last one on a WAL file checkpoints it, and a refused file
+   * must stay byte-identical. */
+  gint64 version = 0;
+  if (exists)
+    {
+      if (!connect (store, SQLITE_OPEN_READONLY, error) ||
+          !check_identity (store, create, &version, error))
+        return NULL;
+    }
+
+  if (read_only)
+    {
+      if (version < FL_STORE_SCHEMA_VERSION)
+        {
+          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_READ_ONLY,
+                       "'%s' uses schema version %" G_GINT64_FORMAT " and must be upgraded to "
+                       "version %d, which a read-only open cannot do", path, version,
+                       FL_STORE_SCHEMA_VERSION);
+          return NULL;
+        }
+      if (!fl_store_exec (store, "PRAGMA query_only=ON", "configure the connection", error))
+        return NULL;
+    }
+  else
+    {
+      g_clear_pointer (&store->db, sqlite3_close_v2);
+      if (!connect (store, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), error) ||
+          !prepare_for_writing (store, version, error))
+        return NULL;
+    }
+
+  if (!fl_store_exec (store, "PRAGMA foreign_keys=ON", "configure the connection", error))
+    return NULL;
+  store->ready = TRUE;
+  return g_steal_pointer (&store);
+}
+
+/**
+ * fl_store_check:
+ * @store: a store
+ * @error: set to %FL_STORE_ERROR_CORRUPT with the first problem found
+ *
+ * The full check behind `faultline-cli db check`: SQLite's integrity_check (every page, every
+ * index), the foreign keys, and events whose run does not exist. Reads the whole file.
+ *
+ * Returns: %TRUE when the store is sound.
+ */
+gboolean
+fl_store_check (FlStore *store, GError **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_integrity (store, TRUE, error))
+    return FALSE;
+  static const struct { const char *sql, *problem; } checks[] = {
+    { "SELECT count(*) FROM pragma_foreign_key_check", "rows refer to missing rows" },
+    { "SELECT count(*) FROM event e WHERE NOT EXISTS (SELECT 1 FROM run WHERE id = e.run_id)",
+      "events belong to no run" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      gint64 count = 0;
+      if (!query_int (store, checks[i].sql, &count, error))
+        return FALSE;
+      if (count != 0)
+        {
+          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT,
+                       "'%s' is inconsistent (%" G_GINT64_FORMAT " %s)", store->path, count,
+                       checks[i].problem);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/**
+ * fl_store_close:
+ * @store: (transfer full) (nullable): a store
+ *
+ * Closes @store. A run still being recorded is rolled back: it was never finished, so it is not
+ * kept. The last connection to close checkpoints the WAL, so the file alone is the whole store.
+ */
+void
+fl_store_close (FlStore *store)
+{
+  if (store == NULL)
+    return;
+  if (store->db != NULL)
+    {
+      if (store->recording != 0)
+        fl_store_abort_run (store, store->recording);
+      for (guint i = 0; i < FL_STMT_N; i++)
+        sqlite3_finalize (store->stmts[i]);
+      /* optimize may write statistics: only to a store we accepted and may write. */
+      if (store->ready && !store->read_only)
+        sqlite3_exec (store->db, "PRAGMA optimize", NULL, NULL, NULL);
+      sqlite3_close_v2 (store->db);
+    }
+  g_free (store->path);
+  g_free (store);
+}
+
+/**
+ * fl_store_get_path:
+ * @store: a store
+ *
+ * Returns: the file @store was opened from.
+ */
+const char *
+fl_store_get_path (FlStore *store)
+{
+  g_return_val_if_fail (store != NULL, NULL);
+  return store->path;
+}
+
+/**
+ * fl_store_is_read_only:
+ * @store: a store
+ *
+ * Returns: whether @store was opened with %FL_STORE_OPEN_READ_ONLY.
+ */
+gboolean
+fl_store_is_read_only (FlStore *store)
+{
+  g_return_val_if_fail (store != NULL, TRUE);
+  return store->read_only;
+}
+
+/**
+ * fl_store_default_path:
+ *
+ * The store used when none is named: `$XDG_DATA_HOME/faultline/faultline.db`. Creates the
+ * folder (mode 0700: runs and notes are the user's own) if it does not exist yet; if that
+ * fails, fl_store_open() reports it.
+ *
+ * Returns: (transfer full): the path.
+ */
+char *
+fl_store_default_path (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "faultline", NULL);
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, "faultline.db", NULL);
+}

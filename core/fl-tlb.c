@@ -1,0 +1,115 @@
+/* fl-tlb.c — TLB shootdown: the flushing CPU sends an IPI to every other CPU running the mm
+ * and spins (IRQs on) until each has acknowledged. A CPU takes the IPI between two steps when
+ * its IRQs are on; a CPU that spins with IRQs off never does, which is the deadlock the
+ * patch's trylock loop avoids. Several CPUs may flush at once (madvise runs under the read
+ * lock): one handler run acknowledges every pending sender. */
+#include "fl-machine.h"
+
+#include <string.h>
+
+static void
+ack (FlSim *sim, guint cpu, guint64 at)
+{
+  FlState *st = &sim->st;
+  FlCpu *c = &st->cpus[cpu];
+  for (guint s = 0; s < st->sizes.ncpus; s++)
+    if ((c->ipi_senders[s / 64] >> (s % 64)) & 1)
+      {
+        FlCpu *sender = &st->cpus[s];
+        g_assert (sender->flush_left > 0);
+        if (--sender->flush_left == 0 && sender->status == FL_CPU_IPI_WAIT)
+          fl_wake (sim, s, fl_line_reload (sim, FL_LINE_TLB_FLUSH, s, at));
+      }
+  memset (c->ipi_senders, 0, sizeof c->ipi_senders);
+  c->ipi_pending = FALSE;
+}
+
+static guint32
+first_sender (const FlCpu *c)
+{
+  for (guint w = 0; w < FL_MAX_CPUS / 64; w++)
+    if (c->ipi_senders[w])
+      return w * 64 + (guint32) __builtin_ctzll (c->ipi_senders[w]);
+  return 0;
+}
+
+/* flush_tlb_func, taken as one step by a running CPU with IRQs on. */
+void
+fl_tlb_take_ipi (FlSim *sim, guint cpu)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  sim->ev.loc = FL_LOC_FLUSH_TLB_FUNC_ack;
+  fl_charge (sim, cpu, sim->config.cost.ipi);
+  fl_touch (sim, cpu, FL_LINE_TLB_FLUSH, FL_ACCESS_RMW);
+  fl_ev (sim, FL_EV_IPI_ACK, first_sender (c), 0);
+  ack (sim, cpu, c->clock);
+}
+
+/* A parked CPU with IRQs on (spinning, asleep, idle) runs the handler where it waits. */
+static void
+ack_in_place (FlSim *sim, guint target, guint64 at)
+{
+  FlCpu *t = &sim->st.cpus[target];
+  if (t->irqs_off || t->status == FL_CPU_RUNNING)
+    return;
+  guint64 done = at + sim->config.cost.ipi;
+  t->clock = MAX (t->clock, done);
+  ack (sim, target, done);
+}
+
+/* A CPU that parks with IRQs on while an IPI is pending takes it while it waits. */
+void
+fl_tlb_parked (FlSim *sim, guint cpu)
+{
+  if (sim->st.cpus[cpu].ipi_pending)
+    ack_in_place (sim, cpu, sim->st.cpus[cpu].clock);
+}
+
+static void
+step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlCpu *me = &st->cpus[cpu];
+  switch (f->pc)
+    {
+    case FL_LOC_FLUSH_TLB_OTHERS_send:
+      {
+        guint sent = 0;
+        fl_touch (sim, cpu, FL_LINE_TLB_FLUSH, FL_ACCESS_WRITE);
+        for (guint c = 0; c < st->sizes.ncpus; c++)
+          if (c != cpu && st->cpus[c].in_mm)
+            {
+              st->cpus[c].ipi_senders[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+              st->cpus[c].ipi_pending = TRUE;
+              sent++;
+            }
+        me->flush_left = sent;
+        fl_charge (sim, cpu, sent ? sim->config.cost.ipi : 0);
+        fl_ev (sim, FL_EV_IPI_SEND, sent, sent);
+        for (guint c = 0; c < st->sizes.ncpus; c++)
+          if (c != cpu && st->cpus[c].in_mm)
+            ack_in_place (sim, c, me->clock);
+        f->pc = FL_LOC_FLUSH_TLB_OTHERS_wait;
+        return;
+      }
+    case FL_LOC_FLUSH_TLB_OTHERS_wait:
+      if (me->flush_left > 0)
+        {
+          f->pc = FL_LOC_FLUSH_TLB_OTHERS_done;
+          fl_park (sim, cpu, FL_CPU_IPI_WAIT, me->flush_left);
+          fl_line_add_sharer (st, FL_LINE_TLB_FLUSH, cpu);
+          return;
+        }
+      fl_ev (sim, FL_EV_CHECK, 0, 1);
+      fl_return (sim, cpu, 0);
+      return;
+    case FL_LOC_FLUSH_TLB_OTHERS_done:
+      fl_ev (sim, FL_EV_WAKE, 0, (guint32) MIN (me->clock - me->wait_since, G_MAXUINT32));
+      fl_return (sim, cpu, 0);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+const FlStepFn fl_tlb_step_fn = step_flush_tlb_others;

@@ -1,0 +1,272 @@
+/* The window under a virtual X server (make test provides one): the application starts with
+ * only argv[0], the window draws a first frame that is not blank, its size goes to GSettings,
+ * the menu's dialogs open, and app.quit ends the run. */
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "fl-application.h"
+#include "fl-window.h"
+
+typedef void (*FlWindowCheck) (GtkApplication *app, GtkWindow *window, gpointer data);
+
+typedef struct {
+  FlWindowCheck check;
+  gpointer      data;
+  gboolean      checked;
+  gboolean      timed_out;
+} FlRun;
+
+static gboolean
+fl_run_on_timeout (gpointer user_data)
+{
+  FlRun *run = user_data;
+
+  run->timed_out = TRUE;
+  g_application_quit (g_application_get_default ());
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+fl_run_check_window (gpointer user_data)
+{
+  FlRun *run = user_data;
+  GtkApplication *app = GTK_APPLICATION (g_application_get_default ());
+  GtkWindow *window = gtk_application_get_active_window (app);
+
+  g_assert_true (FL_IS_WINDOW (window));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  run->check (app, window, run->data);
+  run->checked = TRUE;
+
+  /* The check ends the run the way a user does; if app.quit did not, the timeout fails us. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fl_run_on_window_added (GtkApplication *app,
+                        GtkWindow      *window,
+                        FlRun          *run)
+{
+  /* window-added comes from inside the window's construction; look once it is presented. */
+  if (!run->checked)
+    g_idle_add_full (G_PRIORITY_LOW, fl_run_check_window, run, NULL);
+}
+
+/* Runs a fresh application as a user would start it, calls @check on its first drawn window,
+ * then quits through app.quit and asserts the run ended because of it. */
+static void
+fl_run_application (FlWindowCheck check,
+                    gpointer      data)
+{
+  g_autoptr(FlApplication) app = fl_application_new (G_APPLICATION_NON_UNIQUE);
+  char *argv[] = { (char *) "faultline", NULL };
+  FlRun run = { .check = check, .data = data };
+  guint timeout_id;
+  int status;
+
+  g_signal_connect (app, "window-added", G_CALLBACK (fl_run_on_window_added), &run);
+  timeout_id = g_timeout_add_seconds (60, fl_run_on_timeout, &run);
+
+  status = g_application_run (G_APPLICATION (app), 1, argv);
+
+  g_assert_false (run.timed_out);
+  g_source_remove (timeout_id);
+  g_assert_true (run.checked);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+/* ---- /ui/window/first-frame ---- */
+
+static GdkTexture *
+fl_render_window (GtkWindow *window)
+{
+  GtkWidget *widget = GTK_WIDGET (window);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_nonnull (renderer);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static void
+fl_check_first_frame (GtkApplication *app,
+                      GtkWindow      *window,
+                      gpointer        data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *png = NULL;
+  g_autofree guint32 *pixels = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint background_count = 0;
+  gsize width, height, n;
+  double foreground_share;
+
+  /* Started without arguments, the window shows the last scenario: the schema default. */
+  g_assert_cmpstr (fl_window_get_scenario (FL_WINDOW (window)), ==, "spf-vs-munmap");
+
+  texture = fl_render_window (window);
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  g_assert_cmpuint (width, >=, 320);
+  g_assert_cmpuint (height, >=, 240);
+
+  dir = g_dir_make_tmp ("faultline-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  png = g_build_filename (dir, "window.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_test_message ("window image: %s (%zu×%zu)", png, width, height);
+
+  n = width * height;
+  pixels = g_new (guint32, n);
+  gdk_texture_download (texture, (guchar *) pixels, width * 4);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gpointer count = g_hash_table_lookup (colours, GUINT_TO_POINTER (pixels[i]));
+      g_hash_table_insert (colours, GUINT_TO_POINTER (pixels[i]),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+    }
+
+  /* The most frequent colour is the background; everything else is something drawn. */
+  g_hash_table_iter_init (&iter, colours);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    background_count = MAX (background_count, GPOINTER_TO_UINT (value));
+  foreground_share = 1.0 - (double) background_count / n;
+
+  g_test_message ("%u distinct colours, %.1f%% of the pixels not background",
+                  g_hash_table_size (colours), 100.0 * foreground_share);
+  /* Header bar, icon and antialiased text give hundreds of colours and several percent of the
+   * area; a blank or background-only frame gives one colour and nothing else. */
+  g_assert_cmpuint (g_hash_table_size (colours), >, 16);
+  g_assert_cmpfloat (foreground_share, >, 0.03);
+
+  /* Kept on request (FL_TEST_KEEP_IMAGES=1), e.g. to refresh docs/screenshots/window.png. */
+  if (g_getenv ("FL_TEST_KEEP_IMAGES") == NULL)
+    {
+      g_assert_cmpint (g_unlink (png), ==, 0);
+      g_assert_cmpint (g_rmdir (dir), ==, 0);
+    }
+}
+
+static void
+test_window_first_frame (void)
+{
+  fl_run_application (fl_check_first_frame, NULL);
+}
+
+/* ---- /ui/window/size-saved ---- */
+
+static void
+fl_check_resize (GtkApplication *app,
+                 GtkWindow      *window,
+                 gpointer        data)
+{
+  int width, height;
+
+  /* Restored from the settings the test wrote before starting. */
+  gtk_window_get_default_size (window, &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 600);
+
+  gtk_window_set_default_size (window, 1000, 700);
+}
+
+static void
+test_window_size_saved (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.faultline.Faultline");
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 600);
+
+  fl_run_application (fl_check_resize, NULL);
+
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+}
+
+/* ---- /ui/window/dialogs ---- */
+
+static GtkWindow *
+fl_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+  return NULL;
+}
+
+static void
+fl_check_dialogs (GtkApplication *app,
+                  GtkWindow      *window,
+                  gpointer        data)
+{
+  GtkWindow *about, *shortcuts;
+
+  /* The menu's entries: each opens a window that draws (a broken .ui would abort here). */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  about = fl_find_toplevel (GTK_TYPE_ABOUT_DIALOG);
+  g_assert_nonnull (about);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (about));
+  g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, FL_VERSION);
+  g_assert_cmpint (gtk_about_dialog_get_license_type (GTK_ABOUT_DIALOG (about)), ==,
+                   GTK_LICENSE_GPL_2_0);
+  gtk_window_close (about);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  shortcuts = fl_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+  g_assert_nonnull (shortcuts);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (shortcuts));
+  gtk_window_close (shortcuts);
+}
+
+static void
+test_window_dialogs (void)
+{
+  fl_run_application (fl_check_dialogs, NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* Never read or write the user's settings, whoever runs the test. */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: run under xvfb-run (make test does)");
+      return g_test_run ();
+    }
+
+  g_test_add_func ("/ui/window/first-frame", test_window_first_frame);
+  g_test_add_func ("/ui/window/size-saved", test_window_size_saved);
+  g_test_add_func ("/ui/window/dialogs", test_window_dialogs);
+
+  return g_test_run ();
+}

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define FL_TYPE_WINDOW (fl_window_get_type ())
+G_DECLARE_FINAL_TYPE (FlWindow, fl_window, FL, WINDOW, GtkApplicationWindow)
+
+FlWindow   *fl_window_new          (GtkApplication *application);
+
+void        fl_window_set_scenario (FlWindow       *self,
+                                    const char     *scenario);
+const char *fl_window_get_scenario (FlWindow       *self);
+
+G_END_DECLS
