@@ -23,7 +23,7 @@ fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
   FlFrame *f = &c->frames[c->depth++];
   memset (f, 0, sizeof *f);
   f->fn = fn;
-  f->pc = fl_loc_first (fn);
+  f->pc = fl_loc_first (fl_fn_steps_of (fn));
   f->a[0] = a0;
   f->a[1] = a1;
   f->a[2] = a2;

@@ -129,6 +129,7 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
               }
           }
         fl_ev (sim, FL_EV_CHECK, id, 0);
+        f->a[3] = f->a[1];          /* 1: leave mmap_cache alone */
         f->a[1] = fl_vma_ref (st, mm->root);
         f->a[2] = 0;
         f->pc = FL_LOC_FIND_VMA_walk;
@@ -140,10 +141,10 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
         if (id == 0)
           {
             fl_ev (sim, FL_EV_TREE, 0, 0);
-            if (f->a[2])
+            if (f->a[2] && !f->a[3])
               f->pc = FL_LOC_FIND_VMA_store_cache;
             else
-              fl_return (sim, cpu, 0);
+              fl_return (sim, cpu, (guint32) f->a[2]);
             return;
           }
         if (!fl_check_vma (sim, cpu, ref))
@@ -160,7 +161,10 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
             f->a[2] = ref;
             if (v->start <= addr)
               {
-                f->pc = FL_LOC_FIND_VMA_store_cache;
+                if (f->a[3])
+                  fl_return (sim, cpu, ref);
+                else
+                  f->pc = FL_LOC_FIND_VMA_store_cache;
                 return;
               }
             f->a[1] = fl_vma_ref (st, v->rb.left);

@@ -19,6 +19,15 @@ static const char *const fn_files[FL_FN_N] = {
 #undef FL_LOC
 };
 
+/* The X-macro's ID itself, "DO_PAGE_FAULT": unique where listing names are not. */
+static const char *const fn_ids[FL_FN_N] = {
+#define FL_FN(id, name, file) #id,
+#define FL_LOC(fn, tag)
+#include "fl-locs.def"
+#undef FL_FN
+#undef FL_LOC
+};
+
 static const guint8 loc_fns[FL_LOC_N] = {
   0,
 #define FL_FN(id, name, file)
@@ -43,6 +52,12 @@ const char *
 fl_fn_name (FlFn fn)
 {
   return fn < FL_FN_N ? fn_names[fn] : "?";
+}
+
+const char *
+fl_fn_id (FlFn fn)
+{
+  return fn < FL_FN_N ? fn_ids[fn] : "?";
 }
 
 const char *

@@ -26,6 +26,7 @@ typedef enum {
 } FlLoc;
 
 const char *fl_fn_name      (FlFn fn);
+const char *fl_fn_id        (FlFn fn);
 const char *fl_fn_file      (FlFn fn);
 FlFn        fl_fn_lookup    (const char *name);
 FlFn        fl_loc_fn       (FlLoc loc);

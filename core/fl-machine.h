@@ -37,6 +37,7 @@ typedef void (*FlStepFn) (FlSim *sim, guint cpu, FlFrame *frame);
 /* One step function per modeled function, in fl-*.c files. */
 FlStepFn fl_step_fn_of (FlFn fn);
 FlLoc    fl_frame_loc  (const FlFrame *frame);
+FlFn     fl_fn_steps_of(FlFn fn);   /* the function whose step locations a variant uses */
 
 /* frames */
 FlFrame *fl_call     (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,

@@ -99,31 +99,76 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
     {
     case FL_EV_CALL:
       g_string_append_printf (s, "call %s", fl_fn_name (e->val));
-      if (e->obj)
-        g_string_append_printf (s, " (0x%x)", e->obj);
       break;
-    case FL_EV_FINDING:
-      g_string_append_printf (s, "FINDING %s", fl_finding_kind_name (e->val));
+    case FL_EV_RETURN:
+      g_string_append_printf (s, "return %u", e->val);
+      break;
+    case FL_EV_LOAD:
+    case FL_EV_STORE:
+    case FL_EV_RMW:
+      g_string_append (s, e->kind == FL_EV_LOAD ? "read" : e->kind == FL_EV_STORE ? "write"
+                                                                              : "atomic update");
+      if (e->line)
+        g_string_append_printf (s, " %s", fl_sim_line_name (sim, e->line, buf, sizeof buf));
+      g_string_append_printf (s, " (%u)", e->val);
       break;
     case FL_EV_LOCK:
     case FL_EV_UNLOCK:
     case FL_EV_SPIN:
-      g_string_append_printf (s, "%s %s", fl_event_kind_name (e->kind),
+      g_string_append_printf (s, "%s %s", e->kind == FL_EV_LOCK ? "acquire" : e->kind == FL_EV_UNLOCK
+                                                                      ? "release" : "spin on",
                               fl_lock_name (sim, e->obj, buf, sizeof buf));
-      if (e->kind == FL_EV_SPIN)
-        g_string_append (s, sim->st.cpus[e->cpu].irqs_off ? " (IRQs off)" : "");
+      break;
+    case FL_EV_SLEEP:
+      g_string_append (s, "sleep");
+      break;
+    case FL_EV_WAKE:
+      g_string_append_printf (s, "resume after %u cycles", e->val);
       break;
     case FL_EV_CHECK:
       g_string_append_printf (s, "check %s", (e->val & 1) ? "passed" : "failed");
       break;
-    case FL_EV_OP:
-      g_string_append_printf (s, "operation #%u", e->obj);
+    case FL_EV_WALK:
+      g_string_append_printf (s, "walk level %u (table %u)", e->val, e->obj);
       break;
-    case FL_EV_WAKE:
-      g_string_append_printf (s, "wake after %u cycles", e->val);
+    case FL_EV_TREE:
+      g_string_append_printf (s, "rebalance the VMA tree at VMA %u", e->obj);
+      break;
+    case FL_EV_PTE:
+      g_string_append_printf (s, "PTE %u of table %u", e->val, e->obj);
+      break;
+    case FL_EV_IRQ:
+      g_string_append (s, e->val ? "IRQs off" : "IRQs on");
+      break;
+    case FL_EV_IPI_SEND:
+      g_string_append_printf (s, "send TLB-flush IPIs to %u CPU%s", e->val, e->val == 1 ? "" : "s");
+      break;
+    case FL_EV_IPI_ACK:
+      g_string_append_printf (s, "flush TLB, acknowledge cpu%u", e->obj);
+      break;
+    case FL_EV_RCU:
+      g_string_append_printf (s, "RCU read-side nesting %u", e->val);
+      break;
+    case FL_EV_ALLOC:
+      g_string_append_printf (s, "allocate #%u", e->obj);
+      break;
+    case FL_EV_FREE:
+      g_string_append_printf (s, "free #%u", e->obj);
+      break;
+    case FL_EV_USER:
+      g_string_append (s, "user work");
+      break;
+    case FL_EV_OP:
+      g_string_append_printf (s, "start operation %u", e->obj);
+      break;
+    case FL_EV_DONE:
+      g_string_append (s, "program finished");
+      break;
+    case FL_EV_FINDING:
+      g_string_append_printf (s, "FINDING %s", fl_finding_kind_name (e->val));
       break;
     default:
-      g_string_append_printf (s, "%s obj=%u val=%u", fl_event_kind_name (e->kind), e->obj, e->val);
+      g_string_append_printf (s, "%s", fl_event_kind_name (e->kind));
       break;
     }
   if (e->line && e->xfer > FL_XFER_HIT)

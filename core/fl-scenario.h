@@ -75,6 +75,10 @@ typedef struct {
   guint      line;
 } FlOp;
 
+/* How deep repeat blocks may nest: the parser refuses more, so a CPU's loop stack of this
+ * many entries always suffices. */
+#define FL_SCENARIO_MAX_DEPTH 8
+
 typedef struct {
   guint64 base;             /* where the cursor starts; `base` in addresses */
   GArray *ops;              /* FlOp, repeats flattened: REPEAT then its body */

@@ -83,15 +83,22 @@ pick_script (FlSim *sim)
   while (g->sched_index < schedule->len)
     {
       const FlScheduleStep *s = &g_array_index (schedule, FlScheduleStep, g->sched_index);
-      /* an entry ends when its CPU got there, or when that CPU cannot move: then the next
-       * entry, usually the one that releases it, takes over */
-      if (s->cpu < sim->st.sizes.ncpus && !reached (sim, s) && fl_sim_runnable (sim, s->cpu))
+      const FlCpu *cpu = s->cpu < sim->st.sizes.ncpus ? &sim->st.cpus[s->cpu] : NULL;
+      if (cpu == NULL || reached (sim, s)
+          || ((cpu->status == FL_CPU_DONE || cpu->status == FL_CPU_STUCK)
+              && !fl_sim_runnable (sim, s->cpu)))
+        {
+          g->sched_index++;
+          g->sched_steps = 0;
+          continue;
+        }
+      if (fl_sim_runnable (sim, s->cpu))
         {
           g->sched_steps++;
           return s->cpu;
         }
-      g->sched_index++;
-      g->sched_steps = 0;
+      /* the CPU waits (a lock, an IPI, a sleep): the others run by time until it can go on */
+      return pick_time (sim);
     }
   return pick_time (sim);
 }

@@ -178,17 +178,24 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
 {
   FlState *st = &sim->st;
   va_list args;
-  st->g->findings++;
   if (sim->replaying)
     return;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* the same defect seen again (at a later check) is one finding, not many */
+  for (guint i = 0; i < sim->findings->len; i++)
+    {
+      const FlFinding *old = g_ptr_array_index (sim->findings, i);
+      if (old->kind == kind && old->obj == obj && strcmp (old->message, message) == 0)
+        return;
+    }
   FlFinding *f = g_new0 (FlFinding, 1);
   f->kind = kind;
   f->step = st->g->step;
   f->cpu = cpu;
   f->obj = obj;
-  va_start (args, format);
-  f->message = g_strdup_vprintf (format, args);
-  va_end (args);
+  f->message = g_steal_pointer (&message);
   g_ptr_array_add (sim->findings, f);
 
   FlEvent ev = { 0 };
@@ -498,6 +505,12 @@ guint64
 fl_sim_get_hash (FlSim *sim)
 {
   return sim->hash;
+}
+
+guint64
+fl_sim_get_seed (FlSim *sim)
+{
+  return sim->seed;
 }
 
 guint64

@@ -70,6 +70,7 @@ const FlState  *fl_sim_get_state        (FlSim *sim);
 const FlConfig *fl_sim_get_config       (FlSim *sim);
 const FlScenario *fl_sim_get_scenario   (FlSim *sim);
 guint64         fl_sim_get_hash         (FlSim *sim);
+guint64         fl_sim_get_seed         (FlSim *sim);
 guint64         fl_sim_get_state_hash   (FlSim *sim);
 GPtrArray      *fl_sim_get_findings     (FlSim *sim);
 void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);

@@ -31,7 +31,10 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
           f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
           return;
         }
-      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr, 0, 0, 0);
+      /* a[1] = 1: do not update mm->mmap_cache. The v2 patch does, without mmap_sem, and can
+       * leave it pointing at a VMA that munmap has just detached (freed after the grace
+       * period, then read by the next locked fault); later versions skipped the cache. */
+      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr, 1, 0, 0);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range:
       {
@@ -42,6 +45,12 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
             inside = st->vmas[id].start <= addr && addr < st->vmas[id].end;
+            /* the access check do_page_fault makes under mmap_sem; v2 left it out, later
+             * versions added it: without it a write fault in a read-only VMA maps the page
+             * writable. Failing it sends the fault to the locked path, which refuses it. */
+            guint32 flags = st->vmas[id].flags;
+            inside = inside && ((f->a[1] & FL_FAULT_WRITE) ? (flags & FL_VM_WRITE) != 0
+                                                           : (flags & (FL_VM_READ | FL_VM_EXEC)) != 0);
           }
         fl_ev (sim, FL_EV_CHECK, id, inside);
         f->pc = inside ? FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq

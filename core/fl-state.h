@@ -211,7 +211,6 @@ typedef struct {
   gint32  lru_lock_holder;
   guint32 barrier_count, barrier_gen;
   guint32 zero_page;
-  guint32 findings;
   guint32 sched_index;      /* scripted schedule position */
   guint64 sched_steps;      /* steps taken in the current scripted entry */
   guint8  finished;

@@ -51,19 +51,24 @@ fl_step_fn_of (FlFn fn)
 
 /* The write variants of the rwsem functions share their steps with the read variants: the
  * frame's pc names a read-variant line, shown at the same place of the write listing. */
+FlFn
+fl_fn_steps_of (FlFn fn)
+{
+  switch (fn)
+    {
+    case FL_FN_GENERIC_DOWN_WRITE: return FL_FN_GENERIC_DOWN;
+    case FL_FN_GENERIC_UP_WRITE: return FL_FN_GENERIC_UP;
+    case FL_FN_XADD_DOWN_WRITE: return FL_FN_XADD_DOWN;
+    case FL_FN_XADD_UP_WRITE: return FL_FN_XADD_UP;
+    default: return fn;
+    }
+}
+
 FlLoc
 fl_frame_loc (const FlFrame *f)
 {
-  FlFn base;
-  switch (f->fn)
-    {
-    case FL_FN_GENERIC_DOWN_WRITE: base = FL_FN_GENERIC_DOWN; break;
-    case FL_FN_GENERIC_UP_WRITE: base = FL_FN_GENERIC_UP; break;
-    case FL_FN_XADD_DOWN_WRITE: base = FL_FN_XADD_DOWN; break;
-    case FL_FN_XADD_UP_WRITE: base = FL_FN_XADD_UP; break;
-    default: return f->pc;
-    }
-  if (fl_loc_fn (f->pc) != base)
+  FlFn base = fl_fn_steps_of (f->fn);
+  if (base == f->fn || fl_loc_fn (f->pc) != base)
     return f->pc;
   return f->pc - fl_loc_first (base) + fl_loc_first (f->fn);
 }

@@ -156,3 +156,4 @@ fl_user_step (FlSim *sim, guint c)
   /* the call replaced the event kind: keep the operation as what this step did */
   fl_ev (sim, FL_EV_OP, index, op->kind);
 }
+G_STATIC_ASSERT (FL_MAX_LOOPS >= FL_SCENARIO_MAX_DEPTH);

@@ -1,0 +1,218 @@
+/* fl-cli-bench.c — `bench`: a workload under each design at each CPU count, as the 2010
+ * table measured it: faults per (simulated) second and the ratio to the baseline. */
+#include "fl-cli.h"
+#include "fl-workload.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  const FlBenchConfig *config;
+  guint   cpus;
+  guint64 faults, cycles, steps;
+  double  per_sec, ratio;
+  guint   findings;
+} Row;
+
+static gboolean
+parse_cpus (const char *text, GArray *out)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  for (guint i = 0; parts[i]; i++)
+    {
+      char *end = NULL;
+      guint64 n = g_ascii_strtoull (parts[i], &end, 10);
+      if (*parts[i] == '\0' || *end != '\0' || n < 1 || n > FL_MAX_CPUS)
+        {
+          fl_cli_fail ("--cpus: '%s' is not a CPU count from 1 to %u", parts[i], FL_MAX_CPUS);
+          return FALSE;
+        }
+      guint c = (guint) n;
+      g_array_append_val (out, c);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_configs (const char *text, GPtrArray *out)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  for (guint i = 0; parts[i]; i++)
+    {
+      const FlBenchConfig *c = fl_bench_config (parts[i]);
+      if (c == NULL)
+        {
+          fl_cli_fail ("--configs: unknown configuration '%s' (valid: baseline, xadd, spf, xadd+spf)",
+                       parts[i]);
+          return FALSE;
+        }
+      g_ptr_array_add (out, (gpointer) c);
+    }
+  return TRUE;
+}
+
+static gboolean
+measure (const char *workload, guint rounds, char **sets, Row *row)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_workload_build (workload, row->cpus, rounds, &error);
+  if (sc == NULL)
+    {
+      fl_cli_fail ("%s", error->message);
+      return FALSE;
+    }
+  FlConfig config = sc->config;
+  fl_config_set (&config, "fault-path", row->config->fault_path, NULL);
+  fl_config_set (&config, "rwsem", row->config->rwsem, NULL);
+  if (!fl_cli_apply_sets (&config, sets))
+    return FALSE;
+  g_autoptr (FlSim) sim = fl_sim_new (sc, &config, 1, &error);
+  if (sim == NULL)
+    {
+      fl_cli_fail ("%s", error->message);
+      return FALSE;
+    }
+  fl_sim_run (sim, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  row->faults = k.total;
+  row->cycles = k.cycles;
+  row->steps = fl_sim_get_step (sim);
+  row->findings = fl_sim_get_findings (sim)->len;
+  row->per_sec = k.cycles ? (double) k.total * config.cost.mhz * 1e6 / (double) k.cycles : 0;
+  return TRUE;
+}
+
+static void
+print_json (const char *workload, GArray *rows)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "workload");
+  json_builder_add_string_value (b, workload);
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = &g_array_index (rows, Row, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "config");
+      json_builder_add_string_value (b, r->config->name);
+      json_builder_set_member_name (b, "cpus");
+      json_builder_add_int_value (b, r->cpus);
+      json_builder_set_member_name (b, "faults");
+      json_builder_add_int_value (b, (gint64) r->faults);
+      json_builder_set_member_name (b, "cycles");
+      json_builder_add_int_value (b, (gint64) r->cycles);
+      json_builder_set_member_name (b, "faults_per_sec");
+      json_builder_add_double_value (b, r->per_sec);
+      json_builder_set_member_name (b, "ratio");
+      json_builder_add_double_value (b, r->ratio);
+      if (r->config->published > 0 && strcmp (workload, "multi-fault") == 0)
+        {
+          json_builder_set_member_name (b, "published_ratio");
+          json_builder_add_double_value (b, r->config->published);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = json_to_string (root, TRUE);
+  printf ("%s\n", text);
+}
+
+static void
+print_table (const char *workload, guint rounds, GArray *rows)
+{
+  gboolean published = strcmp (workload, "multi-fault") == 0;
+  printf ("%s, %u round%s per thread; faults per simulated second, ratio to baseline at the "
+          "same CPU count\n\n", workload, rounds, rounds == 1 ? "" : "s");
+  printf ("%-10s %5s %10s %14s %14s %7s%s\n", "config", "cpus", "faults", "cycles", "faults/s",
+          "ratio", published ? "  published (Zijlstra, 2 sockets, 8 Jan 2010)" : "");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = &g_array_index (rows, Row, i);
+      printf ("%-10s %5u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14.0f %7.2f", r->config->name,
+              r->cpus, r->faults, r->cycles, r->per_sec, r->ratio);
+      if (published && r->cpus == 8)
+        printf ("  %.2f", r->config->published);
+      if (r->findings)
+        printf ("  (%u finding%s!)", r->findings, r->findings == 1 ? "" : "s");
+      printf ("\n");
+    }
+}
+
+static int
+bench (const char *workload, const char *cpus_text, const char *configs_text, char **sets,
+       guint rounds, gboolean json)
+{
+  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) configs = g_ptr_array_new ();
+  if (!parse_cpus (cpus_text ? cpus_text : "8", cpus)
+      || !parse_configs (configs_text ? configs_text : "baseline,xadd,spf,xadd+spf", configs))
+    return FL_EXIT_USAGE;
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  for (guint c = 0; c < cpus->len; c++)
+    {
+      double base = 0;
+      for (guint i = 0; i < configs->len; i++)
+        {
+          Row row = { .config = g_ptr_array_index (configs, i), .cpus = g_array_index (cpus, guint, c) };
+          if (!measure (workload, rounds, sets, &row))
+            return FL_EXIT_USAGE;
+          if (strcmp (row.config->name, "baseline") == 0)
+            base = row.per_sec;
+          g_array_append_val (rows, row);
+        }
+      /* ratios against this CPU count's baseline, when it was measured */
+      for (guint i = rows->len - configs->len; i < rows->len; i++)
+        {
+          Row *r = &g_array_index (rows, Row, i);
+          r->ratio = base > 0 ? r->per_sec / base : 0;
+        }
+    }
+  if (json)
+    print_json (workload, rows);
+  else
+    print_table (workload, rounds, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_array_index (rows, Row, i).findings)
+      return FL_EXIT_FINDINGS;
+  return FL_EXIT_OK;
+}
+
+int
+fl_cli_bench (int argc, char **argv)
+{
+  char *workload = NULL, *cpus = NULL, *configs = NULL;
+  char **sets = NULL;
+  gint rounds = 4;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default) or will-it-scale-pf1", "ID" },
+    { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
+    { "configs", 0, 0, G_OPTION_ARG_STRING, &configs, "Designs (default baseline,xadd,spf,xadd+spf)", "LIST" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a switch for every run", "KEY=VALUE" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Iterations of each thread's loop (default 4)", "N" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- reproduce the 2010 fault-rate table");
+  g_option_context_add_main_entries (context, entries, NULL);
+  int status;
+  if (!fl_cli_parse (context, &argc, &argv))
+    status = FL_EXIT_USAGE;
+  else if (argc > 1)
+    status = fl_cli_fail ("bench takes no positional arguments (got '%s')", argv[1]);
+  else if (rounds < 1 || rounds > 100000)
+    status = fl_cli_fail ("--rounds must be from 1 to 100000");
+  else
+    status = bench (workload ? workload : "multi-fault", cpus, configs, sets, (guint) rounds, json);
+  g_free (workload);
+  g_free (cpus);
+  g_free (configs);
+  g_strfreev (sets);
+  return status;
+}

@@ -1,0 +1,86 @@
+/* fl-cli-common.c — what every faultline-cli command shares: errors on one line, loading a
+ * scenario, --set overrides. */
+#include "fl-cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Print one line to stderr and return the usage/input exit code. */
+int
+fl_cli_fail (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "faultline-cli: %s\n", text);
+  return FL_EXIT_USAGE;
+}
+
+gboolean
+fl_cli_parse (GOptionContext *context, int *argc, char ***argv)
+{
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      fl_cli_fail ("%s (see --help)", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+FlScenario *
+fl_cli_load_scenario (const char *id_or_path)
+{
+  g_autoptr (GError) error = NULL;
+  FlScenario *scenario = fl_scenario_load (id_or_path, &error);
+  if (scenario == NULL)
+    fl_cli_fail ("%s", error->message);
+  return scenario;
+}
+
+/* Apply --set KEY=VALUE overrides in order; the first bad one is reported. */
+gboolean
+fl_cli_apply_sets (FlConfig *config, char **sets)
+{
+  for (guint i = 0; sets && sets[i]; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      const char *eq = strchr (sets[i], '=');
+      if (eq == NULL)
+        {
+          fl_cli_fail ("--set '%s': expected KEY=VALUE", sets[i]);
+          return FALSE;
+        }
+      g_autofree char *key = g_strndup (sets[i], eq - sets[i]);
+      if (!fl_config_set (config, key, eq + 1, &error))
+        {
+          fl_cli_fail ("--set: %s", error->message);
+          return FALSE;
+        }
+    }
+  g_autoptr (GError) error = NULL;
+  if (!fl_config_validate (config, &error))
+    {
+      fl_cli_fail ("%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fl_cli_parse_policy (const char *name, FlSchedPolicy *policy)
+{
+  if (g_strcmp0 (name, "time") == 0)
+    *policy = FL_SCHED_TIME;
+  else if (g_strcmp0 (name, "script") == 0)
+    *policy = FL_SCHED_SCRIPT;
+  else if (g_strcmp0 (name, "random") == 0)
+    *policy = FL_SCHED_RANDOM;
+  else
+    {
+      fl_cli_fail ("--schedule '%s': expected time, script or random", name);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,239 @@
+/* fl-cli-report.c — a run as text: the summary, JSON, a trace line per step, and the Trace
+ * Event Format for Perfetto / chrome://tracing. */
+#include "fl-cli.h"
+#include "fl-cli-report.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+/* "function:line" of a location, the line counted in the function's listing. */
+static char *
+where (FlLoc loc)
+{
+  FlFn fn = fl_loc_fn (loc);
+  return g_strdup_printf ("%s:%s", fl_fn_name (fn), fl_loc_tag (loc));
+}
+
+gsize
+fl_cli_print_trace (FlSim *sim, gsize from, FILE *out)
+{
+  gsize n;
+  const FlEvent *events = fl_sim_get_events (sim, &n);
+  for (gsize i = from; i < n; i++)
+    {
+      const FlEvent *e = &events[i];
+      g_autofree char *at = where (e->loc);
+      g_autofree char *what = fl_sim_describe_event (sim, e);
+      fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step, e->cycle, e->cpu,
+               at, what);
+    }
+  return n;
+}
+
+typedef struct {
+  guint   line;
+  guint32 transfers;
+} LineCount;
+
+static gint
+by_transfers (gconstpointer a, gconstpointer b)
+{
+  const LineCount *x = a, *y = b;
+  if (x->transfers != y->transfers)
+    return x->transfers < y->transfers ? 1 : -1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The lines that moved between CPUs, busiest first. */
+static GArray *
+hot_lines (FlSim *sim)
+{
+  const FlState *st = fl_sim_get_state (sim);
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (LineCount));
+  for (guint l = 1; l < st->sizes.nlines; l++)
+    if (st->lines[l].transfers)
+      {
+        LineCount c = { l, st->lines[l].transfers };
+        g_array_append_val (lines, c);
+      }
+  g_array_sort (lines, by_transfers);
+  return lines;
+}
+
+static const char *const policy_names[] = { "time", "script", "random", "external" };
+
+void
+fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean hit_limit, FILE *out)
+{
+  const FlScenario *sc = fl_sim_get_scenario (sim);
+  const FlConfig *cfg = fl_sim_get_config (sim);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_autofree char *config = fl_config_describe (cfg);
+  GPtrArray *findings = fl_sim_get_findings (sim);
+  char buf[64];
+
+  fprintf (out, "Scenario   %s — %s\n", sc->id, sc->title);
+  fprintf (out, "Config     %s\n", config);
+  fprintf (out, "Seed       %" G_GUINT64_FORMAT ", schedule %s\n", seed, policy_names[policy]);
+  fprintf (out, "Steps      %" G_GUINT64_FORMAT "%s\n", fl_sim_get_step (sim),
+           hit_limit ? " (stopped by --max-steps before the end)" : "");
+  fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%.1f µs at %u MHz)\n", k.cycles,
+           (double) k.cycles / cfg->cost.mhz, cfg->cost.mhz);
+  fprintf (out, "Faults     total %" G_GUINT64_FORMAT ", speculative %" G_GUINT64_FORMAT
+           ", retried %" G_GUINT64_FORMAT ", locked %" G_GUINT64_FORMAT ", errors %"
+           G_GUINT64_FORMAT "\n", k.total, k.speculative, k.retried, k.locked, k.errors);
+  g_autoptr (GArray) lines = hot_lines (sim);
+  fprintf (out, "Transfers  %" G_GUINT64_FORMAT " cache-line transfers between CPUs%s\n",
+           k.transfers, lines->len ? ":" : "");
+  for (guint i = 0; i < MIN (lines->len, 8u); i++)
+    {
+      const LineCount *c = &g_array_index (lines, LineCount, i);
+      fprintf (out, "           %8u  %s\n", c->transfers, fl_sim_line_name (sim, c->line, buf, sizeof buf));
+    }
+  if (findings->len == 0)
+    fprintf (out, "Findings   none\n");
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const FlFinding *f = g_ptr_array_index (findings, i);
+      fprintf (out, "%s %s at step %" G_GUINT64_FORMAT " on cpu%u: %s\n",
+               i ? "          " : "Findings  ", fl_finding_kind_name (f->kind), f->step, f->cpu,
+               f->message);
+    }
+  fprintf (out, "Hash       %016" G_GINT64_MODIFIER "x\n", fl_sim_get_hash (sim));
+}
+
+void
+fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
+{
+  const FlScenario *sc = fl_sim_get_scenario (sim);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  char buf[64];
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "scenario");
+  json_builder_add_string_value (b, sc->id);
+  json_builder_set_member_name (b, "config");
+  json_builder_begin_object (b);
+  for (const char *const *key = fl_config_keys (); *key; key++)
+    {
+      if (g_str_has_prefix (*key, "cost."))
+        continue;
+      g_autofree char *value = fl_config_get (fl_sim_get_config (sim), *key);
+      json_builder_set_member_name (b, *key);
+      json_builder_add_string_value (b, value);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, (gint64) seed);
+  json_builder_set_member_name (b, "steps");
+  json_builder_add_int_value (b, (gint64) fl_sim_get_step (sim));
+  json_builder_set_member_name (b, "finished");
+  json_builder_add_boolean_value (b, !hit_limit);
+  json_builder_set_member_name (b, "cycles");
+  json_builder_add_int_value (b, (gint64) k.cycles);
+  json_builder_set_member_name (b, "hash");
+  g_snprintf (buf, sizeof buf, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  json_builder_add_string_value (b, buf);
+  json_builder_set_member_name (b, "faults");
+  json_builder_begin_object (b);
+  const struct { const char *name; guint64 value; } faults[] = {
+    { "total", k.total }, { "speculative", k.speculative }, { "retried", k.retried },
+    { "locked", k.locked }, { "errors", k.errors },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
+    {
+      json_builder_set_member_name (b, faults[i].name);
+      json_builder_add_int_value (b, (gint64) faults[i].value);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "transfers");
+  json_builder_begin_object (b);
+  g_autoptr (GArray) lines = hot_lines (sim);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const LineCount *c = &g_array_index (lines, LineCount, i);
+      json_builder_set_member_name (b, fl_sim_line_name (sim, c->line, buf, sizeof buf));
+      json_builder_add_int_value (b, c->transfers);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "findings");
+  json_builder_begin_array (b);
+  GPtrArray *findings = fl_sim_get_findings (sim);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const FlFinding *f = g_ptr_array_index (findings, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, fl_finding_kind_name (f->kind));
+      json_builder_set_member_name (b, "step");
+      json_builder_add_int_value (b, (gint64) f->step);
+      json_builder_set_member_name (b, "cpu");
+      json_builder_add_int_value (b, f->cpu);
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, f->message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = json_to_string (root, TRUE);
+  fprintf (out, "%s\n", text);
+}
+
+/* One track per CPU; a span for each stretch of steps in the same function; findings as
+ * instant events. Times in microseconds of simulated time. */
+gboolean
+fl_cli_write_chrome_trace (FlSim *sim, const char *path)
+{
+  gsize n;
+  const FlEvent *events = fl_sim_get_events (sim, &n);
+  const FlState *st = fl_sim_get_state (sim);
+  double mhz = fl_sim_get_config (sim)->cost.mhz;
+  g_autoptr (GString) out = g_string_new ("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  g_autofree guint *fn = g_new0 (guint, st->sizes.ncpus);
+  g_autofree guint64 *since = g_new0 (guint64, st->sizes.ncpus);
+  gboolean first = TRUE;
+
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    {
+      g_string_append_printf (out, "%s{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,"
+                              "\"args\":{\"name\":\"cpu%u\"}}", first ? "" : ",\n", c, c);
+      first = FALSE;
+      fn[c] = FL_FN_N;
+    }
+  for (gsize i = 0; i <= n; i++)
+    {
+      const FlEvent *e = i < n ? &events[i] : NULL;
+      for (guint c = 0; c < st->sizes.ncpus; c++)
+        {
+          if (e && e->cpu != c)
+            continue;
+          guint now = e ? fl_loc_fn (e->loc) : FL_FN_N;
+          guint64 at = e ? e->cycle : since[c];
+          if (now != fn[c] && fn[c] != FL_FN_N && fn[c] != FL_FN_USER)
+            g_string_append_printf (out, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":%u,"
+                                    "\"ts\":%.4f,\"dur\":%.4f}", fl_fn_name (fn[c]), c,
+                                    since[c] / mhz, (at - since[c]) / mhz);
+          if (now != fn[c])
+            {
+              fn[c] = now;
+              since[c] = at;
+            }
+        }
+      if (e && e->kind == FL_EV_FINDING)
+        g_string_append_printf (out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s\",\"pid\":1,"
+                                "\"tid\":%u,\"ts\":%.4f}", fl_finding_kind_name (e->val), e->cpu,
+                                e->cycle / mhz);
+    }
+  g_string_append (out, "\n]}\n");
+  g_autoptr (GError) error = NULL;
+  if (!g_file_set_contents (path, out->str, out->len, &error))
+    {
+      fl_cli_fail ("--chrome-trace: %s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,30 @@
+#pragma once
+
+/* Shared by the faultline-cli commands: option parsing helpers, loading, exit codes. */
+
+#include <glib.h>
+#include "fl-sim.h"
+
+G_BEGIN_DECLS
+
+enum { FL_EXIT_OK = 0, FL_EXIT_FINDINGS = 1, FL_EXIT_USAGE = 2 };
+
+typedef struct {
+  const char *name;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} FlCliCommand;
+
+int          fl_cli_fail             (const char *format, ...) G_GNUC_PRINTF (1, 2);
+gboolean     fl_cli_parse            (GOptionContext *context, int *argc, char ***argv);
+FlScenario  *fl_cli_load_scenario    (const char *id_or_path);
+gboolean     fl_cli_apply_sets       (FlConfig *config, char **sets);
+gboolean     fl_cli_parse_policy     (const char *name, FlSchedPolicy *policy);
+
+int fl_cli_list    (int argc, char **argv);
+int fl_cli_show    (int argc, char **argv);
+int fl_cli_run     (int argc, char **argv);
+int fl_cli_bench   (int argc, char **argv);
+int fl_cli_export  (int argc, char **argv);
+
+G_END_DECLS

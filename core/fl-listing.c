@@ -1,0 +1,231 @@
+/* fl-listing.c — the annotated pseudo-code listings: file names, parsing, and a cache of the
+ * listings compiled into the core GResource. */
+#include "fl-listing.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "fl-core-resources.h"
+
+#define LISTING_FOLDER FL_RESOURCE_BASE "/listings/"
+#define MARKER         "  @"
+#define WHY_SEPARATOR  " -- "
+
+G_DEFINE_QUARK (fl-listing-error-quark, fl_listing_error)
+
+/**
+ * fl_listing_file_name:
+ * @fn: a modeled function
+ *
+ * The listing's file name, from the function's id in fl-locs.def: DO_PAGE_FAULT is
+ * `do-page-fault.txt`. Ids are unique where listing names are not (the generic and the xadd
+ * rwsem both have a `__down_read`).
+ *
+ * Returns: (transfer full): the file name, without folder
+ */
+char *
+fl_listing_file_name (FlFn fn)
+{
+  g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
+  char *name = g_ascii_strdown (fl_fn_id (fn), -1);
+  g_strdelimit (name, "_", '-');
+  char *file = g_strconcat (name, ".txt", NULL);
+  g_free (name);
+  return file;
+}
+
+static gboolean
+is_tag_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* The first "  @tag -- why" (or a bare "  @tag" ending the line) in `line`: its start, and in
+ * *tag_end where the tag stops. An '@' elsewhere in the code is not a marker. */
+static const char *
+find_marker (const char *line, const char **tag_end)
+{
+  for (const char *p = strstr (line, MARKER); p != NULL; p = strstr (p + 1, MARKER))
+    {
+      const char *tag = p + strlen (MARKER), *end = tag;
+      while (is_tag_char (*end))
+        end++;
+      if (end == tag)
+        continue;
+      if (*end == '\0' || g_str_has_prefix (end, WHY_SEPARATOR))
+        {
+          *tag_end = end;
+          return p;
+        }
+    }
+  return NULL;
+}
+
+static gboolean
+is_blank (const char *line)
+{
+  for (; *line; line++)
+    if (!g_ascii_isspace (*line))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+parse_line (FlListingLine *out, char *line)
+{
+  const char *tag_end = NULL;
+  g_strchomp (line);
+  const char *marker = find_marker (line, &tag_end);
+  if (marker == NULL)
+    {
+      out->text = g_strdup (line);
+      return;
+    }
+  const char *tag = marker + strlen (MARKER);
+  out->text = g_strchomp (g_strndup (line, (gsize) (marker - line)));
+  out->tag = g_strndup (tag, (gsize) (tag_end - tag));
+  out->why = *tag_end ? g_strstrip (g_strdup (tag_end + strlen (WHY_SEPARATOR))) : g_strdup ("");
+}
+
+/**
+ * fl_listing_parse:
+ * @fn: the function the listing is of
+ * @text: the file's contents
+ * @length: the length of @text, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * Parses a listing file. Tags are not checked against fl-locs.def here: the test does that.
+ *
+ * Returns: (transfer full) (nullable): the listing, or %NULL with @error set
+ */
+FlListing *
+fl_listing_parse (FlFn fn, const char *text, gssize length, GError **error)
+{
+  g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (length < 0)
+    length = (gssize) strlen (text);
+  if (!g_utf8_validate_len (text, (gsize) length, NULL))
+    {
+      g_set_error (error, FL_LISTING_ERROR, FL_LISTING_ERROR_ENCODING,
+                   "The listing of %s is not valid UTF-8", fl_fn_name (fn));
+      return NULL;
+    }
+  g_autofree char *copy = g_strndup (text, (gsize) length);
+  g_auto (GStrv) lines = g_strsplit (copy, "\n", -1);
+  guint n = g_strv_length (lines);
+  /* the newline ending the file, and any blank lines before it, are not lines */
+  while (n > 0 && is_blank (lines[n - 1]))
+    n--;
+  if (n == 0 || !g_str_has_prefix (lines[0], "# "))
+    {
+      g_set_error (error, FL_LISTING_ERROR, FL_LISTING_ERROR_HEADER,
+                   "The listing of %s does not start with a “# ” header line", fl_fn_name (fn));
+      return NULL;
+    }
+
+  FlListing *listing = g_new0 (FlListing, 1);
+  listing->fn = fn;
+  listing->title = g_strstrip (g_strdup (lines[0] + 2));
+  listing->n_lines = n - 1;
+  listing->lines = g_new0 (FlListingLine, listing->n_lines);
+  for (guint i = 1; i < n; i++)
+    parse_line (&listing->lines[i - 1], lines[i]);
+  return listing;
+}
+
+void
+fl_listing_free (FlListing *listing)
+{
+  if (listing == NULL)
+    return;
+  for (guint i = 0; i < listing->n_lines; i++)
+    {
+      g_free (listing->lines[i].text);
+      g_free (listing->lines[i].tag);
+      g_free (listing->lines[i].why);
+    }
+  g_free (listing->lines);
+  g_free (listing->title);
+  g_free (listing);
+}
+
+static FlListing *
+load (FlFn fn)
+{
+  g_autofree char *file = fl_listing_file_name (fn);
+  g_autofree char *path = g_strconcat (LISTING_FOLDER, file, NULL);
+  g_autoptr (GError) error = NULL;
+  /* referencing the generated getter keeps the resource object in the static library */
+  g_autoptr (GBytes) bytes = g_resource_lookup_data (fl_core_get_resource (), path,
+                                                     G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  if (bytes == NULL)
+    {
+      g_debug ("No listing for %s: %s", fl_fn_id (fn), error->message);
+      return NULL;
+    }
+  gsize size = 0;
+  const char *data = g_bytes_get_data (bytes, &size);
+  FlListing *listing = fl_listing_parse (fn, data, (gssize) size, &error);
+  if (listing == NULL)
+    g_warning ("%s: %s", path, error->message);
+  return listing;
+}
+
+G_LOCK_DEFINE_STATIC (cache);
+static FlListing *cache[FL_FN_N];
+static gboolean cache_tried[FL_FN_N];
+
+/**
+ * fl_listing_get:
+ * @fn: a modeled function
+ *
+ * The listing of @fn, loaded from the GResource the first time and kept for the life of the
+ * process. Safe to call from any thread.
+ *
+ * Returns: (transfer none) (nullable): the listing, or %NULL if there is none (yet)
+ */
+FlListing *
+fl_listing_get (FlFn fn)
+{
+  g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
+  G_LOCK (cache);
+  if (!cache_tried[fn])
+    {
+      cache[fn] = load (fn);
+      cache_tried[fn] = TRUE;
+    }
+  FlListing *listing = cache[fn];
+  G_UNLOCK (cache);
+  return listing;
+}
+
+const char *
+fl_listing_title (const FlListing *listing)
+{
+  g_return_val_if_fail (listing != NULL, NULL);
+  return listing->title;
+}
+
+/**
+ * fl_listing_line_of:
+ * @listing: a listing
+ * @loc: a location
+ *
+ * Returns: the index in @listing->lines of the line tagged for @loc, or -1 if @loc is not a
+ *   location of @listing's function or no line carries its tag
+ */
+gint
+fl_listing_line_of (const FlListing *listing, FlLoc loc)
+{
+  g_return_val_if_fail (listing != NULL, -1);
+  if (loc == FL_LOC_NONE || (guint) loc >= FL_LOC_N || fl_loc_fn (loc) != listing->fn)
+    return -1;
+  const char *tag = fl_loc_tag (loc);
+  for (guint i = 0; i < listing->n_lines; i++)
+    if (listing->lines[i].tag != NULL && strcmp (listing->lines[i].tag, tag) == 0)
+      return (gint) i;
+  return -1;
+}

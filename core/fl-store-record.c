@@ -1,0 +1,163 @@
+/* fl-store-record.c — a finished simulation into the store, and replaying one back. */
+#include "fl-store-record.h"
+
+#include <string.h>
+
+#define BATCH 65536
+
+static const char *const policy_names[] = { "time", "script", "random", "external" };
+
+/* Every switch, the cost-table entries that differ from the defaults, and the schedule
+ * policy: everything a replay needs to take the same steps. */
+static char *
+run_config_text (FlSim *sim)
+{
+  FlConfig defaults;
+  fl_config_init_defaults (&defaults);
+  GString *out = g_string_new (NULL);
+  g_autofree char *base = fl_config_describe (fl_sim_get_config (sim));
+  g_string_append (out, base);
+  for (const char *const *key = fl_config_keys (); *key; key++)
+    {
+      if (!g_str_has_prefix (*key, "cost."))
+        continue;
+      g_autofree char *value = fl_config_get (fl_sim_get_config (sim), *key);
+      g_autofree char *standard = fl_config_get (&defaults, *key);
+      if (strcmp (value, standard) != 0)
+        g_string_append_printf (out, " %s=%s", *key, value);
+    }
+  g_string_append_printf (out, " schedule=%s", policy_names[fl_sim_get_policy (sim)]);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * fl_store_record_sim:
+ * @store: a writable store
+ * @sim: a simulation that has run (to its end, or stopped early)
+ * @stopped_early: the run was cut short (e.g. by --max-steps)
+ * @error: set when recording fails; the store then holds no trace of the run
+ *
+ * Saves the scenario text (once), the run, its events in one transaction, and its findings.
+ *
+ * Returns: the run's id, or -1.
+ */
+gint64
+fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error)
+{
+  const FlScenario *sc = fl_sim_get_scenario (sim);
+  gint64 scenario_id = 0, run_id = 0;
+  if (!fl_store_save_scenario (store, sc->id, sc->title, (const char *const *) sc->tags,
+                               sc->text, &scenario_id, error))
+    return -1;
+  g_autofree char *config = run_config_text (sim);
+  FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim) };
+  if (!fl_store_begin_run (store, scenario_id, &info, &run_id, error))
+    return -1;
+  gsize n;
+  const FlEvent *events = fl_sim_get_events (sim, &n);
+  for (gsize i = 0; i < n; i += BATCH)
+    if (!fl_store_add_events (store, run_id, events + i, MIN (BATCH, n - i), error))
+      {
+        fl_store_abort_run (store, run_id);
+        return -1;
+      }
+  GPtrArray *findings = fl_sim_get_findings (sim);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const FlFinding *f = g_ptr_array_index (findings, i);
+      if (!fl_store_add_finding (store, run_id, (guint32) f->step, f->cpu,
+                                 fl_finding_kind_name (f->kind), f->message, error))
+        {
+          fl_store_abort_run (store, run_id);
+          return -1;
+        }
+    }
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_autofree char *hash = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  const char *verdict = stopped_early ? "stopped" : findings->len ? "findings" : "clean";
+  if (!fl_store_finish_run (store, run_id, fl_sim_get_step (sim), k.cycles, hash,
+                            findings->len, verdict, error))
+    return -1;
+  return run_id;
+}
+
+/**
+ * fl_store_replay_run:
+ * @store: a store
+ * @run_id: a recorded run
+ * @out: (out): what the replay found
+ * @error: set when the run cannot be re-simulated (missing, or its scenario no longer parses)
+ *
+ * Re-simulates the run from its stored scenario text, configuration and seed, and compares
+ * the event-stream hash and, event by event, the stored events.
+ *
+ * Returns: %TRUE when the replay could be made (whether or not it matched).
+ */
+gboolean
+fl_store_replay_run (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error)
+{
+  memset (out, 0, sizeof *out);
+  g_autoptr (FlStoredRun) run = fl_store_get_run (store, run_id, error);
+  if (run == NULL)
+    return FALSE;
+  g_autoptr (FlScenario) scenario = fl_scenario_parse (run->scenario_text, run->scenario_name, error);
+  if (scenario == NULL)
+    return FALSE;
+  g_free (scenario->id);
+  scenario->id = g_strdup (run->scenario_name);
+  FlConfig config = scenario->config;
+  FlSchedPolicy policy = FL_SCHED_TIME;
+  g_auto (GStrv) pairs = g_strsplit (run->config, " ", -1);
+  for (guint i = 0; pairs[i]; i++)
+    {
+      char *eq = strchr (pairs[i], '=');
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      if (strcmp (pairs[i], "schedule") == 0)
+        {
+          for (guint p = 0; p < G_N_ELEMENTS (policy_names); p++)
+            if (strcmp (eq + 1, policy_names[p]) == 0)
+              policy = p;
+        }
+      else if (!fl_config_set (&config, pairs[i], eq + 1, error))
+        return FALSE;
+    }
+  g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, run->seed, error);
+  if (sim == NULL)
+    return FALSE;
+  fl_sim_set_policy (sim, policy);
+  fl_sim_run (sim, run->steps);
+  out->steps = fl_sim_get_step (sim);
+  g_snprintf (out->hash, sizeof out->hash, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  g_strlcpy (out->stored_hash, run->hash, sizeof out->stored_hash);
+  out->matches = strcmp (out->hash, run->hash) == 0 && out->steps == run->steps;
+  out->first_difference = -1;
+  if (!out->matches)
+    {
+      /* find the first step whose events differ, reading the stored run in windows */
+      gsize n;
+      const FlEvent *mine = fl_sim_get_events (sim, &n);
+      g_autoptr (GArray) theirs = g_array_new (FALSE, FALSE, sizeof (FlEvent));
+      gsize i = 0;
+      for (guint32 first = 0; out->first_difference < 0 && first <= run->steps; first += 4096)
+        {
+          g_array_set_size (theirs, 0);
+          if (!fl_store_load_events (store, run_id, first, first + 4095, theirs, error))
+            return FALSE;
+          for (guint j = 0; j < theirs->len; j++, i++)
+            {
+              const FlEvent *t = &g_array_index (theirs, FlEvent, j);
+              if (i >= n || memcmp (&mine[i], t, sizeof *t) != 0)
+                {
+                  out->first_difference = t->step;
+                  break;
+                }
+            }
+        }
+      if (out->first_difference < 0)
+        out->first_difference = MIN (out->steps, run->steps);
+    }
+  return TRUE;
+}

@@ -1,0 +1,21 @@
+#pragma once
+
+/* Between the store and the simulation: record a run, replay one. */
+
+#include "fl-store.h"
+#include "fl-sim.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean matches;         /* same hash and the same number of steps */
+  guint64  steps;           /* steps the replay took */
+  gint64   first_difference;/* first step whose events differ, -1 when they match */
+  char     hash[17];
+  char     stored_hash[65];
+} FlReplayResult;
+
+gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
+gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,105 @@
+/* fl-workload.c — Kamezawa's multi-fault and will-it-scale page_fault1, for N CPUs. */
+#include "fl-workload.h"
+
+#include <string.h>
+
+static const FlBenchConfig configs[] = {
+  { "baseline", "locked", "generic", 1.00 },
+  { "xadd", "locked", "xadd", 3.10 },
+  { "spf", "speculative", "generic", 3.36 },
+  { "xadd+spf", "speculative", "xadd", 3.55 },
+};
+
+const FlBenchConfig *
+fl_bench_configs (guint *n)
+{
+  *n = G_N_ELEMENTS (configs);
+  return configs;
+}
+
+const FlBenchConfig *
+fl_bench_config (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
+    if (strcmp (configs[i].name, name) == 0)
+      return &configs[i];
+  return NULL;
+}
+
+GStrv
+fl_workload_ids (void)
+{
+  const char *ids[] = { "multi-fault", "will-it-scale-pf1", NULL };
+  return g_strdupv ((char **) ids);
+}
+
+/* Two sockets, as on the 2010 machines; more CPUs make the sockets wider. */
+static void
+topology (GString *t, guint cpus)
+{
+  g_string_append_printf (t, "cpus=%u\nsockets=2\ncores-per-socket=%u\n", cpus, MAX (4u, (cpus + 1) / 2));
+}
+
+#define BASE G_GUINT64_CONSTANT (0x7f0000000000)
+
+/* Each thread its own 8 MiB private mapping; write a byte in every page of the first 2 MiB
+ * (one page table), then MADV_DONTNEED it; `rounds` times. */
+static void
+multi_fault (GString *t, guint cpus, guint rounds)
+{
+  g_string_append (t, "[mm]\n");
+  for (guint i = 0; i < cpus; i++)
+    g_string_append_printf (t, "vma=0x%" G_GINT64_MODIFIER "x-0x%" G_GINT64_MODIFIER "x rw- anon\n",
+                            BASE + (guint64) i * 0x800000, BASE + (guint64) (i + 1) * 0x800000);
+  for (guint i = 0; i < cpus; i++)
+    g_string_append_printf (t, "\n[cpu%u]\nbase=0x%" G_GINT64_MODIFIER "x\nops=repeat %u { repeat 512 "
+                            "{ fault +4096 write }; madvise-dontneed base 0x200000 }\n",
+                            i, BASE + (guint64) i * 0x800000, rounds);
+}
+
+/* Each task maps 128 MiB, writes every page, unmaps it; `rounds` times. */
+static void
+page_fault1 (GString *t, guint cpus, guint rounds)
+{
+  g_string_append (t, "[mm]\n");
+  for (guint i = 0; i < cpus; i++)
+    g_string_append_printf (t, "\n[cpu%u]\nbase=0x%" G_GINT64_MODIFIER "x\nops=repeat %u { mmap base "
+                            "0x8000000 rw- anon; repeat 32768 { fault +4096 write }; munmap base "
+                            "0x8000000 }\n", i, BASE + (guint64) i * 0x10000000, rounds);
+}
+
+/**
+ * fl_workload_build:
+ * @id: "multi-fault" or "will-it-scale-pf1"
+ * @cpus: threads, one per CPU
+ * @rounds: iterations of each thread's loop
+ * @error: set for an unknown workload
+ *
+ * Returns: (transfer full): the workload as a scenario (locked faults, generic rwsem: the
+ *   2.6.32 baseline; the benchmark sets the design switches).
+ */
+FlScenario *
+fl_workload_build (const char *id, guint cpus, guint rounds, GError **error)
+{
+  g_autoptr (GString) t = g_string_new (NULL);
+  g_string_append_printf (t, "[scenario]\ntitle=%s on %u CPUs\nseed=1\n\n[config]\n", id, cpus);
+  topology (t, cpus);
+  g_string_append (t, "fault-path=locked\nrwsem=generic\noracle=at-end\n\n");
+  if (strcmp (id, "multi-fault") == 0)
+    multi_fault (t, cpus, rounds);
+  else if (strcmp (id, "will-it-scale-pf1") == 0)
+    page_fault1 (t, cpus, rounds);
+  else
+    {
+      g_set_error (error, FL_SCENARIO_ERROR, FL_SCENARIO_ERROR_NOT_FOUND,
+                   "unknown workload '%s' (workloads: multi-fault, will-it-scale-pf1)", id);
+      return NULL;
+    }
+  FlScenario *sc = fl_scenario_parse (t->str, id, error);
+  if (sc != NULL)
+    {
+      g_free (sc->id);
+      sc->id = g_strdup (id);
+    }
+  return sc;
+}

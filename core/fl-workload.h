@@ -1,0 +1,22 @@
+#pragma once
+
+/* Benchmark workloads as scenarios, for any number of CPUs, and the configurations the 2010
+ * table compares. */
+
+#include "fl-scenario.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *name;         /* "baseline", "xadd", "spf", "xadd+spf" */
+  const char *fault_path;
+  const char *rwsem;
+  double      published;    /* Zijlstra's ratio to baseline, 8 Jan 2010; 0 when none */
+} FlBenchConfig;
+
+const FlBenchConfig *fl_bench_configs     (guint *n);
+const FlBenchConfig *fl_bench_config      (const char *name);
+GStrv                fl_workload_ids      (void);
+FlScenario          *fl_workload_build    (const char *id, guint cpus, guint rounds, GError **error);
+
+G_END_DECLS

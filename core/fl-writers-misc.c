@@ -1,0 +1,887 @@
+/* fl-writers-misc.c — the operations that change the address space without unmapping it:
+ * mmap_region (insert a VMA, rebalancing step by step), vma_adjust (the seqcount write
+ * section the patch puts around every VMA change), mprotect (split, change flags, change the
+ * PTEs) and fork's write-protection of the parent's pages; plus what the writers share.
+ * The unmapping side (munmap, zap, madvise, reclaim and migration) is fl-writers-unmap.c.
+ *
+ * Every step is one visible action and charges the lines it touches. Writers hold mmap_sem
+ * for write (madvise for read), so the tree does not change under their walks; speculative
+ * faults do read it concurrently, which is why every change a reader could see is a step. */
+#include "fl-writers-private.h"
+
+#include <string.h>
+
+#define RWX (FL_VM_READ | FL_VM_WRITE | FL_VM_EXEC)
+
+/* ---- shared by the writers ------------------------------------------------------------ */
+
+/**
+ * fl_writer_walk_prev:
+ * @sim: the simulation
+ * @cpu: the walking CPU
+ * @addr: the address looked up
+ * @walk: the walk's packed locals (node, prev, started), 0 to start
+ *
+ * One step of find_vma_prev(mm, addr, &prev): the first step reads mm->mm_rb and visits the
+ * root, each later one visits one node. The answer is the first VMA ending above @addr,
+ * found as prev->vm_next (mm->mmap without a prev): fl_writer_walk_prev_vma().
+ *
+ * Returns: %TRUE when the walk is over
+ */
+gboolean
+fl_writer_walk_prev (FlSim *sim, guint cpu, guint64 addr, guint64 *walk)
+{
+  FlState *st = &sim->st;
+  if (!(*walk & FL_W_WALK_STARTED))
+    {
+      /* mm->mmap (the answer without a prev) and mm->mm_rb share the mm's first line */
+      fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
+      *walk = FL_W_WALK_STARTED | st->g->mm.root;
+      if (st->g->mm.root == 0)
+        {
+          fl_ev (sim, FL_EV_LOAD, 0, 0);
+          return TRUE;
+        }
+    }
+  guint32 node = fl_w_get16 (*walk, 0), prev = fl_w_get16 (*walk, 1), next;
+  const FlVma *v = &st->vmas[node];
+  fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
+  if (addr < v->end)
+    next = v->rb.left;
+  else
+    {
+      /* this one ends below addr: stop if its list successor already ends above */
+      prev = node;
+      fl_w_touch_vma (sim, cpu, v->next, FL_ACCESS_READ);
+      next = (v->next == 0 || addr < st->vmas[v->next].end) ? 0 : v->rb.right;
+    }
+  fl_w_set16 (walk, 0, next);
+  fl_w_set16 (walk, 1, prev);
+  fl_ev (sim, FL_EV_LOAD, node, addr < v->end);
+  return next == 0;
+}
+
+guint32
+fl_writer_walk_prev_vma (const FlState *st, guint64 walk)
+{
+  guint32 prev = fl_w_get16 (walk, 1);
+  return prev ? st->vmas[prev].next : st->g->mm.mmap;
+}
+
+/**
+ * fl_writer_find_pte_table:
+ * @sim: the simulation
+ * @cpu: the walking CPU
+ * @cursor: (inout): where to start; left at the first address the table found maps
+ * @end: end of the range
+ *
+ * The pgd/pud/pmd loops of unmap_page_range, change_protection and copy_page_range: walk
+ * down from mm->pgd to the first PTE table mapping something in [@cursor, @end), skipping
+ * what empty entries would map. Reads of the upper tables are charged; they are mm-private
+ * lines the walker usually holds.
+ *
+ * Returns: the PTE table, or 0 when the rest of the range has none
+ */
+guint32
+fl_writer_find_pte_table (FlSim *sim, guint cpu, guint64 *cursor, guint64 end)
+{
+  FlState *st = &sim->st;
+  fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);   /* mm->pgd */
+  while (*cursor < end)
+    {
+      guint32 table = st->g->mm.pgd;
+      guint level = 4;
+      for (; level > 1; level--)
+        {
+          fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+          guint32 below = (guint32) fl_table_entries (st, table)[fl_walk_index (level, *cursor)];
+          if (below == 0)
+            break;
+          table = below;
+        }
+      if (level == 1)
+        return table;
+      guint64 span = fl_w_span (level - 1);
+      guint64 next = (*cursor & ~(span - 1)) + span;
+      if (next <= *cursor)
+        break;
+      *cursor = next;
+    }
+  *cursor = MAX (*cursor, end);
+  return 0;
+}
+
+/**
+ * fl_writer_next_entry:
+ * @st: the state
+ * @table: a PTE table
+ * @from: first index to look at
+ * @to: index after the last one
+ * @kind: which entries count (#FlWriterEntryKind)
+ *
+ * Returns: the first index in [@from, @to) holding an entry of @kind, or @to
+ */
+guint32
+fl_writer_next_entry (const FlState *st, guint32 table, guint32 from, guint32 to, guint kind)
+{
+  const guint64 *e = fl_table_entries (st, table);
+  for (guint32 i = from; i < to; i++)
+    {
+      guint64 pte = e[i];
+      guint64 type = pte & FL_PTE_KIND_MASK;
+      switch (kind)
+        {
+        case FL_W_ENTRY_ANY:
+          if (pte)
+            return i;
+          break;
+        case FL_W_ENTRY_PROTECT:
+          /* pte_modify on present PTEs; write migration entries become read ones */
+          if (type == FL_PTE_PRESENT || (type == FL_PTE_MIGRATION && (pte & FL_PTE_WRITE)))
+            return i;
+          break;
+        case FL_W_ENTRY_NORMAL:
+        default:
+          /* vm_normal_page: the zero page is a special PTE, with no struct page to share */
+          if (type == FL_PTE_PRESENT && FL_PTE_PAGE (pte) != st->g->zero_page)
+            return i;
+          break;
+        }
+    }
+  return to;
+}
+
+/* The PTE indexes of [lo, hi) inside a table: hi may be the table's end. */
+guint32
+fl_writer_index_of (const FlState *st, guint32 table, guint64 addr)
+{
+  return (guint32) ((addr - st->tables[table].base) / FL_PAGE_SIZE);
+}
+
+/**
+ * fl_writer_split_copy:
+ * @sim: the simulation
+ * @cpu: the CPU
+ * @vma: the VMA being split
+ * @addr: where it is split
+ * @new_below: whether the new VMA is the part below @addr (else the part from @addr)
+ *
+ * The first half of split_vma: `*new = *vma` (sequence count included) trimmed to one side.
+ * Nobody can see the new VMA until vma_adjust links it.
+ *
+ * Returns: the new VMA
+ */
+guint32
+fl_writer_split_copy (FlSim *sim, guint cpu, guint32 vma, guint64 addr, gboolean new_below)
+{
+  FlState *st = &sim->st;
+  guint32 id = fl_vma_alloc (sim);
+  FlVma *n = &st->vmas[id];
+  const FlVma *v = &st->vmas[vma];
+  n->start = v->start;
+  n->end = v->end;
+  n->flags = v->flags;
+  n->seq = v->seq;
+  n->file = v->file;
+  n->pgoff = v->pgoff;
+  if (new_below)
+    n->end = addr;
+  else
+    {
+      n->start = addr;
+      if (n->flags & FL_VM_FILE)
+        n->pgoff += (addr - v->start) / FL_PAGE_SIZE;
+    }
+  fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+  fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
+  fl_ev (sim, FL_EV_ALLOC, id, vma);
+  return id;
+}
+
+/* What one rebalancing step wrote: the node it acted on, that node's parent now, and the
+ * root pointer in the mm when the root changed. */
+void
+fl_writer_rb_touch (FlSim *sim, guint cpu, const FlRbCursor *cur, guint32 root_before)
+{
+  FlState *st = &sim->st;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  if (cur->subject)
+    {
+      guint32 parent = fl_rb_node (&acc, cur->subject)->parent;
+      fl_w_touch_vma (sim, cpu, cur->subject, FL_ACCESS_WRITE);
+      if (parent && parent != cur->subject)
+        fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
+    }
+  if (st->g->mm.root != root_before)
+    fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+}
+
+/* add_mm_rss: one atomic add per counter that changed, on the mm's shared RSS line (or the
+ * thread's own cache with rss=per-thread, which touches no shared line). */
+void
+fl_writer_rss_add (FlSim *sim, guint cpu, gint64 anon, gint64 file)
+{
+  if (anon == 0 && file == 0)
+    return;
+  if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
+    fl_touch (sim, cpu, FL_LINE_MM_RSS, FL_ACCESS_RMW);
+  if (anon)
+    fl_rss_add (sim, cpu, TRUE, anon);
+  if (file)
+    fl_rss_add (sim, cpu, FALSE, file);
+}
+
+/* Counted as anonymous RSS unless it is a page-cache page, as the oracle counts. */
+gboolean
+fl_writer_is_anon (const FlState *st, guint32 page)
+{
+  return !(st->pages[page].flags & FL_PAGE_FILE);
+}
+
+/**
+ * fl_writer_release_sem:
+ * @sim: the simulation
+ * @cpu: the CPU
+ * @f: the operation's frame
+ * @flags: (inout): the frame's local holding %FL_W_ERROR and %FL_W_RELEASED
+ * @op: %FL_RWSEM_UP_WRITE or %FL_RWSEM_UP_READ
+ * @here: the location of this step, to come back to on an error
+ *
+ * The last step of an operation. Success tail-calls up_write/up_read (whose return ends the
+ * operation); an error comes back here once the semaphore is released to return the error.
+ */
+void
+fl_writer_release_sem (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags, FlRwsemOp op,
+                       FlLoc here)
+{
+  if (*flags & FL_W_RELEASED)
+    {
+      fl_ev (sim, FL_EV_RETURN, 0, FL_VM_FAULT_SIGSEGV);
+      fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
+      return;
+    }
+  if (*flags & FL_W_ERROR)
+    {
+      *flags |= FL_W_RELEASED;
+      fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0, 0, 0, 0);
+      return;
+    }
+  fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0, 0, 0, 0);
+}
+
+/* ---- inserting a VMA ------------------------------------------------------------------- */
+
+#define PREP_SIDE     (G_GUINT64_CONSTANT (1) << 48)    /* link as right child of rb_parent */
+#define PREP_STARTED  (G_GUINT64_CONSTANT (1) << 49)
+#define PREP_OVERLAP  (G_GUINT64_CONSTANT (1) << 50)    /* the VMA found overlaps [addr, end) */
+
+/* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. walk holds
+ * the node to visit (bits 0..15), rb_parent (16..31), prev (32..47) and the side. The VMA it
+ * finds (the last one ending above addr) overlaps [addr, end) when PREP_OVERLAP is set. */
+static gboolean
+walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
+{
+  FlState *st = &sim->st;
+  if (!(*walk & PREP_STARTED))
+    {
+      fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
+      *walk = PREP_STARTED | st->g->mm.root;
+      if (st->g->mm.root == 0)
+        {
+          fl_ev (sim, FL_EV_LOAD, 0, 0);
+          return TRUE;
+        }
+    }
+  guint32 node = fl_w_get16 (*walk, 0), next;
+  const FlVma *v = &st->vmas[node];
+  fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
+  fl_w_set16 (walk, 1, node);
+  if (v->end > addr)
+    {
+      *walk = v->start < end ? *walk | PREP_OVERLAP : *walk & ~PREP_OVERLAP;
+      *walk &= ~PREP_SIDE;
+      next = v->start <= addr ? 0 : v->rb.left;
+    }
+  else
+    {
+      fl_w_set16 (walk, 2, node);
+      *walk |= PREP_SIDE;
+      next = v->rb.right;
+    }
+  fl_w_set16 (walk, 0, next);
+  fl_ev (sim, FL_EV_LOAD, node, v->end > addr);
+  return next == 0;
+}
+
+/* __vma_link (list, then rb_link_node) and mm->map_count++, at the place walk_prepare found.
+ * The tree may now hold a red node under a red parent: rb_insert_color follows, a step each. */
+static void
+link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
+{
+  FlState *st = &sim->st;
+  FlMm *mm = &st->g->mm;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  guint32 parent = fl_w_get16 (walk, 1), prev = fl_w_get16 (walk, 2);
+  FlVma *v = &st->vmas[id];
+  if (prev)
+    {
+      v->next = st->vmas[prev].next;
+      st->vmas[prev].next = id;
+      fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
+    }
+  else
+    {
+      v->next = mm->mmap;
+      mm->mmap = id;
+      fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+    }
+  fl_rb_link (&acc, &mm->root, id, parent, (walk & PREP_SIDE) ? FL_RB_RIGHT : FL_RB_LEFT);
+  fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
+  if (parent)
+    fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
+  else
+    fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+  /* map_count shares the mmap_sem line in 2.6.32's mm_struct */
+  fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
+  mm->map_count++;
+  fl_rb_insert_color_begin (cur, id);
+  fl_ev (sim, FL_EV_TREE, id, FL_RB_ACTION_NONE);
+}
+
+/* One rebalancing step of rb_insert_color; the cursor lives in a[4..5]. */
+static gboolean
+insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  FlRbCursor cur;
+  memcpy (&cur, &f->a[4], sizeof cur);
+  guint32 root = st->g->mm.root;
+  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, &cur);
+  fl_writer_rb_touch (sim, cpu, &cur, root);
+  fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
+  memcpy (&f->a[4], &cur, sizeof cur);
+  return done;
+}
+
+/* mmap_region: a0 address, a1 length, a2 vm flags. a3 the find_vma_prepare walk and the
+ * error flags; a4 the new VMA, then a4..a5 the rb_insert_color cursor. No MAP_FIXED
+ * replacement: a range overlapping a VMA is refused. */
+static void
+step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  switch (f->pc)
+    {
+    case FL_LOC_MMAP_REGION_down_write:
+      {
+        guint64 len = fl_w_page_align (f->a[1]);
+        st->cpus[cpu].writer = TRUE;
+        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
+            return;
+          }
+        f->a[1] = len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare,
+                 0, 0, 0, 0);
+        return;
+      }
+    case FL_LOC_MMAP_REGION_find_prepare:
+      if (!walk_prepare (sim, cpu, f->a[0], f->a[0] + f->a[1], &f->a[3]))
+        return;
+      if (f->a[3] & PREP_OVERLAP)
+        {
+          f->a[3] |= FL_W_ERROR;
+          f->pc = FL_LOC_MMAP_REGION_up_write;
+          return;
+        }
+      f->pc = FL_LOC_MMAP_REGION_alloc_vma;
+      return;
+    case FL_LOC_MMAP_REGION_alloc_vma:
+      {
+        guint32 id = fl_vma_alloc (sim);
+        FlVma *v = &st->vmas[id];
+        v->start = f->a[0];
+        v->end = f->a[0] + f->a[1];
+        v->flags = (guint32) f->a[2];
+        /* a file mapping gets a file of its own: id and generation make it unique */
+        v->file = (v->flags & FL_VM_FILE) ? fl_vma_ref (st, id) : 0;
+        v->pgoff = 0;
+        fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
+        fl_ev (sim, FL_EV_ALLOC, id, v->flags);
+        f->a[4] = id;
+        f->pc = FL_LOC_MMAP_REGION_vma_link;
+        return;
+      }
+    case FL_LOC_MMAP_REGION_vma_link:
+      {
+        FlRbCursor cur;
+        link_vma (sim, cpu, (guint32) f->a[4], f->a[3], &cur);
+        memcpy (&f->a[4], &cur, sizeof cur);
+        f->pc = FL_LOC_MMAP_REGION_rb_insert_color;
+        return;
+      }
+    case FL_LOC_MMAP_REGION_rb_insert_color:
+      if (insert_color_step (sim, cpu, f))
+        f->pc = FL_LOC_MMAP_REGION_up_write;
+      return;
+    case FL_LOC_MMAP_REGION_up_write:
+      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* vma_adjust(vma, start, end, pgoff, insert) as split_vma calls it: a0 the VMA (bits 0..15),
+ * the VMA to insert (16..31) and vma->vm_next as it was on entry (32..47); a1 new start;
+ * a2 new end; a3 the insert's find_vma_prepare walk; a4..a5 the rb_insert_color cursor.
+ * The v2 patch opens a write section on vma and on its next (odd vm_sequence) before the
+ * change and closes both after it: a speculative fault that read either sequence before or
+ * during the change sees it odd or different and backs out. */
+static void
+step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 vma = fl_w_get16 (f->a[0], 0), insert = fl_w_get16 (f->a[0], 1);
+  guint32 next = fl_w_get16 (f->a[0], 2);
+  FlVma *v = &st->vmas[vma];
+  switch (f->pc)
+    {
+    case FL_LOC_VMA_ADJUST_seq_begin:
+      next = v->next;
+      fl_w_set16 (&f->a[0], 2, next);
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      v->seq++;
+      fl_ev (sim, FL_EV_STORE, vma, v->seq);
+      f->pc = next ? FL_LOC_VMA_ADJUST_seq_begin_next : FL_LOC_VMA_ADJUST_adjust;
+      return;
+    case FL_LOC_VMA_ADJUST_seq_begin_next:
+      fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
+      st->vmas[next].seq++;
+      fl_ev (sim, FL_EV_STORE, next, st->vmas[next].seq);
+      f->pc = FL_LOC_VMA_ADJUST_adjust;
+      return;
+    case FL_LOC_VMA_ADJUST_adjust:
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      if (v->flags & FL_VM_FILE)
+        v->pgoff = (guint64) ((gint64) v->pgoff
+                              + ((gint64) f->a[1] - (gint64) v->start) / (gint64) FL_PAGE_SIZE);
+      v->start = f->a[1];
+      v->end = f->a[2];
+      fl_ev (sim, FL_EV_STORE, vma, (guint32) ((v->end - v->start) / FL_PAGE_SIZE));
+      f->pc = insert ? FL_LOC_VMA_ADJUST_find_prepare
+                     : next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
+      return;
+    case FL_LOC_VMA_ADJUST_find_prepare:
+      if (!walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end, &f->a[3]))
+        return;
+      g_assert (!(f->a[3] & PREP_OVERLAP));
+      f->pc = FL_LOC_VMA_ADJUST_insert;
+      return;
+    case FL_LOC_VMA_ADJUST_insert:
+      {
+        FlRbCursor cur;
+        link_vma (sim, cpu, insert, f->a[3], &cur);
+        memcpy (&f->a[4], &cur, sizeof cur);
+        f->pc = FL_LOC_VMA_ADJUST_rb_insert_color;
+        return;
+      }
+    case FL_LOC_VMA_ADJUST_rb_insert_color:
+      if (insert_color_step (sim, cpu, f))
+        f->pc = next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
+      return;
+    case FL_LOC_VMA_ADJUST_seq_end_next:
+      fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
+      st->vmas[next].seq++;
+      fl_ev (sim, FL_EV_STORE, next, st->vmas[next].seq);
+      f->pc = FL_LOC_VMA_ADJUST_seq_end;
+      return;
+    case FL_LOC_VMA_ADJUST_seq_end:
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      v->seq++;
+      fl_ev (sim, FL_EV_STORE, vma, v->seq);
+      fl_return (sim, cpu, 0);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* ---- mprotect ---------------------------------------------------------------------------- */
+
+/* mprotect_fixup's new flags: the requested protection, the VMA's other bits kept. */
+static guint32
+new_flags (const FlFrame *f, const FlVma *v)
+{
+  return (fl_w_get16 (f->a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
+}
+
+/* The end of sys_mprotect's loop body: on to the next VMA, which must start where this one
+ * ends (a hole is -ENOMEM), or done. */
+static void
+mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
+{
+  FlState *st = &sim->st;
+  const FlVma *v = &st->vmas[vma];
+  fl_w_set16 (&f->a[2], 2, vma);                   /* prev = vma */
+  if (v->end >= f->a[1])
+    {
+      f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
+      return;
+    }
+  guint32 next = v->next;
+  fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
+  if (next == 0 || st->vmas[next].start != v->end)
+    {
+      f->a[3] |= FL_W_ERROR;
+      f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
+      return;
+    }
+  fl_w_set16 (&f->a[2], 1, next);
+  f->pc = FL_LOC_MPROTECT_FIXUP_split;
+}
+
+/* sys_mprotect with mprotect_fixup for each VMA of the range: a0 start, a1 end, a2 the
+ * requested protection (bits 0..15), the current VMA (16..31) and prev (32..47); a3 the
+ * find_vma_prev walk, then the PTE-table cursor, and the error flags. VMAs are split so the
+ * changed range is a VMA of its own; the model does not merge (vma_merge) afterwards. */
+static void
+step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 vma = fl_w_get16 (f->a[2], 1);
+  FlVma *v = &st->vmas[vma];
+  switch (f->pc)
+    {
+    case FL_LOC_MPROTECT_FIXUP_down_write:
+      {
+        guint64 len = fl_w_page_align (f->a[1]);
+        st->cpus[cpu].writer = TRUE;
+        if ((f->a[0] & (FL_PAGE_SIZE - 1)) || (len && f->a[0] + len <= f->a[0]))
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
+            return;
+          }
+        if (len == 0)
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 1);
+            fl_return (sim, cpu, 0);
+            return;
+          }
+        f->a[1] = f->a[0] + len;
+        f->a[2] &= RWX;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma,
+                 0, 0, 0, 0);
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_find_vma:
+      {
+        if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+          return;
+        guint32 prev = fl_w_get16 (f->a[3], 1);
+        vma = fl_writer_walk_prev_vma (st, f->a[3]);
+        f->a[3] &= ~FL_W_LOW48;
+        if (vma == 0 || st->vmas[vma].start > f->a[0])
+          {
+            f->a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
+            f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
+            return;
+          }
+        if (f->a[0] > st->vmas[vma].start)
+          prev = vma;
+        fl_w_set16 (&f->a[2], 1, vma);
+        fl_w_set16 (&f->a[2], 2, prev);
+        f->pc = FL_LOC_MPROTECT_FIXUP_split;
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_split:
+      {
+        guint64 lo = MAX (f->a[0], v->start), hi = MIN (f->a[1], v->end);
+        fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+        if (new_flags (f, v) == v->flags)
+          {
+            fl_ev (sim, FL_EV_CHECK, vma, 0);       /* nothing to change in this one */
+            mprotect_next (sim, cpu, f, vma);
+            return;
+          }
+        if (lo != v->start)
+          {
+            guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
+            fl_call (sim, cpu, FL_FN_VMA_ADJUST,
+                     hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : FL_LOC_MPROTECT_FIXUP_seq_begin,
+                     vma | (below << 16), lo, v->end, 0);
+            return;
+          }
+        if (hi != v->end)
+          {
+            guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
+            fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_MPROTECT_FIXUP_seq_begin,
+                     vma | (above << 16), v->start, hi, 0);
+            return;
+          }
+        fl_ev (sim, FL_EV_CHECK, vma, 1);
+        f->pc = FL_LOC_MPROTECT_FIXUP_seq_begin;
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_split_end:
+      {
+        guint64 hi = MIN (f->a[1], v->end);
+        guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
+        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_MPROTECT_FIXUP_seq_begin,
+                 vma | (above << 16), v->start, hi, 0);
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_seq_begin:
+      /* The v2 patch brackets only vma_adjust; like later SPF versions, the model also
+       * brackets mprotect_fixup's change of vm_flags and PTEs with the VMA's seqcount. */
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      v->seq++;
+      fl_ev (sim, FL_EV_STORE, vma, v->seq);
+      f->pc = FL_LOC_MPROTECT_FIXUP_set_flags;
+      return;
+    case FL_LOC_MPROTECT_FIXUP_set_flags:
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      v->flags = new_flags (f, v);
+      fl_w_set16 (&f->a[2], 2, vma);
+      fl_ev (sim, FL_EV_STORE, vma, v->flags);
+      f->a[3] = (f->a[3] & ~FL_W_LOW48) | v->start;
+      f->pc = FL_LOC_MPROTECT_FIXUP_change_pte;
+      return;
+    case FL_LOC_MPROTECT_FIXUP_change_pte:
+      {
+        guint64 cursor = f->a[3] & FL_W_LOW48;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, v->end);
+        if (table == 0)
+          {
+            fl_ev (sim, FL_EV_CHECK, vma, 0);
+            f->pc = FL_LOC_MPROTECT_FIXUP_flush;
+            return;
+          }
+        guint64 base = st->tables[table].base;
+        guint64 lo = MAX (cursor, base), hi = MIN (v->end, base + fl_w_span (1));
+        /* pte_modify with the new vm_page_prot: writable only in a shared writable mapping,
+         * and there (write-notify) only once dirty; private ones re-fault for COW */
+        gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
+        f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
+        fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
+                 write_ok ? FL_W_WRITE_OK : 0);
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_flush:
+      /* flush_tlb_range at the end of change_protection */
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0, 0, 0, 0);
+      return;
+    case FL_LOC_MPROTECT_FIXUP_seq_end:
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+      v->seq++;
+      fl_ev (sim, FL_EV_STORE, vma, v->seq);
+      mprotect_next (sim, cpu, f, vma);
+      return;
+    case FL_LOC_MPROTECT_FIXUP_up_write:
+      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+                             FL_LOC_MPROTECT_FIXUP_up_write);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* change_pte_range: a0 PTE table, a1 start, a2 end, a3 the next index (bits 0..15), PTEs
+ * changed (16..31) and FL_W_WRITE_OK. One step per entry rewritten, under the PTE lock.
+ * Returns how many it rewrote. */
+static void
+step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 table = (guint32) f->a[0];
+  guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
+  switch (f->pc)
+    {
+    case FL_LOC_CHANGE_PTE_RANGE_lock:
+      f->a[3] = (f->a[3] & FL_W_WRITE_OK) | fl_writer_index_of (st, table, f->a[1]);
+      f->pc = FL_LOC_CHANGE_PTE_RANGE_change;
+      fl_lock_try (sim, cpu, lock);
+      return;
+    case FL_LOC_CHANGE_PTE_RANGE_change:
+      {
+        guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to,
+                                          FL_W_ENTRY_PROTECT);
+        guint64 *e = fl_table_entries (st, table);
+        if (i >= to)
+          {
+            fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_CHANGE_PTE_RANGE_unlock;
+            return;
+          }
+        guint64 pte = e[i];
+        if ((pte & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION)
+          pte &= ~(guint64) FL_PTE_WRITE;          /* make_migration_entry_read */
+        else if ((f->a[3] & FL_W_WRITE_OK) && (pte & FL_PTE_DIRTY))
+          pte |= FL_PTE_WRITE;
+        else
+          pte &= ~(guint64) FL_PTE_WRITE;
+        /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
+        e[i] = pte;
+        fl_ev (sim, FL_EV_PTE, table, i);
+        fl_w_set16 (&f->a[3], 1, fl_w_get16 (f->a[3], 1) + 1);
+        guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_PROTECT);
+        fl_w_set16 (&f->a[3], 0, next);
+        f->pc = next < to ? FL_LOC_CHANGE_PTE_RANGE_change : FL_LOC_CHANGE_PTE_RANGE_unlock;
+        return;
+      }
+    case FL_LOC_CHANGE_PTE_RANGE_unlock:
+      fl_lock_release (sim, cpu, lock);
+      fl_return (sim, cpu, fl_w_get16 (f->a[3], 1));
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* ---- fork ---------------------------------------------------------------------------------- */
+
+/* What dup_mmap/copy_page_range do to the parent's range [a0, a1): under down_write, for
+ * each private VMA, each PTE table is locked and each present page is shared with the child
+ * (get_page + page_dup_rmap: the child's reference and mapping are kept as ext_refs and
+ * ext_maps, there is no child mm) and write-protected if writable, so the next write on
+ * either side takes a copy-on-write fault (do_wp_page reuses only a page mapped once).
+ * Shared VMAs are skipped: without an anon_vma their PTEs are not copied, the child faults
+ * them in. a2 the VMA (bits 0..15) and the locked table (16..31); a3 the address cursor. */
+static void
+step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 vma = fl_w_get16 (f->a[2], 0), table = fl_w_get16 (f->a[2], 1);
+  const FlVma *v = &st->vmas[vma];
+  guint64 cursor = f->a[3] & FL_W_LOW48;
+  switch (f->pc)
+    {
+    case FL_LOC_COPY_PTE_RANGE_down_write:
+      {
+        guint64 len = fl_w_page_align (f->a[1]);
+        st->cpus[cpu].writer = TRUE;
+        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_return (sim, cpu, len == 0 ? 0 : FL_VM_FAULT_SIGSEGV);
+            return;
+          }
+        f->a[1] = f->a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma,
+                 0, 0, 0, 0);
+        return;
+      }
+    case FL_LOC_COPY_PTE_RANGE_vma:
+      {
+        /* for (mpnt = oldmm->mmap; mpnt; mpnt = mpnt->vm_next), one VMA per step */
+        if (!(f->a[3] & FL_W_STARTED))
+          {
+            fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
+            vma = st->g->mm.mmap;
+            f->a[3] |= FL_W_STARTED;
+          }
+        else
+          vma = v->next;
+        fl_w_set16 (&f->a[2], 0, vma);
+        if (vma == 0 || st->vmas[vma].start >= f->a[1])
+          {
+            fl_ev (sim, FL_EV_LOAD, vma, 0);
+            f->pc = FL_LOC_COPY_PTE_RANGE_flush;
+            return;
+          }
+        v = &st->vmas[vma];
+        fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+        gboolean copy = v->end > f->a[0] && !(v->flags & FL_VM_SHARED);
+        fl_ev (sim, FL_EV_LOAD, vma, copy);
+        if (copy)
+          {
+            f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (f->a[0], v->start);
+            f->pc = FL_LOC_COPY_PTE_RANGE_lock;
+          }
+        return;
+      }
+    case FL_LOC_COPY_PTE_RANGE_lock:
+      {
+        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (f->a[1], v->end));
+        if (table == 0)
+          {
+            fl_ev (sim, FL_EV_CHECK, vma, 0);
+            f->pc = FL_LOC_COPY_PTE_RANGE_vma;
+            return;
+          }
+        fl_w_set16 (&f->a[2], 1, table);
+        f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (cursor, st->tables[table].base);
+        f->pc = FL_LOC_COPY_PTE_RANGE_wrprotect;
+        fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+        return;
+      }
+    case FL_LOC_COPY_PTE_RANGE_wrprotect:
+      {
+        guint64 base = st->tables[table].base;
+        guint64 hi = MIN (MIN (f->a[1], v->end), base + fl_w_span (1));
+        guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
+                                          FL_W_ENTRY_NORMAL);
+        guint64 *e = fl_table_entries (st, table);
+        if (i >= to)
+          {
+            fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_COPY_PTE_RANGE_unlock;
+            return;
+          }
+        FlPage *pg = &st->pages[FL_PTE_PAGE (e[i])];
+        if (e[i] & FL_PTE_WRITE)
+          {
+            /* ptep_set_wrprotect: a locked bit clear on the PTE */
+            fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
+            e[i] &= ~(guint64) FL_PTE_WRITE;
+          }
+        else
+          fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+        pg->count++;
+        pg->mapcount++;
+        pg->ext_refs++;
+        pg->ext_maps++;
+        fl_ev (sim, FL_EV_PTE, table, i);
+        guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_NORMAL);
+        f->a[3] = (f->a[3] & ~FL_W_LOW48) | (base + (guint64) next * FL_PAGE_SIZE);
+        f->pc = next < to ? FL_LOC_COPY_PTE_RANGE_wrprotect : FL_LOC_COPY_PTE_RANGE_unlock;
+        return;
+      }
+    case FL_LOC_COPY_PTE_RANGE_unlock:
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+      f->a[3] = (f->a[3] & ~FL_W_LOW48) | (st->tables[table].base + fl_w_span (1));
+      f->pc = FL_LOC_COPY_PTE_RANGE_lock;
+      return;
+    case FL_LOC_COPY_PTE_RANGE_flush:
+      /* dup_mmap ends with flush_tlb_mm(oldmm): the old writable translations must go */
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0, 0, 0, 0);
+      return;
+    case FL_LOC_COPY_PTE_RANGE_up_write:
+      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+                             FL_LOC_COPY_PTE_RANGE_up_write);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+const FlStepFn fl_writer_step_fns[] = {
+  step_mmap_region,
+  fl_writer_step_do_munmap,
+  step_vma_adjust,
+  fl_writer_step_zap_pte_range,
+  step_mprotect_fixup,
+  step_change_pte_range,
+  fl_writer_step_madvise_dontneed,
+  step_copy_pte_range,
+  fl_writer_step_try_to_unmap_one,
+};

@@ -1,0 +1,854 @@
+/* fl-writers-unmap.c — the operations that take mappings away: munmap (the race the patch
+ * is about: unlink with RB_CLEAR_NODE, zap under the PTE locks, flush, free the tables, free
+ * the VMA through call_rcu), zap_pte_range, madvise(MADV_DONTNEED) under the read lock, and
+ * the reclaim / migration side of try_to_unmap_one, which flushes TLBs holding a PTE lock.
+ *
+ * Pages leave through the CPU's mmu_gather: the zap drops the mapping's reference and a page
+ * whose last reference went goes on the gather list, freed only after the TLB flush (no CPU
+ * may still reach it through a stale translation). Page-table pages likewise: free_pgtables
+ * unhooks them before the flush and they are freed after it, which is what lets a walker
+ * with IRQs off (pin_page_tables) trust the tables it reads. */
+#include "fl-writers-private.h"
+
+#include <string.h>
+
+#ifndef FL_MIGRATION_WAIT
+/* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
+#define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))
+#endif
+
+/* ---- munmap ------------------------------------------------------------------------------ */
+
+/* find_vma(mm, addr) as do_munmap uses it to find `last`: mmap_cache first, then the tree a
+ * node per step, the answer cached. walk: node (bits 0..15), best so far (16..31), started.
+ * Returns TRUE when *found holds the answer. */
+static gboolean
+walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *found)
+{
+  FlState *st = &sim->st;
+  FlMm *mm = &st->g->mm;
+  if (!(*walk & FL_W_WALK_STARTED))
+    {
+      guint32 id = fl_ref_id (mm->mmap_cache);
+      fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
+      if (id && st->vmas[id].state == FL_OBJ_LIVE && st->vmas[id].gen == (mm->mmap_cache >> 16))
+        {
+          fl_w_touch_vma (sim, cpu, id, FL_ACCESS_READ);
+          if (st->vmas[id].start <= addr && addr < st->vmas[id].end)
+            {
+              fl_ev (sim, FL_EV_CHECK, id, 1);
+              *found = id;
+              return TRUE;
+            }
+        }
+      fl_ev (sim, FL_EV_CHECK, id, 0);
+      *walk = FL_W_WALK_STARTED | mm->root;
+      *found = 0;
+      return mm->root == 0;
+    }
+  guint32 node = fl_w_get16 (*walk, 0), best = fl_w_get16 (*walk, 1), next;
+  const FlVma *v = &st->vmas[node];
+  fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
+  fl_ev (sim, FL_EV_LOAD, node, v->end > addr);
+  if (v->end > addr)
+    {
+      best = node;
+      next = v->start <= addr ? 0 : v->rb.left;
+    }
+  else
+    next = v->rb.right;
+  fl_w_set16 (walk, 0, next);
+  fl_w_set16 (walk, 1, best);
+  if (next)
+    return FALSE;
+  if (best)
+    {
+      fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+      mm->mmap_cache = fl_vma_ref (st, best);
+    }
+  *found = best;
+  return TRUE;
+}
+
+/* A page-table page free_pgtables unhooked: still allocated, no longer reachable from the
+ * pgd. Only do_munmap makes them, under mmap_sem held for write, which also keeps out the
+ * locked fault path, the only one that allocates tables. */
+static guint32
+detached_table (const FlState *st)
+{
+  for (guint32 t = 1; t < st->sizes.ntables; t++)
+    {
+      const FlTable *table = &st->tables[t];
+      if (table->state == FL_OBJ_LIVE && table->level < 4
+          && fl_lookup_table (st, table->base, table->level) != t)
+        return t;
+    }
+  return 0;
+}
+
+/* tlb_finish_mmu after the flush: the gathered page-table pages, then the gathered pages,
+ * then remove_vma_list. */
+static FlLoc
+after_flush (FlSim *sim, guint cpu)
+{
+  if (detached_table (&sim->st))
+    return FL_LOC_DO_MUNMAP_free_tables;
+  if (sim->st.cpus[cpu].gather_count)
+    return FL_LOC_DO_MUNMAP_free_pages;
+  return FL_LOC_DO_MUNMAP_remove_vma;
+}
+
+/* free_pgtables(tlb, vma, floor, ceiling): unhook, one per step, every page-table page whose
+ * whole span lies between the VMAs left around the hole (floor = prev->vm_end, ceiling =
+ * next->vm_start): PTE tables, then pmd tables, then pud tables. Returns FALSE when none is
+ * left. */
+static gboolean
+free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 prev = fl_w_get16 (f->a[2], 0), next = fl_w_get16 (f->a[2], 1);
+  guint64 floor = prev ? st->vmas[prev].end : 0;
+  guint64 ceiling = next ? st->vmas[next].start : 0;
+  guint level = (guint) ((f->a[3] & FL_W_LEVEL_MASK) >> FL_W_LEVEL_SHIFT);
+  guint64 cursor = f->a[3] & FL_W_LOW48;
+  fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
+  fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
+  for (; level <= 3; level++, cursor = f->a[0] & ~(fl_w_span (level) - 1))
+    {
+      guint64 span = fl_w_span (level);
+      while (cursor < f->a[1])
+        {
+          guint64 base = cursor & ~(span - 1);
+          cursor = base + span;
+          if (base < floor || (ceiling && base + span > ceiling))
+            continue;
+          guint32 parent = fl_lookup_table (st, base, level + 1);
+          guint64 *slot = parent ? &fl_table_entries (st, parent)[fl_walk_index (level + 1, base)]
+                                 : NULL;
+          if (slot == NULL || *slot == 0)
+            continue;
+          guint32 child = (guint32) *slot;
+          /* pmd_clear / pud_clear / pgd_clear, then pte_free_tlb: into the mmu_gather */
+          fl_touch (sim, cpu, fl_line_of_table (st, parent), FL_ACCESS_WRITE);
+          *slot = 0;
+          st->tables[parent].used--;
+          f->a[3] = (f->a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
+                    | ((guint64) level << FL_W_LEVEL_SHIFT) | cursor | FL_W_NEED_FLUSH;
+          fl_ev (sim, FL_EV_STORE, child, level);
+          return TRUE;
+        }
+    }
+  fl_ev (sim, FL_EV_CHECK, 0, 0);
+  return FALSE;
+}
+
+/* do_munmap (with sys_munmap's down_write/up_write): a0 start, a1 end. a2 prev (bits 0..15),
+ * the VMA at hand (16..31), the last one detached (32..47), the first one detached (48..63);
+ * a3 walks and cursors (low 48 bits), the page-table level, flags; a4..a5 the rb_erase
+ * cursor. */
+void
+fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  FlMm *mm = &st->g->mm;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  guint32 prev = fl_w_get16 (f->a[2], 0), vma = fl_w_get16 (f->a[2], 1);
+  switch (f->pc)
+    {
+    case FL_LOC_DO_MUNMAP_down_write:
+      {
+        guint64 len = fl_w_page_align (f->a[1]);
+        st->cpus[cpu].writer = TRUE;
+        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);    /* -EINVAL */
+            return;
+          }
+        f->a[1] = f->a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_DO_MUNMAP_find_vma,
+                 0, 0, 0, 0);
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_find_vma:
+      if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+        return;
+      prev = fl_w_get16 (f->a[3], 1);
+      vma = fl_writer_walk_prev_vma (st, f->a[3]);
+      f->a[3] &= ~FL_W_LOW48;
+      if (vma == 0 || st->vmas[vma].start >= f->a[1])
+        {
+          f->pc = FL_LOC_DO_MUNMAP_up_write;     /* nothing mapped there */
+          return;
+        }
+      fl_w_set16 (&f->a[2], 0, prev);
+      fl_w_set16 (&f->a[2], 1, vma);
+      f->pc = f->a[0] > st->vmas[vma].start ? FL_LOC_DO_MUNMAP_split : FL_LOC_DO_MUNMAP_find_last;
+      return;
+    case FL_LOC_DO_MUNMAP_split:
+      {
+        /* the head of vma stays mapped: split_vma(mm, vma, start, 0), and it becomes prev */
+        guint32 above = fl_writer_split_copy (sim, cpu, vma, f->a[0], FALSE);
+        fl_w_set16 (&f->a[2], 0, vma);
+        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_find_last, vma | (above << 16),
+                 st->vmas[vma].start, f->a[0], 0);
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_find_last:
+      {
+        guint32 last;
+        if (!walk_find_vma (sim, cpu, f->a[1], &f->a[3], &last))
+          return;
+        f->a[3] &= ~FL_W_LOW48;
+        fl_w_set16 (&f->a[2], 1, last);
+        f->pc = last && f->a[1] > st->vmas[last].start ? FL_LOC_DO_MUNMAP_split_last
+                                                        : FL_LOC_DO_MUNMAP_rb_erase;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_split_last:
+      {
+        /* the tail of last stays mapped: split_vma(mm, last, end, 1) */
+        guint32 below = fl_writer_split_copy (sim, cpu, vma, f->a[1], TRUE);
+        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_rb_erase, vma | (below << 16),
+                 f->a[1], st->vmas[vma].end, 0);
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_rb_erase:
+      {
+        /* detach_vmas_to_be_unmapped: rb_erase, then its rebalancing, one step each */
+        FlRbCursor cur;
+        gboolean done;
+        guint32 root = mm->root;
+        if (!(f->a[3] & FL_W_DETACHING))
+          {
+            /* vma = prev ? prev->vm_next : mm->mmap */
+            vma = prev ? st->vmas[prev].next : mm->mmap;
+            if (prev)
+              fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
+            else
+              fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
+            fl_w_set16 (&f->a[2], 1, vma);
+            fl_w_set16 (&f->a[2], 3, vma);
+            f->a[3] |= FL_W_DETACHING;
+            f->a[4] = f->a[5] = 0;
+          }
+        memcpy (&cur, &f->a[4], sizeof cur);
+        if (cur.phase == FL_RB_PHASE_ERASE)
+          {
+            done = fl_rb_erase_color_step (&acc, &mm->root, &cur);
+            fl_writer_rb_touch (sim, cpu, &cur, root);
+            fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
+          }
+        else
+          {
+            done = fl_rb_erase_begin (&acc, &mm->root, vma, &cur);
+            fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+            fl_writer_rb_touch (sim, cpu, &cur, root);
+            fl_ev (sim, FL_EV_TREE, vma, cur.action);
+          }
+        memcpy (&f->a[4], &cur, sizeof cur);
+        if (done)
+          f->pc = FL_LOC_DO_MUNMAP_clear_node;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_clear_node:
+      {
+        /* smp_wmb(); RB_CLEAR_NODE: from now on a speculative fault holding this VMA sees it
+         * dead (vma_is_dead), and the erase above is visible before the mark */
+        guint32 next = st->vmas[vma].next;
+        fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+        fl_rb_clear_node (&acc, vma);
+        st->vmas[vma].state = FL_OBJ_UNLINKED;
+        fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
+        mm->map_count--;
+        fl_ev (sim, FL_EV_TREE, vma, FL_RB_ACTION_NONE);
+        fl_w_set16 (&f->a[2], 2, vma);           /* tail_vma */
+        fl_w_set16 (&f->a[2], 1, next);
+        fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
+        f->a[4] = f->a[5] = 0;
+        f->pc = next && st->vmas[next].start < f->a[1] ? FL_LOC_DO_MUNMAP_rb_erase
+                                                        : FL_LOC_DO_MUNMAP_detach;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_detach:
+      {
+        /* *insertion_point = vma; tail_vma->vm_next = NULL; mm->mmap_cache = NULL */
+        guint32 tail = fl_w_get16 (f->a[2], 2);
+        if (prev)
+          {
+            st->vmas[prev].next = vma;
+            fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
+          }
+        else
+          mm->mmap = vma;
+        st->vmas[tail].next = 0;
+        fl_w_touch_vma (sim, cpu, tail, FL_ACCESS_WRITE);
+        mm->mmap_cache = 0;
+        fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+        fl_ev (sim, FL_EV_STORE, fl_w_get16 (f->a[2], 3), vma);
+        f->a[3] = (f->a[3] & ~FL_W_LOW48) | f->a[0];
+        f->ret = 0;
+        f->pc = FL_LOC_DO_MUNMAP_unmap_vmas;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_unmap_vmas:
+      {
+        /* unmap_region → unmap_vmas: zap_pte_range on every PTE table of the range */
+        guint64 cursor = f->a[3] & FL_W_LOW48;
+        if (f->ret)
+          f->a[3] |= FL_W_NEED_FLUSH;
+        f->ret = 0;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->a[1]);
+        if (table)
+          {
+            guint64 base = st->tables[table].base;
+            guint64 hi = MIN (f->a[1], base + fl_w_span (1));
+            f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
+            fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_DO_MUNMAP_unmap_vmas, table,
+                     MAX (cursor, base), hi, 0);
+            return;
+          }
+        fl_ev (sim, FL_EV_CHECK, 0, 0);
+        f->a[3] = (f->a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
+                  | (G_GUINT64_CONSTANT (1) << FL_W_LEVEL_SHIFT) | (f->a[0] & ~(fl_w_span (1) - 1));
+        f->pc = FL_LOC_DO_MUNMAP_free_pgtables;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_free_pgtables:
+      if (!free_pgtables_step (sim, cpu, f))
+        f->pc = (f->a[3] & FL_W_NEED_FLUSH) ? FL_LOC_DO_MUNMAP_flush : after_flush (sim, cpu);
+      return;
+    case FL_LOC_DO_MUNMAP_flush:
+      /* tlb_finish_mmu → flush_tlb_mm: every CPU running the mm drops its translations */
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, after_flush (sim, cpu), 0, 0, 0, 0);
+      return;
+    case FL_LOC_DO_MUNMAP_free_tables:
+      {
+        guint32 table = detached_table (st);
+        fl_ev (sim, FL_EV_FREE, table, table ? st->tables[table].level : 0);
+        if (table)
+          fl_table_free (sim, table);
+        f->pc = after_flush (sim, cpu);
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_free_pages:
+      fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_DO_MUNMAP_remove_vma, 0, 0, 0, 0);
+      return;
+    case FL_LOC_DO_MUNMAP_remove_vma:
+      {
+        /* remove_vma_list: free_vma is call_rcu in the patch (vma-free=rcu); a speculative
+         * fault that found the VMA before the unlink may still be reading it */
+        guint32 head = fl_w_get16 (f->a[2], 3);
+        guint32 next = st->vmas[head].next;
+        gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
+        fl_w_touch_vma (sim, cpu, head, FL_ACCESS_WRITE);
+        fl_ev (sim, FL_EV_FREE, head, rcu);
+        if (rcu)
+          fl_rcu_call (sim, cpu, head);
+        else
+          fl_vma_free_now (sim, head);
+        fl_w_set16 (&f->a[2], 3, next);
+        if (next == 0)
+          f->pc = FL_LOC_DO_MUNMAP_up_write;
+        return;
+      }
+    case FL_LOC_DO_MUNMAP_up_write:
+      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_DO_MUNMAP_up_write);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* zap_pte_range: a0 PTE table, a1 start, a2 end; a3 the next index (bits 0..15), anonymous
+ * and file pages unmapped (16..31, 32..47), entries cleared (48..63). One step per entry
+ * cleared, under the PTE lock; returns how many (the mmu_gather's need_flush). */
+void
+fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  guint32 table = (guint32) f->a[0];
+  guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
+  guint32 anon = fl_w_get16 (f->a[3], 1), file = fl_w_get16 (f->a[3], 2);
+  switch (f->pc)
+    {
+    case FL_LOC_ZAP_PTE_RANGE_lock:
+      f->a[3] = fl_writer_index_of (st, table, f->a[1]);
+      f->pc = FL_LOC_ZAP_PTE_RANGE_zap;
+      fl_lock_try (sim, cpu, lock);
+      return;
+    case FL_LOC_ZAP_PTE_RANGE_zap:
+      {
+        guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to, FL_W_ENTRY_ANY);
+        guint64 *e = fl_table_entries (st, table);
+        if (i >= to)
+          {
+            fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_ZAP_PTE_RANGE_unlock;
+            return;
+          }
+        /* ptep_get_and_clear_full: an xchg on the PTE */
+        guint64 pte = e[i];
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
+        e[i] = 0;
+        st->tables[table].used--;
+        if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT && FL_PTE_PAGE (pte) != st->g->zero_page)
+          {
+            /* page_remove_rmap, then tlb_remove_page: the mapping's reference goes, and a
+             * page left with none waits in the gather until the TLBs are flushed */
+            guint32 page = FL_PTE_PAGE (pte);
+            FlPage *pg = &st->pages[page];
+            pg->mapcount--;
+            if (fl_writer_is_anon (st, page))
+              anon++;
+            else
+              file++;
+            if (--pg->count == 0)
+              fl_gather_page (sim, cpu, page);
+          }
+        /* a swap entry frees its slot (free_swap_and_cache); a migration entry holds no
+         * reference of ours: the migrating CPU finds it gone */
+        fl_ev (sim, FL_EV_PTE, table, i);
+        guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_ANY);
+        f->a[3] = next | ((guint64) anon << 16) | ((guint64) file << 32)
+                  | ((guint64) (fl_w_get16 (f->a[3], 3) + 1) << 48);
+        f->pc = next < to ? FL_LOC_ZAP_PTE_RANGE_zap
+                          : (anon || file) ? FL_LOC_ZAP_PTE_RANGE_rss : FL_LOC_ZAP_PTE_RANGE_unlock;
+        return;
+      }
+    case FL_LOC_ZAP_PTE_RANGE_rss:
+      /* add_mm_rss once for the whole table, with what was counted along the way */
+      fl_writer_rss_add (sim, cpu, -(gint64) anon, -(gint64) file);
+      fl_ev (sim, FL_EV_RMW, anon, file);
+      f->pc = FL_LOC_ZAP_PTE_RANGE_unlock;
+      return;
+    case FL_LOC_ZAP_PTE_RANGE_unlock:
+      fl_lock_release (sim, cpu, lock);
+      fl_return (sim, cpu, fl_w_get16 (f->a[3], 3));
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* ---- madvise(MADV_DONTNEED) ---------------------------------------------------------------- */
+
+/* The top of sys_madvise's loop for `vma` at `start`: a hole before it is -ENOMEM at the
+ * end, but the VMAs after it are still done. */
+static void
+madvise_enter (FlSim *sim, guint cpu, FlFrame *f, guint32 vma, guint64 start)
+{
+  const FlVma *v = &sim->st.vmas[vma];
+  fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+  if (start < v->start)
+    {
+      f->a[3] |= FL_W_ERROR;
+      start = v->start;
+      if (start >= f->a[1])
+        {
+          f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
+          return;
+        }
+    }
+  fl_w_set16 (&f->a[2], 0, vma);
+  f->a[3] = (f->a[3] & ~FL_W_LOW48) | start;
+  f->ret = 0;
+  f->pc = FL_LOC_MADVISE_DONTNEED_zap;
+}
+
+/* The bottom of the loop: prev = vma, start = vma->vm_end, vma = prev->vm_next. */
+static void
+madvise_next (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  const FlVma *v = &st->vmas[fl_w_get16 (f->a[2], 0)];
+  if (v->end >= f->a[1])
+    {
+      f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
+      return;
+    }
+  if (v->next == 0)
+    {
+      f->a[3] |= FL_W_ERROR;
+      f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
+      return;
+    }
+  madvise_enter (sim, cpu, f, v->next, v->end);
+}
+
+/* sys_madvise(MADV_DONTNEED) → madvise_dontneed → zap_page_range for each VMA of the range,
+ * with mmap_sem held only for read, so faults run alongside: a0 start, a1 end; a2 the VMA
+ * (bits 0..15); a3 the find_vma_prev walk, then the address cursor, and flags. Each VMA's
+ * zap ends with its own tlb_finish_mmu: flush, then free the gathered pages. */
+void
+fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  switch (f->pc)
+    {
+    case FL_LOC_MADVISE_DONTNEED_down_read:
+      {
+        guint64 len = fl_w_page_align (f->a[1]);
+        st->cpus[cpu].writer = TRUE;
+        if ((f->a[0] & (FL_PAGE_SIZE - 1)) || (f->a[1] && len == 0) || f->a[0] + len < f->a[0])
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
+            return;
+          }
+        if (len == 0)
+          {
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 1);
+            fl_return (sim, cpu, 0);
+            return;
+          }
+        f->a[1] = f->a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_READ), FL_LOC_MADVISE_DONTNEED_find_vma,
+                 0, 0, 0, 0);
+        return;
+      }
+    case FL_LOC_MADVISE_DONTNEED_find_vma:
+      {
+        if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+          return;
+        guint32 vma = fl_writer_walk_prev_vma (st, f->a[3]);
+        f->a[3] &= ~FL_W_LOW48;
+        if (vma == 0)
+          {
+            f->a[3] |= FL_W_ERROR;
+            f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
+            return;
+          }
+        madvise_enter (sim, cpu, f, vma, f->a[0]);
+        return;
+      }
+    case FL_LOC_MADVISE_DONTNEED_zap:
+      {
+        const FlVma *v = &st->vmas[fl_w_get16 (f->a[2], 0)];
+        guint64 cursor = f->a[3] & FL_W_LOW48, end = MIN (f->a[1], v->end);
+        if (f->ret)
+          f->a[3] |= FL_W_NEED_FLUSH;
+        f->ret = 0;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, end);
+        if (table)
+          {
+            guint64 base = st->tables[table].base;
+            guint64 hi = MIN (end, base + fl_w_span (1));
+            f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
+            fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_MADVISE_DONTNEED_zap, table,
+                     MAX (cursor, base), hi, 0);
+            return;
+          }
+        fl_ev (sim, FL_EV_CHECK, fl_w_get16 (f->a[2], 0), 0);
+        /* tlb_finish_mmu: nothing cleared means nothing to flush or free */
+        if (f->a[3] & FL_W_NEED_FLUSH)
+          f->pc = FL_LOC_MADVISE_DONTNEED_flush;
+        else
+          madvise_next (sim, cpu, f);
+        return;
+      }
+    case FL_LOC_MADVISE_DONTNEED_flush:
+      f->a[3] &= ~FL_W_NEED_FLUSH;
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MADVISE_DONTNEED_free_pages, 0, 0, 0, 0);
+      return;
+    case FL_LOC_MADVISE_DONTNEED_free_pages:
+      /* free the gathered pages, then on to the next VMA (or up_read) */
+      madvise_next (sim, cpu, f);
+      if (st->cpus[cpu].gather_count)
+        fl_call (sim, cpu, FL_FN_FREE_PAGES, f->pc, 0, 0, 0, 0);
+      else
+        fl_ev (sim, FL_EV_CHECK, 0, 0);
+      return;
+    case FL_LOC_MADVISE_DONTNEED_up_read:
+      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_READ,
+                             FL_LOC_MADVISE_DONTNEED_up_read);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* ---- reclaim and migration ----------------------------------------------------------------- */
+
+#define TTU_MIGRATE      (G_GUINT64_CONSTANT (1) << 0)
+#define TTU_ABORT        (G_GUINT64_CONSTANT (1) << 1)   /* the PTE no longer maps the page */
+#define TTU_MIGREF       (G_GUINT64_CONSTANT (1) << 2)   /* migration holds the old page */
+#define TTU_MOVE_FAILED  (G_GUINT64_CONSTANT (1) << 3)   /* extra references: put it back */
+#define TTU_INSTALLED    (G_GUINT64_CONSTANT (1) << 4)   /* remove_migration_pte found it */
+
+#define TTU_TABLE(f)     ((guint32) (f)->a[2])
+#define TTU_OLD(f)       ((guint32) ((f)->a[2] >> 32))
+#define TTU_NEW(f)       ((guint32) (f)->a[3])
+#define TTU_TABLE2(f)    ((guint32) ((f)->a[3] >> 32))
+
+/* page_check_address: walk to the PTE table of addr; the quick look before taking the lock. */
+static guint32
+pte_table_of (FlSim *sim, guint cpu, guint64 addr)
+{
+  guint64 cursor = addr;
+  return fl_writer_find_pte_table (sim, cpu, &cursor, addr + 1);
+}
+
+static guint
+wake_migration_waiters (FlSim *sim, guint cpu, guint32 table, guint32 index)
+{
+  FlState *st = &sim->st;
+  guint32 obj = FL_MIGRATION_WAIT (table, index);
+  guint n = 0;
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    if (c != cpu && st->cpus[c].status == FL_CPU_SLEEP && st->cpus[c].wait_obj == obj)
+      {
+        fl_wake (sim, c, st->cpus[cpu].clock + sim->config.cost.ipi);
+        n++;
+      }
+  return n;
+}
+
+/* migrate_page_move_mapping + copy: the old page must have no references but the ones
+ * expected (the migration's own, the page cache's, a forked child's); those move to the new
+ * page, whose contents are copied. */
+static gboolean
+move_to_new_page (FlSim *sim, guint cpu, guint32 old, guint32 new)
+{
+  FlState *st = &sim->st;
+  FlPage *op = &st->pages[old], *np = &st->pages[new];
+  if (op->count != op->ext_refs)
+    return FALSE;
+  gint32 refs = op->ext_refs - 1, maps = op->ext_maps;
+  fl_charge (sim, cpu, sim->config.cost.zero_page);     /* copy_highpage: 4 KiB copied */
+  np->flags |= op->flags & (FL_PAGE_ANON | FL_PAGE_FILE);
+  np->count += refs;
+  np->ext_refs += refs;
+  np->mapcount += maps;
+  np->ext_maps += maps;
+  op->count -= refs;
+  op->ext_refs -= refs;
+  op->mapcount -= maps;
+  op->ext_maps = 0;
+  if (op->flags & FL_PAGE_FILE)
+    for (guint i = 1; i < st->sizes.ncache; i++)
+      if (st->cache[i].page == old)
+        st->cache[i].page = new;
+  return TRUE;
+}
+
+/* try_to_unmap_one for the page mapped at a0, from reclaim (a1 bit 0 clear: the PTE becomes
+ * a swap entry, or none for a file page, and the page is freed) or migration (bit 0 set: a
+ * migration entry, a copy, then remove_migration_ptes puts the copy in). a1 also holds the
+ * TTU_* flags; a2 the PTE table (low 32 bits) and the page (high 32); a3 the new page and
+ * the table found again by remove_migration_pte. ptep_clear_flush flushes the TLBs while the
+ * PTE lock is held: a CPU spinning on that lock with IRQs off never acknowledges. */
+void
+fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
+{
+  FlState *st = &sim->st;
+  gboolean migrate = (f->a[1] & TTU_MIGRATE) != 0;
+  guint32 index = fl_walk_index (1, f->a[0]);
+  switch (f->pc)
+    {
+    case FL_LOC_TRY_TO_UNMAP_ONE_check_address:
+      {
+        /* which page is mapped there: reclaim and migration start from the page */
+        guint32 table = pte_table_of (sim, cpu, f->a[0]);
+        guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
+        st->cpus[cpu].writer = TRUE;
+        if (table)
+          fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) == st->g->zero_page)
+          {
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            fl_return (sim, cpu, 0);
+            return;
+          }
+        f->a[2] = table | ((guint64) FL_PTE_PAGE (pte) << 32);
+        fl_ev (sim, FL_EV_CHECK, table, 1);
+        f->pc = migrate ? FL_LOC_TRY_TO_UNMAP_ONE_alloc : FL_LOC_TRY_TO_UNMAP_ONE_lock;
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_alloc:
+      /* unmap_and_move allocates the new page before unmapping the old one */
+      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_TRY_TO_UNMAP_ONE_lock, 0, 0, 0, 0);
+      return;
+    case FL_LOC_TRY_TO_UNMAP_ONE_lock:
+      {
+        guint32 table;
+        guint64 pte;
+        if (migrate)
+          f->a[3] = f->ret;
+        /* page_check_address: walk again, look, then take the PTE lock */
+        table = pte_table_of (sim, cpu, f->a[0]);
+        pte = table ? fl_table_entries (st, table)[index] : 0;
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+          {
+            f->a[1] |= TTU_ABORT;
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
+            return;
+          }
+        f->a[2] = table | ((guint64) TTU_OLD (f) << 32);
+        f->pc = FL_LOC_TRY_TO_UNMAP_ONE_clear_flush;
+        fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_clear_flush:
+      {
+        guint32 table = TTU_TABLE (f);
+        guint64 *e = fl_table_entries (st, table);
+        guint64 pte = e[index];
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+          {
+            f->a[1] |= TTU_ABORT;
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock;
+            return;
+          }
+        /* ptep_clear_flush: clear the PTE, then flush_tlb_page with the PTE lock held. The
+         * write bit is kept for the migration entry (make_migration_entry(page, write)). */
+        e[index] = 0;
+        st->tables[table].used--;
+        f->a[1] = (f->a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
+        fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0, 0, 0, 0);
+        fl_ev (sim, FL_EV_PTE, table, index);
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_set_entry:
+      {
+        guint32 table = TTU_TABLE (f), old = TTU_OLD (f);
+        FlPage *pg = &st->pages[old];
+        gboolean anon = fl_writer_is_anon (st, old);
+        guint64 entry;
+        if (migrate)
+          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | ((f->a[1] >> 8) & FL_PTE_WRITE));
+        else if (anon)
+          entry = FL_PTE_MAKE (1 + (guint32) ((f->a[0] / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
+        else
+          entry = 0;                               /* a file page is simply unmapped */
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
+        fl_table_entries (st, table)[index] = entry;
+        if (entry)
+          st->tables[table].used++;
+        /* the model keeps RSS equal to the present PTEs, so a migration entry is not counted
+         * either (2.6.32 leaves it in anon_rss); page_remove_rmap */
+        fl_writer_rss_add (sim, cpu, anon ? -1 : 0, anon ? 0 : -1);
+        pg->mapcount--;
+        if (migrate)
+          {
+            /* the mapping's reference is now the migration's; waiters sleep on the page lock */
+            pg->ext_refs++;
+            pg->flags |= FL_PAGE_LOCKED;
+            f->a[1] |= TTU_MIGREF;
+          }
+        else if (--pg->count == 0)
+          fl_gather_page (sim, cpu, old);          /* page_cache_release; written out, freed */
+        fl_ev (sim, FL_EV_PTE, table, index);
+        f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock;
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_unlock:
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE (f)));
+      f->pc = migrate && !(f->a[1] & TTU_ABORT) ? FL_LOC_TRY_TO_UNMAP_ONE_copy
+                                                : FL_LOC_TRY_TO_UNMAP_ONE_release;
+      return;
+    case FL_LOC_TRY_TO_UNMAP_ONE_copy:
+      if (move_to_new_page (sim, cpu, TTU_OLD (f), TTU_NEW (f)))
+        fl_ev (sim, FL_EV_STORE, TTU_NEW (f), TTU_OLD (f));
+      else
+        {
+          f->a[1] |= TTU_MOVE_FAILED;              /* -EAGAIN: the old page goes back */
+          fl_ev (sim, FL_EV_CHECK, TTU_OLD (f), 0);
+        }
+      f->pc = FL_LOC_TRY_TO_UNMAP_ONE_lock_new;
+      return;
+    case FL_LOC_TRY_TO_UNMAP_ONE_lock_new:
+      {
+        /* remove_migration_pte: walk to the entry again (munmap may have zapped it) */
+        guint32 table = pte_table_of (sim, cpu, f->a[0]);
+        if (table == 0)
+          {
+            fl_ev (sim, FL_EV_CHECK, 0, 0);
+            f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
+            return;
+          }
+        f->a[3] = TTU_NEW (f) | ((guint64) table << 32);
+        f->pc = FL_LOC_TRY_TO_UNMAP_ONE_set_new;
+        fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_set_new:
+      {
+        guint32 table = TTU_TABLE2 (f), old = TTU_OLD (f);
+        guint64 *e = fl_table_entries (st, table);
+        guint64 pte = e[index];
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_MIGRATION || FL_PTE_PAGE (pte) != old)
+          {
+            fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
+            fl_ev (sim, FL_EV_CHECK, table, 0);
+            f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
+            return;
+          }
+        guint32 page = (f->a[1] & TTU_MOVE_FAILED) ? old : TTU_NEW (f);
+        /* mk_pte, pte_mkold; writable again only if the entry was a write one */
+        fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
+        e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
+        st->pages[page].mapcount++;
+        if (page == old)
+          {
+            st->pages[old].ext_refs--;             /* the migration's reference maps it again */
+            f->a[1] &= ~TTU_MIGREF;
+          }
+        fl_writer_rss_add (sim, cpu, fl_writer_is_anon (st, page) ? 1 : 0,
+                           fl_writer_is_anon (st, page) ? 0 : 1);
+        f->a[1] |= TTU_INSTALLED;
+        fl_ev (sim, FL_EV_PTE, table, index);
+        f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
+        return;
+      }
+    case FL_LOC_TRY_TO_UNMAP_ONE_unlock_new:
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE2 (f)));
+      f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
+      return;
+    case FL_LOC_TRY_TO_UNMAP_ONE_release:
+      {
+        guint woken = 0;
+        if (migrate)
+          {
+            guint32 old = TTU_OLD (f), new = TTU_NEW (f);
+            if (f->a[1] & TTU_MIGREF)
+              {
+                /* unlock_page wakes migration_entry_wait, then putback drops the old page */
+                st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+                st->pages[old].ext_refs--;
+                if (--st->pages[old].count == 0)
+                  fl_gather_page (sim, cpu, old);
+              }
+            else if (f->a[1] & TTU_INSTALLED)
+              {
+                /* the old page went back in place: only the waiters to wake */
+                st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+              }
+            /* a new page that was not mapped loses its allocation reference */
+            if (!(f->a[1] & TTU_INSTALLED) || (f->a[1] & TTU_MOVE_FAILED))
+              if (--st->pages[new].count == 0)
+                fl_gather_page (sim, cpu, new);
+          }
+        if (st->cpus[cpu].gather_count)
+          {
+            fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_NONE, 0, 0, 0, 0);
+            return;
+          }
+        if (migrate)
+          fl_ev (sim, FL_EV_WAKE, FL_MIGRATION_WAIT (TTU_TABLE (f), index), woken);
+        else
+          fl_ev (sim, FL_EV_RETURN, TTU_OLD (f), 0);
+        fl_return (sim, cpu, 0);
+        return;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}

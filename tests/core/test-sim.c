@@ -1,0 +1,269 @@
+/* Tests of the simulation: each primitive and path, the races and the oracle's verdicts. */
+#include "sim-helpers.h"
+
+static void
+test_locked_fault_counts (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("locked-anon-fault", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_assert_true (fl_sim_is_finished (sim));
+  g_assert_cmpuint (k.total, ==, 2);
+  g_assert_cmpuint (k.locked, ==, 2);
+  g_assert_cmpuint (k.speculative, ==, 0);
+  g_assert_cmpuint (k.minor, ==, 2);
+  g_assert_cmpuint (k.errors, ==, 0);
+  /* the first fault allocated the pud, pmd and pte levels */
+  g_assert_cmpuint (count_events (sim, FL_FN_PGTABLE_ALLOC, FL_EV_ALLOC), ==, 3);
+  assert_no_findings (sim);
+}
+
+static void
+test_spf_first_touch_retries (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-anon-fault", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_assert_cmpuint (k.total, ==, 2);
+  g_assert_cmpuint (k.retried, ==, 1);      /* no page table yet: only the locked path allocates */
+  g_assert_cmpuint (k.speculative, ==, 1);
+  g_assert_cmpuint (k.locked, ==, 1);
+  assert_no_findings (sim);
+}
+
+/* The generic rwsem takes wait_lock for every down_read_trylock and up_read: with four CPUs
+ * faulting, they queue on it; the xadd rwsem never spins there. */
+static void
+test_generic_rwsem_serializes_on_wait_lock (void)
+{
+  g_autoptr (FlSim) generic = run_builtin ("rwsem-generic-bounce", NULL, 0);
+  g_autoptr (FlSim) xadd = run_builtin ("rwsem-xadd-bounce", NULL, 0);
+  guint spins = count_events (generic, FL_FN_GENERIC_DOWN_READ_TRYLOCK, FL_EV_SPIN)
+                + count_events (generic, FL_FN_GENERIC_UP, FL_EV_SPIN);
+  g_assert_cmpuint (spins, >, 10);
+  g_assert_cmpuint (count_events (xadd, FL_FN_XADD_DOWN_READ_TRYLOCK, FL_EV_SPIN)
+                    + count_events (xadd, FL_FN_XADD_UP, FL_EV_SPIN), ==, 0);
+  FlCounters kg, kx;
+  fl_sim_get_counters (generic, &kg);
+  fl_sim_get_counters (xadd, &kx);
+  g_assert_cmpuint (kg.total, ==, kx.total);
+  g_assert_cmpuint (kg.cycles, >, kx.cycles);
+  assert_no_findings (generic);
+  assert_no_findings (xadd);
+}
+
+/* xadd: up_read is exactly one locked instruction on the count. */
+static void
+test_xadd_up_read_is_one_rmw (void)
+{
+  const char *sets[] = { "rwsem", "xadd", NULL };
+  g_autoptr (FlSim) sim = run_builtin ("locked-anon-fault", sets, 0);
+  g_assert_cmpuint (count_events (sim, FL_FN_XADD_UP, -1), ==, 2);     /* two faults */
+  g_assert_cmpuint (count_events (sim, FL_FN_XADD_UP, FL_EV_RMW), ==, 2);
+  g_assert_cmpuint (count_events (sim, FL_FN_XADD_DOWN_READ_TRYLOCK, FL_EV_RMW), ==, 2);
+}
+
+static void
+test_munmap_race_rcu_keeps_vma (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-vs-munmap", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.retried, ==, 1);
+  g_assert_cmpuint (k.locked, ==, 1);
+  g_assert_cmpuint (k.errors, ==, 1);       /* the range is gone: SIGSEGV, as it should be */
+  /* the VMA was freed by its RCU callback only after cpu0 left its read-side section */
+  gsize n;
+  const FlEvent *ev = fl_sim_get_events (sim, &n);
+  gint64 unlock = -1, freed = -1;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (ev[i].loc == FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock && ev[i].cpu == 0)
+        unlock = ev[i].step;
+      if (ev[i].loc == FL_LOC_RCU_DO_BATCH_invoke)
+        freed = ev[i].step;
+    }
+  g_assert_cmpint (unlock, >=, 0);
+  g_assert_cmpint (freed, >, unlock);
+}
+
+static void
+test_munmap_race_immediate_free_is_use_after_free (void)
+{
+  const char *sets[] = { "vma-free", "immediate", NULL };
+  g_autoptr (FlSim) sim = run_builtin ("spf-vs-munmap", sets, 0);
+  g_assert_cmpuint (count_findings (sim, FL_FINDING_USE_AFTER_FREE), >, 0);
+}
+
+static void
+test_mprotect_odd_sequence_retries (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-vs-mprotect", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.retried, ==, 1);
+  g_assert_cmpuint (k.errors, ==, 1);       /* write to a read-only VMA under mmap_sem */
+
+  const char *sets[] = { "spf-seqcheck", "off", NULL };
+  g_autoptr (FlSim) broken = run_builtin ("spf-vs-mprotect", sets, 0);
+  g_assert_cmpuint (count_findings (broken, FL_FINDING_STALE_MAPPING), >, 0);
+}
+
+static void
+test_tlb_ipi_trylock_loop_completes (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-tlb-ipi", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.total, ==, 2);
+  g_assert_cmpuint (k.errors, ==, 0);
+  g_assert_cmpuint (count_events (sim, FL_FN_N, FL_EV_IPI_SEND), >=, 1);
+}
+
+static void
+test_tlb_ipi_spin_irqs_off_deadlocks (void)
+{
+  const char *sets[] = { "pte-map-lock", "spin-irqs-off", NULL };
+  g_autoptr (FlSim) sim = run_builtin ("spf-tlb-ipi", sets, 0);
+  g_assert_cmpuint (count_findings (sim, FL_FINDING_DEADLOCK), ==, 1);
+  g_assert_true (fl_sim_get_state (sim)->g->deadlocked);
+}
+
+static void
+test_migration_retries_then_waits (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-migration-retry", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.retried, >=, 1);
+  g_assert_cmpuint (count_events (sim, FL_FN_DO_SWAP_PAGE, FL_EV_SLEEP), ==, 1);
+}
+
+static void
+test_swap_in_is_major (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("swap-in-fault", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.major, ==, 1);
+  g_assert_cmpuint (k.speculative, ==, 1);
+}
+
+static void
+test_cow_copies_and_flushes (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("cow-write-fault", NULL, 0);
+  assert_no_findings (sim);
+  g_assert_cmpuint (count_events (sim, FL_FN_FLUSH_TLB_OTHERS, FL_EV_IPI_SEND), ==, 1);
+  g_assert_cmpuint (count_events (sim, FL_FN_N, FL_EV_IPI_ACK), >=, 1);
+}
+
+static void
+test_file_fault_maps_cache_page (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("file-read-fault", NULL, 0);
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  assert_no_findings (sim);
+  g_assert_cmpuint (k.speculative, ==, 1);
+  g_assert_cmpuint (count_events (sim, FL_FN_DO_FAULT, -1), >, 0);
+}
+
+/* Every built-in scenario, with its own settings, is clean and deterministic. */
+static void
+test_builtins_clean_and_deterministic (void)
+{
+  g_auto (GStrv) ids = fl_scenario_builtin_ids ();
+  g_assert_cmpuint (g_strv_length (ids), >=, 13);
+  for (guint i = 0; ids[i]; i++)
+    {
+      if (strcmp (ids[i], "will-it-scale-pf1") == 0 && !g_test_slow ())
+        continue;
+      g_autoptr (FlSim) a = run_builtin (ids[i], NULL, 0);
+      g_autoptr (FlSim) b = run_builtin (ids[i], NULL, 0);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " steps", ids[i], fl_sim_get_step (a));
+      g_assert_true (fl_sim_is_finished (a));
+      assert_no_findings (a);
+      g_assert_cmpuint (fl_sim_get_hash (a), ==, fl_sim_get_hash (b));
+      g_assert_cmpuint (fl_sim_get_state_hash (a), ==, fl_sim_get_state_hash (b));
+    }
+}
+
+/* seek(n) after a full run gives the state that stepping to n from the start gives. */
+static void
+test_seek_matches_stepping (void)
+{
+  g_autoptr (FlSim) full = run_builtin ("multi-fault", NULL, 0);
+  guint64 total = fl_sim_get_total_steps (full);
+  guint64 hash = fl_sim_get_hash (full);
+  g_assert_cmpuint (total, >, 10000);
+  GRand *rand = g_rand_new_with_seed (7);
+  for (guint i = 0; i < 6; i++)
+    {
+      guint64 target = i == 0 ? 1 : i == 1 ? total : (guint64) g_rand_int_range (rand, 1, (gint32) total);
+      g_autoptr (FlSim) fresh = run_builtin ("multi-fault", NULL, target);
+      g_assert_true (fl_sim_seek (full, target));
+      g_assert_cmpuint (fl_sim_get_step (full), ==, target);
+      g_assert_cmpuint (fl_sim_get_state_hash (full), ==, fl_sim_get_state_hash (fresh));
+    }
+  /* stepping on to the end replays the recorded run */
+  g_assert_true (fl_sim_seek (full, 100));
+  fl_sim_run (full, 0);
+  g_assert_cmpuint (fl_sim_get_hash (full), ==, hash);
+  g_assert_cmpuint (fl_sim_get_findings (full)->len, ==, 0);
+  g_rand_free (rand);
+}
+
+/* The random policy is a legal interleaving: different seeds, different runs, all clean. */
+static void
+test_random_schedules_are_safe (void)
+{
+  static const char *const ids[] = { "spf-vs-munmap", "spf-vs-mprotect", "spf-tlb-ipi",
+                                     "spf-migration-retry", "cow-write-fault" };
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr (GHashTable) hashes = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_autoptr (GArray) keep = g_array_new (FALSE, FALSE, sizeof (guint64));
+      g_array_set_size (keep, 40);
+      for (guint seed = 0; seed < 40; seed++)
+        {
+          g_autoptr (GError) error = NULL;
+          g_autoptr (FlScenario) sc = fl_scenario_load_builtin (ids[i], &error);
+          g_autoptr (FlSim) sim = fl_sim_new (sc, NULL, seed, &error);
+          fl_sim_set_policy (sim, FL_SCHED_RANDOM);
+          fl_sim_run (sim, 0);
+          assert_no_findings (sim);
+          g_array_index (keep, guint64, seed) = fl_sim_get_hash (sim);
+          g_hash_table_add (hashes, &g_array_index (keep, guint64, seed));
+        }
+      g_assert_cmpuint (g_hash_table_size (hashes), >, 1);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/sim/locked-fault", test_locked_fault_counts);
+  g_test_add_func ("/core/sim/spf-first-touch-retries", test_spf_first_touch_retries);
+  g_test_add_func ("/core/rwsem/generic-serializes-on-wait-lock", test_generic_rwsem_serializes_on_wait_lock);
+  g_test_add_func ("/core/rwsem/xadd-up-read-one-rmw", test_xadd_up_read_is_one_rmw);
+  g_test_add_func ("/core/race/munmap-rcu", test_munmap_race_rcu_keeps_vma);
+  g_test_add_func ("/core/race/munmap-immediate-free", test_munmap_race_immediate_free_is_use_after_free);
+  g_test_add_func ("/core/race/mprotect-odd-sequence", test_mprotect_odd_sequence_retries);
+  g_test_add_func ("/core/race/tlb-ipi-trylock-loop", test_tlb_ipi_trylock_loop_completes);
+  g_test_add_func ("/core/race/tlb-ipi-spin-irqs-off", test_tlb_ipi_spin_irqs_off_deadlocks);
+  g_test_add_func ("/core/race/migration", test_migration_retries_then_waits);
+  g_test_add_func ("/core/sim/swap-in", test_swap_in_is_major);
+  g_test_add_func ("/core/sim/cow", test_cow_copies_and_flushes);
+  g_test_add_func ("/core/sim/file-fault", test_file_fault_maps_cache_page);
+  g_test_add_func ("/core/sim/builtins-clean-deterministic", test_builtins_clean_and_deterministic);
+  g_test_add_func ("/core/sim/seek", test_seek_matches_stepping);
+  g_test_add_func ("/core/sim/random-schedules", test_random_schedules_are_safe);
+  return g_test_run ();
+}

@@ -1,0 +1,448 @@
+/* test-painters.c — the painters without a display: every view draws something at every
+ * step, exports are what the painter draws, vector exports are reproducible, and the lanes
+ * of a 64-CPU run draw in bounded time. */
+#include "fl-paint.h"
+
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define WIDTH  1280
+#define HEIGHT 720
+
+typedef struct {
+  FlSim     *sim;
+  FlPalette  palette;
+  FlViewport viewport;
+  char      *tmp;
+} Fixture;
+
+static FlSim *
+sim_for (const char *id, const char *key, const char *value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlConfig config = scenario->config;
+  if (key)
+    {
+      g_assert_true (fl_config_set (&config, key, value, &error));
+      g_assert_no_error (error);
+    }
+  FlSim *sim = fl_sim_new (scenario, &config, scenario->seed, &error);
+  g_assert_no_error (error);
+  return sim;
+}
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->sim = sim_for ("spf-vs-munmap", NULL, NULL);
+  fl_palette_init_light (&f->palette);
+  f->viewport = (FlViewport) { .width = WIDTH, .height = HEIGHT, .font_scale = 1.0 };
+  g_autoptr (GError) error = NULL;
+  f->tmp = g_dir_make_tmp ("faultline-painters-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->tmp, 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->tmp, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (f->tmp);
+  g_free (f->tmp);
+  fl_sim_free (f->sim);
+}
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (s);
+  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (s) + x * 4);
+}
+
+/* Non-blank: a good share of pixels differ from the background and there are several
+ * colours, not one flat fill. */
+static void
+assert_not_blank (cairo_surface_t *s, const char *what)
+{
+  cairo_surface_flush (s);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  guint32 bg = pixel (s, w - 1, h - 1);
+  g_autoptr (GHashTable) colours = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint64 differ = 0;
+  for (int y = 0; y < h; y += 2)
+    for (int x = 0; x < w; x += 2)
+      {
+        guint32 p = pixel (s, x, y);
+        if (p != bg)
+          differ++;
+        if (g_hash_table_size (colours) < 64)
+          g_hash_table_add (colours, GUINT_TO_POINTER (p));
+      }
+  guint64 total = (guint64) ((w + 1) / 2) * ((h + 1) / 2);
+  if (differ * 100 < total || g_hash_table_size (colours) < 4)
+    g_error ("%s looks blank: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+             " pixels differ from the background, %u colours", what, differ, total,
+             g_hash_table_size (colours));
+}
+
+static void
+test_names (void)
+{
+  for (guint v = 0; v < FL_VIEW_N; v++)
+    {
+      const char *name = fl_view_name (v);
+      g_assert_nonnull (name);
+      g_assert_cmpint (fl_view_lookup (name), ==, v);
+    }
+  g_assert_cmpint (fl_view_lookup ("nope"), ==, FL_VIEW_N);
+  g_assert_cmpint (fl_view_lookup (NULL), ==, FL_VIEW_N);
+}
+
+/* Every view, at the start, in the middle of the race and at the end, in both styles. */
+static void
+test_every_view_draws (Fixture *f, gconstpointer data)
+{
+  guint64 total = fl_sim_run (f->sim, 0);
+  g_assert_cmpuint (total, >, 10);
+  guint64 steps[] = { 0, total / 4, total / 2, 3 * total / 4, total };
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      FlPalette palette;
+      if (dark)
+        fl_palette_init_dark (&palette);
+      else
+        fl_palette_init_light (&palette);
+      for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+        {
+          /* seeking back leaves the rest of the run recorded: the lanes show it faded */
+          g_assert_true (fl_sim_seek (f->sim, steps[i]));
+          g_assert_cmpuint (fl_sim_get_step (f->sim), ==, steps[i]);
+          for (guint v = 0; v < FL_VIEW_N; v++)
+            {
+              f->viewport.selected_cpu = i % 2;
+              cairo_surface_t *s = fl_paint_view_image (v, f->sim, &f->viewport, &palette);
+              g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+              g_autofree char *what = g_strdup_printf ("%s view at step %" G_GUINT64_FORMAT "%s",
+                                                       fl_view_name (v), steps[i], dark ? " (dark)" : "");
+              assert_not_blank (s, what);
+              cairo_surface_destroy (s);
+              g_autofree char *text = fl_view_describe (v, f->sim, &f->viewport);
+              g_assert_nonnull (text);
+              g_assert_cmpuint (strlen (text), >, 10);
+            }
+        }
+    }
+}
+
+/* Drawing leaves the simulation and the Cairo context as they were. */
+static void
+test_no_side_effects (Fixture *f, gconstpointer data)
+{
+  fl_sim_run (f->sim, 30);
+  guint64 hash = fl_sim_get_state_hash (f->sim);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 360);
+  cairo_t *cr = cairo_create (s);
+  cairo_translate (cr, 3, 4);
+  cairo_set_source_rgb (cr, 0.1, 0.2, 0.3);
+  cairo_set_line_width (cr, 7);
+  cairo_matrix_t before, after;
+  cairo_get_matrix (cr, &before);
+  FlViewport vp = { .width = 600, .height = 340, .font_scale = 1 };
+  for (guint v = 0; v < FL_VIEW_N; v++)
+    fl_paint_view (v, cr, f->sim, &vp, &f->palette);
+  cairo_get_matrix (cr, &after);
+  g_assert_cmpmem (&before, sizeof before, &after, sizeof after);
+  g_assert_cmpfloat (cairo_get_line_width (cr), ==, 7);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpuint (fl_sim_get_step (f->sim), ==, 30);
+  g_assert_cmpuint (fl_sim_get_state_hash (f->sim), ==, hash);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+static GBytes *
+read_file (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+static void
+export_to (Fixture *f, FlView view, const char *format, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fl_export_view (view, f->sim, &f->viewport, &f->palette, format, path, &error));
+  g_assert_no_error (error);
+}
+
+/* PNG, SVG and PDF of every view; the vector ones identical when exported twice; the PNG
+ * identical, pixel for pixel, to the painter's own image. */
+static void
+test_exports (Fixture *f, gconstpointer data)
+{
+  fl_sim_run (f->sim, 40);
+  for (guint v = 0; v < FL_VIEW_N; v++)
+    {
+      const char *name = fl_view_name (v);
+      static const char *const formats[] = { "png", "svg", "pdf" };
+      static const char *const magic[] = { "\x89PNG", "<?xml", "%PDF" };
+      for (guint k = 0; k < G_N_ELEMENTS (formats); k++)
+        {
+          g_autofree char *file1 = g_strdup_printf ("%s-1.%s", name, formats[k]);
+          g_autofree char *file2 = g_strdup_printf ("%s-2.%s", name, formats[k]);
+          g_autofree char *path1 = g_build_filename (f->tmp, file1, NULL);
+          g_autofree char *path2 = g_build_filename (f->tmp, file2, NULL);
+          export_to (f, v, formats[k], path1);
+          export_to (f, v, formats[k], path2);
+          g_autoptr (GBytes) a = read_file (path1);
+          g_autoptr (GBytes) b = read_file (path2);
+          gsize len = 0;
+          const char *bytes = g_bytes_get_data (a, &len);
+          g_assert_cmpuint (len, >, 1000);
+          g_assert_true (len > strlen (magic[k]) && memcmp (bytes, magic[k], strlen (magic[k])) == 0);
+          if (!g_bytes_equal (a, b))
+            g_error ("%s export of the %s view differs between two exports", formats[k], name);
+        }
+
+      /* the PNG holds exactly what the painter draws */
+      g_autofree char *png = g_strdup_printf ("%s/%s-1.png", f->tmp, name);
+      cairo_surface_t *from_file = cairo_image_surface_create_from_png (png);
+      cairo_surface_t *painted = fl_paint_view_image (v, f->sim, &f->viewport, &f->palette);
+      g_assert_cmpint (cairo_surface_status (from_file), ==, CAIRO_STATUS_SUCCESS);
+      cairo_surface_flush (painted);
+      int w = cairo_image_surface_get_width (painted), h = cairo_image_surface_get_height (painted);
+      g_assert_cmpint (cairo_image_surface_get_width (from_file), ==, w);
+      g_assert_cmpint (cairo_image_surface_get_height (from_file), ==, h);
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          if (pixel (from_file, x, y) != pixel (painted, x, y))
+            g_error ("%s: PNG pixel (%d, %d) is %08x, the painter drew %08x", name, x, y,
+                     pixel (from_file, x, y), pixel (painted, x, y));
+      cairo_surface_destroy (from_file);
+      cairo_surface_destroy (painted);
+    }
+}
+
+static void
+test_export_errors (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->tmp, "x.gif", NULL);
+  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &f->viewport, &f->palette, "gif", path, &error));
+  g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_autofree char *missing = g_build_filename (f->tmp, "no", "such", "dir.png", NULL);
+  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &f->viewport, &f->palette, "png", missing, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_clear_error (&error);
+  FlViewport empty = f->viewport;
+  empty.width = 0;
+  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &empty, &f->palette, "png", path, &error));
+  g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_SIZE);
+}
+
+/* A finding shows in the counters' description and still draws. */
+static void
+test_finding_views (void)
+{
+  g_autoptr (FlSim) sim = sim_for ("spf-vs-munmap", "vma-free", "immediate");
+  fl_sim_run (sim, 0);
+  g_assert_cmpuint (fl_sim_get_findings (sim)->len, >, 0);
+  FlPalette palette;
+  fl_palette_init_light (&palette);
+  FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1 };
+  g_autofree char *text = fl_view_describe (FL_VIEW_COUNTERS, sim, &vp);
+  g_assert_nonnull (strstr (text, "use-after-free"));
+  for (guint v = 0; v < FL_VIEW_N; v++)
+    {
+      cairo_surface_t *s = fl_paint_view_image (v, sim, &vp, &palette);
+      assert_not_blank (s, fl_view_name (v));
+      cairo_surface_destroy (s);
+    }
+}
+
+/* Every built-in scenario, every view, small and large: nothing crashes or warns. */
+static void
+test_builtin_scenarios (void)
+{
+  g_auto (GStrv) ids = fl_scenario_builtin_ids ();
+  FlPalette palette;
+  fl_palette_init_dark (&palette);
+  for (guint i = 0; ids[i]; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (ids[i], &error);
+      g_assert_no_error (error);
+      g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, scenario->seed, &error);
+      g_assert_no_error (error);
+      fl_sim_run (sim, 2000);
+      static const double sizes[][2] = { { 320, 200 }, { 1920, 1080 } };
+      for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+        for (guint v = 0; v < FL_VIEW_N; v++)
+          {
+            FlViewport vp = { .width = sizes[k][0], .height = sizes[k][1], .font_scale = 1 };
+            cairo_surface_t *s = fl_paint_view_image (v, sim, &vp, &palette);
+            g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+            cairo_surface_destroy (s);
+          }
+    }
+}
+
+static gboolean
+pixel_is (guint32 px, const FlRgba *c)
+{
+  int r = (px >> 16) & 0xff, g = (px >> 8) & 0xff, b = px & 0xff;
+  return ABS (r - (int) (c->r * 255 + 0.5)) <= 2 && ABS (g - (int) (c->g * 255 + 0.5)) <= 2
+         && ABS (b - (int) (c->b * 255 + 0.5)) <= 2;
+}
+
+/* What fl_lanes_hit() finds under a point is what the painter drew there: a lane of that
+ * CPU, in the colour of an activity; lanes go down in CPU order. */
+static void
+test_lanes_hit (Fixture *f, gconstpointer data)
+{
+  fl_sim_run (f->sim, 0);
+  guint64 total = fl_sim_get_total_steps (f->sim);
+  cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, f->sim, &f->viewport, &f->palette);
+  cairo_surface_flush (s);
+  guint hits[2] = { 0, 0 };
+  gint last_cpu = -1;
+  for (int i = 2; i < 9; i++)
+    for (int y = 0; y < HEIGHT; y++)
+      {
+        double x = WIDTH * i / 10.0;
+        guint cpu = 99;
+        guint64 step = 0;
+        if (!fl_lanes_hit (f->sim, &f->viewport, x, y + 0.5, &cpu, &step))
+          continue;
+        g_assert_cmpuint (cpu, <, 2);
+        g_assert_cmpuint (step, >=, 1);
+        g_assert_cmpuint (step, <=, total);
+        if (i == 2)
+          {
+            g_assert_cmpint ((gint) cpu, >=, last_cpu);
+            last_cpu = (gint) cpu;
+          }
+        guint32 px = pixel (s, (int) x, y);
+        gboolean activity = FALSE;
+        for (guint a = 0; a < FL_ACT_N; a++)
+          activity |= pixel_is (px, &f->palette.activity[a]);
+        if (activity)
+          hits[cpu]++;
+      }
+  g_assert_cmpuint (hits[0], >, 0);
+  g_assert_cmpuint (hits[1], >, 0);
+  g_assert_false (fl_lanes_hit (f->sim, &f->viewport, WIDTH / 2.0, 2, NULL, NULL));
+  g_assert_false (fl_lanes_hit (f->sim, &f->viewport, WIDTH / 2.0, HEIGHT - 2, NULL, NULL));
+  cairo_surface_destroy (s);
+}
+
+#define BIG_CPUS   64
+#define BIG_FAULTS 400
+
+/* 64 CPUs, each faulting in its own part of one mapping: a run of about a million steps. */
+static char *
+big_scenario_text (void)
+{
+  GString *s = g_string_new ("[scenario]\ntitle=64 CPUs fault in parallel\nseed=1\n\n"
+                             "[config]\ncpus=64\nsockets=8\ncores-per-socket=8\n"
+                             "fault-path=speculative\nrwsem=xadd\n\n[mm]\n");
+  g_string_append_printf (s, "vma=0x7f0000000000-0x%" G_GINT64_MODIFIER "x rw- anon\n\n",
+                          G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) BIG_CPUS * 0x200000);
+  for (guint c = 0; c < BIG_CPUS; c++)
+    g_string_append_printf (s, "[cpu%u]\nbase=0x%" G_GINT64_MODIFIER "x\nops=repeat %u { fault +4096 write }\n\n",
+                            c, G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) c * 0x200000, BIG_FAULTS);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_lanes_64_cpus (void)
+{
+  g_autofree char *text = big_scenario_text ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_parse (text, "64-cpus", &error);
+  g_assert_no_error (error);
+  g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, 1, &error);
+  g_assert_no_error (error);
+  gint64 t0 = g_get_monotonic_time ();
+  guint64 steps = fl_sim_run (sim, 0);
+  gint64 t1 = g_get_monotonic_time ();
+  gsize n = 0;
+  fl_sim_get_events (sim, &n);
+  g_test_message ("64 CPUs: %" G_GUINT64_FORMAT " steps, %" G_GSIZE_FORMAT " events, simulated in %.2f s",
+                  steps, n, (t1 - t0) / 1e6);
+
+  FlPalette palette;
+  fl_palette_init_light (&palette);
+  FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (s);
+  double best = G_MAXDOUBLE;
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 a = g_get_monotonic_time ();
+      fl_paint_view (FL_VIEW_LANES, cr, sim, &vp, &palette);
+      cairo_surface_flush (s);
+      best = MIN (best, (g_get_monotonic_time () - a) / 1e3);
+    }
+  g_test_message ("lanes of 64 CPUs and %" G_GSIZE_FORMAT " events at %dx%d: %.1f ms (best of 3)",
+                  n, WIDTH, HEIGHT, best);
+  assert_not_blank (s, "lanes of 64 CPUs");
+
+  /* zoomed into a window of time: the same code path with wide segments */
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  vp.time_start = k.cycles / 3;
+  vp.time_end = vp.time_start + 20000;
+  gint64 a = g_get_monotonic_time ();
+  fl_paint_view (FL_VIEW_LANES, cr, sim, &vp, &palette);
+  cairo_surface_flush (s);
+  g_test_message ("zoomed lanes: %.1f ms", (g_get_monotonic_time () - a) / 1e3);
+  assert_not_blank (s, "zoomed lanes of 64 CPUs");
+
+  /* and every other view of that machine */
+  vp.time_start = vp.time_end = 0;
+  for (guint v = 0; v < FL_VIEW_N; v++)
+    {
+      a = g_get_monotonic_time ();
+      fl_paint_view (v, cr, sim, &vp, &palette);
+      cairo_surface_flush (s);
+      g_test_message ("%s view of 64 CPUs: %.1f ms", fl_view_name (v), (g_get_monotonic_time () - a) / 1e3);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/painters/names", test_names);
+  g_test_add ("/ui/painters/every-view-draws", Fixture, NULL, fixture_set_up,
+              test_every_view_draws, fixture_tear_down);
+  g_test_add ("/ui/painters/no-side-effects", Fixture, NULL, fixture_set_up,
+              test_no_side_effects, fixture_tear_down);
+  g_test_add ("/ui/painters/exports", Fixture, NULL, fixture_set_up, test_exports,
+              fixture_tear_down);
+  g_test_add ("/ui/painters/export-errors", Fixture, NULL, fixture_set_up, test_export_errors,
+              fixture_tear_down);
+  g_test_add ("/ui/painters/lanes-hit", Fixture, NULL, fixture_set_up, test_lanes_hit,
+              fixture_tear_down);
+  g_test_add_func ("/ui/painters/findings", test_finding_views);
+  g_test_add_func ("/ui/painters/builtin-scenarios", test_builtin_scenarios);
+  g_test_add_func ("/ui/painters/lanes-64-cpus", test_lanes_64_cpus);
+  return g_test_run ();
+}

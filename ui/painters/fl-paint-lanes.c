@@ -1,0 +1,674 @@
+/* fl-paint-lanes.c — one lane per CPU over simulated time, coloured by what the CPU does.
+ *
+ * A run can have a million events and 64 CPUs, so nothing here is drawn per event: each
+ * pixel column of each lane asks which activity covered most of its time span (a binary
+ * search by cycle in that CPU's events, then a handful of samples when the column holds many
+ * events), equal neighbouring columns merge into one rectangle, and the rectangles of one
+ * colour are filled as one path. Markers and arrows are thinned to one per pixel column. */
+#include "fl-paint-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_EXACT      24     /* intervals in a column weighed exactly; beyond, sampled */
+#define SAMPLES        12
+#define MAX_ARROWS     256
+#define IPI_ACK_WINDOW 4096   /* events searched for an IPI's acknowledgement */
+
+typedef struct {
+  const FlEvent *ev;
+  guint32       *idx;       /* per CPU, event indices (findings left out): the CPU's steps */
+  guint32       *start;     /* ncpus + 1 offsets into idx */
+  guint          ncpus;
+} Lanes;
+
+typedef struct {
+  double x0, w;             /* lane area, in user units */
+  guint64 t0, t1;           /* visible simulated time */
+} TimeMap;
+
+static double
+x_of (const TimeMap *m, guint64 t)
+{
+  if (t <= m->t0)
+    return m->x0 - (double) (m->t0 - t) / (double) (m->t1 - m->t0) * m->w;
+  return m->x0 + (double) (t - m->t0) / (double) (m->t1 - m->t0) * m->w;
+}
+
+static void
+lanes_build (Lanes *l, const FlEvent *ev, gsize n, guint ncpus)
+{
+  l->ev = ev;
+  l->ncpus = ncpus;
+  l->start = g_new0 (guint32, ncpus + 1);
+  for (gsize i = 0; i < n; i++)
+    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
+      l->start[ev[i].cpu + 1]++;
+  for (guint c = 0; c < ncpus; c++)
+    l->start[c + 1] += l->start[c];
+  l->idx = g_new (guint32, MAX (l->start[ncpus], 1u));
+  g_autofree guint32 *fill = g_memdup2 (l->start, sizeof (guint32) * ncpus);
+  for (gsize i = 0; i < n; i++)
+    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
+      l->idx[fill[ev[i].cpu]++] = (guint32) i;
+}
+
+static void
+lanes_clear (Lanes *l)
+{
+  g_free (l->idx);
+  g_free (l->start);
+}
+
+static inline guint64
+cyc (const Lanes *l, const guint32 *idx, guint k)
+{
+  return l->ev[idx[k]].cycle;
+}
+
+/* First k in [lo, hi) with cycle(k) > t; hi if none. */
+static guint
+first_after (const Lanes *l, const guint32 *idx, guint lo, guint hi, guint64 t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (cyc (l, idx, mid) > t)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+/* First k in [lo, hi) whose step is at or after `step`. */
+static guint
+first_at_step (const Lanes *l, const guint32 *idx, guint lo, guint hi, guint64 step)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (l->ev[idx[mid]].step >= step)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+/* What covered most of [ta, tb) on this CPU: an activity, or -1 for nothing. Interval k runs
+ * from cycle(k-1) to cycle(k) and is coloured by the activity after step k-1 — what the CPU
+ * was doing until its next step ended (a CPU parked spinning is spinning until it wakes). */
+static int
+column_activity (const Lanes *l, const guint32 *idx, guint m, guint64 ta, guint64 tb,
+                 guint *first_interval)
+{
+  if (m < 2)
+    return -1;
+  guint lo = first_after (l, idx, 1, m, ta);
+  if (lo >= m)
+    return -1;
+  guint hi = first_after (l, idx, lo, m, tb > 0 ? tb - 1 : 0);
+  guint last = MIN (hi, m - 1);
+  *first_interval = lo;
+  if (cyc (l, idx, lo - 1) >= tb)
+    return -1;
+
+  double weight[FL_ACT_N] = { 0 };
+  if (last - lo < MAX_EXACT)
+    {
+      for (guint k = lo; k <= last; k++)
+        {
+          guint64 a = MAX (ta, cyc (l, idx, k - 1)), b = MIN (tb, cyc (l, idx, k));
+          guint act = l->ev[idx[k - 1]].activity;
+          if (b > a && act < FL_ACT_N)
+            weight[act] += (double) (b - a);
+          else if (b == a && act < FL_ACT_N)
+            weight[act] += 0.01;    /* an instant step still shows */
+        }
+    }
+  else
+    {
+      for (guint s = 0; s < SAMPLES; s++)
+        {
+          guint64 t = ta + (guint64) ((double) (tb - ta) * (s + 0.5) / SAMPLES);
+          guint k = first_after (l, idx, lo, last + 1, t);
+          if (k == 0 || k > last)
+            continue;
+          guint act = l->ev[idx[k - 1]].activity;
+          if (act < FL_ACT_N)
+            weight[act] += 1;
+        }
+    }
+  int best = -1;
+  for (guint a = 0; a < FL_ACT_N; a++)
+    if (weight[a] > 0 && (best < 0 || weight[a] > weight[best]))
+      best = (int) a;
+  return best;
+}
+
+typedef struct {
+  GArray *rects[2 * FL_ACT_N];   /* x, y, w, h per activity, past then future */
+} Batches;
+
+static void
+batch_add (Batches *b, guint key, double x, double y, double w, double h)
+{
+  if (b->rects[key] == NULL)
+    b->rects[key] = g_array_new (FALSE, FALSE, sizeof (double));
+  double r[4] = { x, y, w, h };
+  g_array_append_vals (b->rects[key], r, 4);
+}
+
+static void
+batch_fill (FlPaintCtx *p, Batches *b)
+{
+  for (guint key = 0; key < 2 * FL_ACT_N; key++)
+    {
+      if (b->rects[key] == NULL)
+        continue;
+      const double *r = (const double *) b->rects[key]->data;
+      for (guint i = 0; i + 3 < b->rects[key]->len; i += 4)
+        cairo_rectangle (p->cr, r[i], r[i + 1], r[i + 2], r[i + 3]);
+      /* the future (after a seek back) is shown, faded */
+      fl_set_rgba_alpha (p->cr, &p->pal->activity[key % FL_ACT_N], key >= FL_ACT_N ? 0.3 : 1.0);
+      cairo_fill (p->cr);
+      g_array_unref (b->rects[key]);
+      b->rects[key] = NULL;
+    }
+}
+
+static guint64
+nice_step (double raw)
+{
+  if (raw < 1)
+    return 1;
+  double e = pow (10, floor (log10 (raw)));
+  double f = raw / e;
+  double n = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+  return (guint64) (n * e);
+}
+
+static void
+fmt_us (double us, guint64 step_cycles, guint mhz, char *buf, gsize size)
+{
+  double step_us = (double) step_cycles / mhz;
+  int decimals = step_us >= 1 ? 0 : step_us >= 0.1 ? 1 : step_us >= 0.01 ? 2 : 3;
+  g_snprintf (buf, size, "%.*f", decimals, us);
+}
+
+/* The time ruler under the lanes: ticks with cycles, and microseconds under them. */
+static void
+draw_ruler (FlPaintCtx *p, const TimeMap *m, double y, double label_x, double size)
+{
+  cairo_t *cr = p->cr;
+  guint mhz = p->config->cost.mhz;
+  double line = fl_text_height (p, FL_FONT_SANS, size);
+  char a[48], b[48];
+  fl_format_count (m->t1, a, sizeof a);
+  double label_w = fl_text_width (p, FL_FONT_SANS, size, a) + size * 2.5;
+  guint64 step = nice_step (label_w / m->w * (double) (m->t1 - m->t0));
+  fl_set_rgba (cr, &p->pal->grid);
+  cairo_rectangle (cr, m->x0, y, m->w, 1);
+  cairo_fill (cr);
+  fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, label_x, y + 4, m->x0 - label_x - 4,
+                FL_ALIGN_LEFT, "cycles");
+  if (mhz)
+    fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, label_x, y + 4 + line,
+                  m->x0 - label_x - 4, FL_ALIGN_LEFT, "µs");
+  for (guint64 t = (m->t0 + step - 1) / step * step; t <= m->t1; t += step)
+    {
+      double x = floor (x_of (m, t)) + 0.5;
+      fl_set_rgba (cr, &p->pal->text_dim);
+      cairo_rectangle (cr, x - 0.5, y, 1, size * 0.4);
+      cairo_fill (cr);
+      fl_format_count (t, a, sizeof a);
+      /* the last label must not run off the right edge */
+      FlAlign align = x + fl_text_width (p, FL_FONT_SANS, size, a) / 2 > p->w - 2
+                      ? FL_ALIGN_RIGHT : FL_ALIGN_CENTER;
+      double ax = align == FL_ALIGN_RIGHT ? p->w - 2 : x;
+      if (t == m->t0 && x - fl_text_width (p, FL_FONT_SANS, size, a) / 2 < m->x0 - 2)
+        {
+          align = FL_ALIGN_LEFT;
+          ax = x;
+        }
+      fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, ax, y + size * 0.45, 0, align, a);
+      if (mhz)
+        {
+          fmt_us ((double) t / mhz, step, mhz, b, sizeof b);
+          fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, ax, y + size * 0.45 + line, 0,
+                        align, b);
+        }
+      if (t > G_MAXUINT64 - step)
+        break;
+    }
+}
+
+static gboolean
+mark_once (guint8 *seen, guint lw, guint cpu, double x, double x0)
+{
+  gint col = (gint) floor (x - x0);
+  if (col < 0 || (guint) col >= lw)
+    return FALSE;
+  gsize bit = (gsize) cpu * lw + (guint) col;
+  if (seen[bit / 8] & (1u << (bit % 8)))
+    return FALSE;
+  seen[bit / 8] |= 1u << (bit % 8);
+  return TRUE;
+}
+
+static gboolean
+is_retry (const FlEvent *e)
+{
+  return e->kind == FL_EV_CHECK && e->loc == FL_LOC_DO_PAGE_FAULT_spec_result && e->val == 0;
+}
+
+static guint
+legend_items (FlPaintCtx *p, FlLegendItem *legend)
+{
+  const FlPalette *pal = p->pal;
+  guint nl = 0;
+  for (guint a = 0; a < FL_ACT_N; a++)
+    if (a != FL_ACT_DONE)
+      legend[nl++] = (FlLegendItem) { pal->activity[a], fl_activity_name (a), FL_LEGEND_BOX };
+  legend[nl++] = (FlLegendItem) { pal->error, "finding", FL_LEGEND_DIAMOND };
+  legend[nl++] = (FlLegendItem) { pal->warning, "retry (VM_FAULT_RETRY)", FL_LEGEND_RING };
+  legend[nl++] = (FlLegendItem) { pal->text_dim, "TLB-flush IPI", FL_LEGEND_ARROW };
+  return nl;
+}
+
+static double
+ruler_height (FlPaintCtx *p)
+{
+  double small = p->fs * 0.85;
+  return small * 0.45 + fl_text_height (p, FL_FONT_SANS, small) * (p->config->cost.mhz ? 2 : 1) + 2;
+}
+
+/* The height at which every lane is comfortable and nothing is left empty: what the
+ * window's layout gives the lanes when the machine has few CPUs. */
+double
+fl_lanes_preferred_height (FlPaintCtx *p)
+{
+  FlLegendItem legend[FL_ACT_N + 3];
+  guint nl = legend_items (p, legend);
+  double pad = p->fs * 0.6;
+  double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, nl, FALSE);
+  guint ncpus = MAX (p->st->sizes.ncpus, 1u);
+  return fl_paint_header_height (p) + ncpus * p->fs * 2.2 + 2 + ruler_height (p) + pad * 0.8
+         + legend_h + pad;
+}
+
+/* Where everything goes; painting and hit-testing share it so a click lands where the
+ * eye sees. */
+typedef struct {
+  double  top;              /* under the header */
+  double  lanes_y, lanes_h, lane_h;
+  double  ruler_y, ruler_h;
+  double  legend_y, legend_h;
+  double  label_size, label_h, label_w, swatch;
+  guint   stride;           /* every stride-th lane is named */
+  TimeMap m;
+  guint   lw;               /* pixel columns */
+} Layout;
+
+static void
+layout_lanes (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl)
+{
+  guint ncpus = MAX (p->st->sizes.ncpus, 1u);
+  double pad = p->fs * 0.6;
+  guint64 last = fl_last_cycle (p->sim);
+
+  g->top = fl_paint_header_height (p);
+  /* legend at the bottom, ruler above it, lanes take the rest */
+  g->legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, nl, FALSE);
+  g->ruler_h = ruler_height (p);
+  g->lanes_y = g->top;
+  g->lanes_h = p->h - pad - g->legend_h - pad * 0.8 - g->ruler_h - 2 - g->lanes_y;
+  if (g->lanes_h < ncpus)
+    {
+      /* too small for everything: lanes first */
+      g->legend_h = 0;
+      g->lanes_h = MAX (p->h - g->ruler_h - 2 - g->lanes_y, 1.0);
+    }
+  /* a few CPUs get comfortable lanes, not the whole height */
+  g->lane_h = MIN (g->lanes_h / ncpus, MAX (p->fs * 2.6, g->lanes_h / 6));
+  g->lanes_h = g->lane_h * ncpus;
+  g->ruler_y = g->lanes_y + g->lanes_h + 2;
+  g->legend_y = g->ruler_y + g->ruler_h + pad * 0.8;
+
+  /* labels in each CPU's colour, as large as the lane allows down to a still legible size;
+   * when lanes are thinner than that, every k-th is named */
+  g->label_size = MIN (p->fs, MAX (g->lane_h * 0.78, 9.5));
+  g->label_h = fl_text_height (p, FL_FONT_BOLD, g->label_size);
+  char name[32];
+  g_snprintf (name, sizeof name, "cpu%u", ncpus - 1);
+  g->label_w = fl_text_width (p, FL_FONT_BOLD, g->label_size, name);
+  g->swatch = MIN (g->lane_h * 0.7, p->fs * 0.5);
+  g->stride = MAX ((guint) ceil (g->label_h * 1.05 / g->lane_h), 1u);
+
+  g->m.x0 = pad + g->swatch + pad * 0.5 + g->label_w + pad;
+  g->m.w = MAX (p->w - g->m.x0 - pad, 1.0);
+  if (p->vp->time_end > p->vp->time_start)
+    {
+      g->m.t0 = p->vp->time_start;
+      g->m.t1 = p->vp->time_end;
+    }
+  else
+    {
+      g->m.t0 = 0;
+      g->m.t1 = last > 0 ? last + last / 50 + 1 : 1000;
+    }
+  g->lw = (guint) ceil (g->m.w);
+}
+
+void
+fl_paint_lanes (FlPaintCtx *p)
+{
+  cairo_t *cr = p->cr;
+  const FlPalette *pal = p->pal;
+  guint ncpus = p->st->sizes.ncpus;
+  gsize n = 0;
+  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
+  guint64 total = fl_sim_get_total_steps (p->sim);
+  guint mhz = p->config->cost.mhz;
+
+  fl_paint_panel_background (p);
+  char s1[48], s2[48], s3[48];
+  fl_format_count (p->step, s1, sizeof s1);
+  fl_format_count (total, s2, sizeof s2);
+  g_autofree char *subtitle = NULL;
+  /* the cursor: the cycle where the last step taken ended */
+  guint64 now = 0;
+  if (p->step > 0)
+    {
+      gsize lo = 0, hi = n;
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (ev[mid].step < p->step)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > 0)
+        now = ev[lo - 1].cycle;
+    }
+  fl_format_count (now, s3, sizeof s3);
+  if (mhz)
+    subtitle = g_strdup_printf ("step %s of %s · cycle %s (%.2f µs)", s1, s2, s3,
+                                (double) now / mhz);
+  else
+    subtitle = g_strdup_printf ("step %s of %s · cycle %s", s1, s2, s3);
+  fl_paint_header (p, "CPU lanes", subtitle);
+  if (ncpus == 0)
+    return;
+
+  double pad = p->fs * 0.6;
+  double small = p->fs * 0.85;
+  FlLegendItem legend[FL_ACT_N + 3];
+  guint nl = legend_items (p, legend);
+  Layout g;
+  layout_lanes (p, &g, legend, nl);
+  double lanes_y = g.lanes_y, lanes_h = g.lanes_h, lane_h = g.lane_h;
+  double ruler_y = g.ruler_y, legend_y = g.legend_y, legend_h = g.legend_h;
+  double label_size = g.label_size, label_h = g.label_h, label_w = g.label_w;
+  double swatch = g.swatch;
+  guint stride = g.stride, lw = g.lw;
+  TimeMap m = g.m;
+  char name[32];
+
+  for (guint c = 0; c < ncpus; c++)
+    {
+      double y = lanes_y + c * lane_h;
+      if (c % 2 == 1 && lane_h >= 4)
+        {
+          fl_set_rgba_alpha (cr, &pal->surface, 0.8);
+          cairo_rectangle (cr, m.x0, y, m.w, lane_h);
+          cairo_fill (cr);
+        }
+      fl_set_rgba (cr, fl_palette_cpu (pal, c));
+      cairo_rectangle (cr, pad, y + (lane_h - swatch) / 2, swatch, swatch);
+      cairo_fill (cr);
+      if (c % stride == 0)
+        {
+          g_snprintf (name, sizeof name, "cpu%u", c);
+          double ly = y + (lane_h - label_h) / 2;
+          ly = CLAMP (ly, lanes_y - label_h * 0.2, lanes_y + lanes_h - label_h * 0.8);
+          fl_text_draw (p, FL_FONT_BOLD, label_size, fl_palette_cpu (pal, c),
+                        pad + swatch + pad * 0.5, ly, label_w + 2, FL_ALIGN_LEFT, name);
+        }
+    }
+
+  /* the segments */
+  Lanes l;
+  lanes_build (&l, ev, n, ncpus);
+  Batches batches = { { NULL } };
+  double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
+  for (guint c = 0; c < ncpus; c++)
+    {
+      const guint32 *idx = l.idx + l.start[c];
+      guint mcount = l.start[c + 1] - l.start[c];
+      guint boundary = first_at_step (&l, idx, 0, mcount, p->step);
+      /* What the CPU has been doing since its last step taken, up to the cursor: a CPU
+       * parked on a lock is spinning now even though its next event lies ahead. */
+      int ongoing = boundary > 0 ? l.ev[idx[boundary - 1]].activity : -1;
+      guint64 ongoing_from = boundary > 0 ? cyc (&l, idx, boundary - 1) : 0;
+      double y = lanes_y + c * lane_h + inset;
+      double h = lane_h - 2 * inset;
+      int run_key = -1;
+      guint run_start = 0;
+      for (guint col = 0; col <= lw; col++)
+        {
+          int key = -1;
+          if (col < lw)
+            {
+              guint64 ta = m.t0 + (guint64) ((double) (m.t1 - m.t0) * col / lw);
+              guint64 tb = m.t0 + (guint64) ((double) (m.t1 - m.t0) * (col + 1) / lw);
+              tb = MAX (tb, ta + 1);
+              guint first = 0;
+              int act = column_activity (&l, idx, mcount, ta, tb, &first);
+              gboolean future = act >= 0 && first >= boundary;
+              if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
+                {
+                  act = ongoing;
+                  future = FALSE;
+                }
+              if (act >= 0 && act != FL_ACT_DONE)
+                key = act + (future ? FL_ACT_N : 0);
+            }
+          if (key != run_key)
+            {
+              if (run_key >= 0)
+                batch_add (&batches, (guint) run_key, m.x0 + run_start, y, col - run_start, h);
+              run_key = key;
+              run_start = col;
+            }
+        }
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, m.x0, lanes_y, m.w, lanes_h);
+  cairo_clip (cr);
+  batch_fill (p, &batches);
+
+  /* IPIs: from the sender's send to the target's acknowledgement. An IPI_ACK names its
+   * sender; the send is the sender's last IPI_SEND before it. */
+  guint arrows = 0;
+  gsize bits = (gsize) ncpus * lw;
+  g_autofree guint8 *seen = g_malloc0 (bits / 8 + 1);
+  cairo_set_line_width (cr, MAX (1.0, p->fs * 0.1));
+  for (gsize i = 0; i < n && arrows < MAX_ARROWS; i++)
+    {
+      if (ev[i].kind != FL_EV_IPI_ACK || ev[i].obj >= ncpus || ev[i].cpu >= ncpus)
+        continue;
+      guint sender = ev[i].obj, target = ev[i].cpu;
+      gsize j = i;
+      while (j-- > 0 && i - j < IPI_ACK_WINDOW)
+        if (ev[j].kind == FL_EV_IPI_SEND && ev[j].cpu == sender)
+          break;
+      if (j >= i || i - j >= IPI_ACK_WINDOW || ev[j].kind != FL_EV_IPI_SEND)
+        continue;
+      double xa = x_of (&m, ev[j].cycle), xb = x_of (&m, ev[i].cycle);
+      if (!mark_once (seen, lw, target, xb, m.x0))
+        continue;
+      double ya = lanes_y + (sender + 0.5) * lane_h;
+      double yb = lanes_y + (target + (target > sender ? 0.2 : 0.8)) * lane_h;
+      double head = MIN (p->fs * 0.5, MAX (lane_h * 0.5, 3.0));
+      fl_set_rgba_alpha (cr, fl_palette_cpu (pal, sender), ev[i].step >= p->step ? 0.35 : 0.95);
+      cairo_move_to (cr, xa, ya);
+      cairo_line_to (cr, xb, yb);
+      cairo_stroke (cr);
+      double ang = atan2 (yb - ya, xb - xa);
+      cairo_move_to (cr, xb, yb);
+      cairo_line_to (cr, xb - head * cos (ang - 0.45), yb - head * sin (ang - 0.45));
+      cairo_line_to (cr, xb - head * cos (ang + 0.45), yb - head * sin (ang + 0.45));
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      arrows++;
+    }
+
+  /* findings and retries, one marker per pixel column of a lane */
+  memset (seen, 0, bits / 8 + 1);
+  double r = MIN (p->fs * 0.42, MAX (lane_h * 0.42, 2.5));
+  for (int pass = 0; pass < 2; pass++)
+    for (gsize i = 0; i < n; i++)
+      {
+        const FlEvent *e = &ev[i];
+        gboolean finding = e->kind == FL_EV_FINDING;
+        if ((pass == 0 && !is_retry (e)) || (pass == 1 && !finding) || e->cpu >= ncpus)
+          continue;
+        double x = x_of (&m, e->cycle);
+        if (!mark_once (seen, lw, e->cpu, x, m.x0))
+          continue;
+        double y = lanes_y + (e->cpu + 0.5) * lane_h;
+        double alpha = e->step >= p->step ? 0.45 : 1.0;
+        if (finding)
+          {
+            /* a dark rim: a finding while spinning must not vanish in a red lane */
+            fl_diamond (cr, x, y, r * 1.3);
+            fl_set_rgba_alpha (cr, &pal->error, alpha);
+            cairo_fill_preserve (cr);
+            fl_set_rgba_alpha (cr, &pal->text, alpha);
+            cairo_set_line_width (cr, 1.5);
+            cairo_stroke (cr);
+          }
+        else
+          {
+            cairo_new_sub_path (cr);
+            cairo_arc (cr, x, y, r * 0.8, 0, 2 * G_PI);
+            fl_set_rgba_alpha (cr, &pal->background, alpha);
+            cairo_fill_preserve (cr);
+            fl_set_rgba_alpha (cr, &pal->warning, alpha);
+            cairo_set_line_width (cr, MAX (1.5, r * 0.35));
+            cairo_stroke (cr);
+          }
+      }
+
+  /* where each CPU's clock stands at this step */
+  if (lane_h >= 8)
+    for (guint c = 0; c < ncpus; c++)
+      {
+        double x = x_of (&m, p->st->cpus[c].clock);
+        double y = lanes_y + c * lane_h + inset;
+        double s = MIN (lane_h * 0.3, p->fs * 0.4);
+        fl_set_rgba (cr, &pal->text);
+        cairo_move_to (cr, x, y + s);
+        cairo_line_to (cr, x + s * 0.7, y);
+        cairo_line_to (cr, x - s * 0.7, y);
+        cairo_close_path (cr);
+        cairo_fill (cr);
+      }
+  cairo_restore (cr);
+
+  /* the cursor at the current step */
+  if (p->step > 0)
+    {
+      double x = floor (x_of (&m, now)) + 0.5;
+      if (x >= m.x0 - 1 && x <= m.x0 + m.w + 1)
+        {
+          fl_set_rgba (cr, &pal->accent);
+          cairo_set_line_width (cr, 2);
+          cairo_move_to (cr, x, lanes_y - 2);
+          cairo_line_to (cr, x, ruler_y + 2);
+          cairo_stroke (cr);
+        }
+    }
+
+  draw_ruler (p, &m, ruler_y, pad, small);
+  if (legend_h > 0)
+    fl_paint_legend (p, pad, legend_y, p->w - 2 * pad, legend, nl, TRUE);
+  lanes_clear (&l);
+}
+
+/**
+ * fl_lanes_hit:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view was drawn with
+ * @x: a point of the view, in its user units
+ * @y: the point's vertical position
+ * @cpu: (out) (optional): the CPU whose lane is under the point
+ * @step: (out) (optional): the step to seek to for the CPU's event under the point: one
+ *   past that event's number, so the state shows it done
+ *
+ * What the lanes view shows under a point, for click-to-seek and tooltips.
+ *
+ * Returns: %TRUE when the point is on a lane that has events
+ */
+gboolean
+fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint *cpu,
+              guint64 *step)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  if (viewport->width < 1 || viewport->height < 1)
+    return FALSE;
+  double scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
+  FlViewport vp = *viewport;
+  vp.width /= scale;
+  vp.height /= scale;
+  x /= scale;
+  y /= scale;
+
+  /* text is measured as it was drawn: any Cairo context will do */
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  FlPalette palette;
+  fl_palette_init_light (&palette);
+  FlPaintCtx p;
+  fl_paint_ctx_init (&p, cr, sim, &vp, &palette);
+  gboolean hit = FALSE;
+  guint ncpus = p.st->sizes.ncpus;
+  if (ncpus > 0)
+    {
+      FlLegendItem legend[FL_ACT_N + 3];
+      guint nl = legend_items (&p, legend);
+      Layout g;
+      layout_lanes (&p, &g, legend, nl);
+      if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
+        {
+          guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
+          guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
+          gsize n = 0;
+          const FlEvent *ev = fl_sim_get_events (sim, &n);
+          /* the CPU's first event ending at or after t, else its last */
+          gsize found = n;
+          for (gsize i = 0; i < n; i++)
+            if (ev[i].cpu == c && ev[i].kind != FL_EV_FINDING)
+              {
+                found = i;
+                if (ev[i].cycle >= t)
+                  break;
+              }
+          if (found < n)
+            {
+              hit = TRUE;
+              if (cpu)
+                *cpu = c;
+              if (step)
+                *step = (guint64) ev[found].step + 1;
+            }
+        }
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return hit;
+}

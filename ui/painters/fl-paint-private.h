@@ -1,0 +1,121 @@
+#pragma once
+
+/* What the painters share and the rest of the program does not: the drawing context handed
+ * to every view, text through Pango, small Cairo helpers, and what a CPU is doing as read
+ * from its frames. */
+
+#include <pango/pangocairo.h>
+#include "fl-paint.h"
+
+G_BEGIN_DECLS
+
+/* Everything one view needs to draw itself into the rectangle (0, 0, w, h) of `cr`. */
+typedef struct {
+  cairo_t          *cr;
+  FlSim            *sim;
+  const FlState    *st;
+  const FlConfig   *config;
+  const FlViewport *vp;
+  const FlPalette  *pal;
+  double            w, h;       /* the view's size in user units */
+  double            fs;         /* base font size in user units */
+  guint64           step;       /* the simulation's current step */
+  guint             selected;   /* the selected CPU, clamped to the machine */
+} FlPaintCtx;
+
+void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
+                         const FlPalette *pal);
+
+typedef void (*FlPaintFn) (FlPaintCtx *p);
+double fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport);
+void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
+                         const FlViewport *viewport, const FlPalette *palette);
+
+/* text (fl-paint-text.c) */
+typedef enum { FL_FONT_SANS, FL_FONT_BOLD, FL_FONT_MONO, FL_FONT_MONO_BOLD, FL_FONT_ITALIC } FlFont;
+typedef enum { FL_ALIGN_LEFT, FL_ALIGN_CENTER, FL_ALIGN_RIGHT } FlAlign;
+
+PangoLayout *fl_text_layout    (FlPaintCtx *p, FlFont font, double size, const char *text,
+                                double max_width, int max_lines);
+double       fl_text_draw      (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
+                                double x, double y, double max_width, FlAlign align,
+                                const char *text);
+double       fl_text_width     (FlPaintCtx *p, FlFont font, double size, const char *text);
+double       fl_text_height    (FlPaintCtx *p, FlFont font, double size);
+double       fl_text_paragraph (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
+                                double x, double y, double width, int max_lines,
+                                const char *text);
+
+/* shapes and colours (fl-palette.c, fl-paint.c) */
+void         fl_set_rgba       (cairo_t *cr, const FlRgba *c);
+void         fl_set_rgba_alpha (cairo_t *cr, const FlRgba *c, double alpha);
+FlRgba       fl_rgba_mix       (const FlRgba *a, const FlRgba *b, double t);
+const FlRgba *fl_rgba_text_on  (const FlPalette *pal, const FlRgba *background);
+void         fl_format_count   (guint64 value, char *buf, gsize size);
+void         fl_rounded_rect   (cairo_t *cr, double x, double y, double w, double h, double r);
+void         fl_diamond        (cairo_t *cr, double x, double y, double r);
+double       fl_paint_header   (FlPaintCtx *p, const char *title, const char *subtitle);
+double       fl_paint_header_height (FlPaintCtx *p);
+void         fl_paint_panel_background (FlPaintCtx *p);
+
+/* PTE states as the page-table view and its legend show them */
+typedef enum {
+  FL_PTE_STATE_NONE, FL_PTE_STATE_RO, FL_PTE_STATE_RW, FL_PTE_STATE_ZERO, FL_PTE_STATE_SWAP,
+  FL_PTE_STATE_MIGRATION, FL_PTE_STATE_N
+} FlPteState;
+FlPteState   fl_pte_state      (const FlState *st, guint64 pte);
+FlRgba       fl_palette_pte    (const FlPalette *pal, FlPteState state);
+const char  *fl_pte_state_name (FlPteState state);
+const char  *fl_pte_state_code (FlPteState state);
+
+/* A legend: swatches and words flowing in rows within `width`. Returns the height used;
+ * with `draw` FALSE it only measures. */
+typedef enum {
+  FL_LEGEND_BOX,                /* a filled square */
+  FL_LEGEND_OUTLINE,            /* an empty square with a border in the colour */
+  FL_LEGEND_DIAMOND,            /* the lanes' finding marker */
+  FL_LEGEND_RING,               /* the lanes' retry marker */
+  FL_LEGEND_ARROW,              /* the lanes' IPI arrow */
+} FlLegendShape;
+
+typedef struct {
+  FlRgba        color;
+  const char   *label;
+  FlLegendShape shape;
+} FlLegendItem;
+double       fl_paint_legend   (FlPaintCtx *p, double x, double y, double width,
+                                const FlLegendItem *items, guint n, gboolean draw);
+
+/* What a CPU is doing, read from its frames (fl-paint-cpu.c). Ids, not references. */
+typedef struct {
+  gboolean in_fault;
+  gboolean speculative;
+  guint64  address;             /* the faulting address when in_fault */
+  guint32  visiting_vma;        /* find_vma's current node */
+  guint32  held_vma;            /* the VMA the fault works on */
+  guint32  walk_table;          /* the page table the walk stands on */
+  gboolean at_pte;              /* past the walk: working on the PTE */
+  guint32  spin_table;          /* the page table whose PTE lock it spins on */
+} FlCpuDoing;
+
+void         fl_cpu_doing      (const FlState *st, guint cpu, FlCpuDoing *out);
+gboolean     fl_vma_is_ghost   (const FlState *st, guint32 id);
+guint32      fl_table_child    (const FlState *st, guint32 table, guint64 address);
+guint        fl_table_index    (guint level, guint64 address);
+guint64      fl_last_cycle     (FlSim *sim);
+
+/* The views (one file each) */
+void  fl_paint_lanes     (FlPaintCtx *p);
+double fl_lanes_preferred_height (FlPaintCtx *p);
+void  fl_paint_vma       (FlPaintCtx *p);
+void  fl_paint_pgtable   (FlPaintCtx *p);
+void  fl_paint_cache     (FlPaintCtx *p);
+void  fl_paint_rcu       (FlPaintCtx *p);
+void  fl_paint_listing   (FlPaintCtx *p);
+void  fl_paint_counters  (FlPaintCtx *p);
+void  fl_paint_all       (FlPaintCtx *p);
+
+/* The cache view's rows, shared with its description */
+guint fl_cache_rows      (FlSim *sim, guint *rows, guint max_rows);
+
+G_END_DECLS

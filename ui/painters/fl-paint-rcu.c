@@ -1,0 +1,285 @@
+/* fl-paint-rcu.c — RCU: the grace period and its phase, each CPU's read-side nesting and
+ * whether the grace period still waits for it, and the callbacks that will free unlinked
+ * VMAs once it ends. This is what keeps a speculative fault's VMA alive across munmap. */
+#include "fl-paint-private.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static gboolean
+owes_qs (const FlState *st, guint cpu)
+{
+  return st->g->rcu.in_progress && cpu < FL_MAX_CPUS
+         && ((st->g->rcu.qs_needed[cpu / 64] >> (cpu % 64)) & 1);
+}
+
+static const char *
+phase_of (const FlState *st, guint *pending, guint *ready)
+{
+  *pending = *ready = 0;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    if (st->cbs[i].obj)
+      {
+        (*pending)++;
+        if (st->cbs[i].ready)
+          (*ready)++;
+      }
+  if (st->g->rcu.in_progress)
+    return "waiting for quiescent states";
+  if (*ready)
+    return "over: callbacks ready to run";
+  if (*pending)
+    return "callbacks queued";
+  return "idle";
+}
+
+/* One CPU as a chip: its name in its colour, a filled badge with the nesting depth while it
+ * is inside a read-side section, and a mark while the grace period waits for it. */
+static void
+draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gboolean words)
+{
+  cairo_t *cr = p->cr;
+  const FlPalette *pal = p->pal;
+  const FlState *st = p->st;
+  const FlCpu *cpu = &st->cpus[c];
+  const FlRgba *color = fl_palette_cpu (pal, c);
+  double size = MIN (p->fs * 0.9, h * 0.7);
+  double th = fl_text_height (p, FL_FONT_BOLD, size);
+  char buf[96];
+
+  fl_rounded_rect (cr, x, y, w, h, 4);
+  fl_set_rgba (cr, &pal->surface);
+  cairo_fill (cr);
+  cairo_rectangle (cr, x, y, 4, h);
+  fl_set_rgba (cr, color);
+  cairo_fill (cr);
+
+  g_snprintf (buf, sizeof buf, "cpu%u", c);
+  double tx = x + 8;
+  tx += fl_text_draw (p, FL_FONT_BOLD, size, color, tx, y + (h - th) / 2, w * 0.4, FL_ALIGN_LEFT, buf);
+  tx += size * 0.6;
+
+  const FlRgba *rcu = &pal->activity[FL_ACT_RCU];
+  double bh = th * 0.95, bw = words ? size * 2.4 : size * 1.6;
+  if (tx + bw > x + w - 2)
+    return;
+  fl_rounded_rect (cr, tx, y + (h - bh) / 2, bw, bh, bh / 2);
+  if (cpu->rcu_nesting)
+    {
+      fl_set_rgba (cr, rcu);
+      cairo_fill (cr);
+      g_snprintf (buf, sizeof buf, words ? "R×%u" : "%u", cpu->rcu_nesting);
+      fl_text_draw (p, FL_FONT_BOLD, size * 0.85, fl_rgba_text_on (pal, rcu), tx + bw / 2,
+                    y + (h - fl_text_height (p, FL_FONT_BOLD, size * 0.85)) / 2, bw, FL_ALIGN_CENTER, buf);
+    }
+  else
+    {
+      fl_set_rgba (cr, &pal->grid);
+      cairo_set_line_width (cr, 1.2);
+      cairo_stroke (cr);
+    }
+  tx += bw + size * 0.6;
+
+  if (words)
+    {
+      if (cpu->rcu_nesting)
+        g_snprintf (buf, sizeof buf, "reader since step %u", cpu->rcu_since_step);
+      else
+        g_snprintf (buf, sizeof buf, "outside read-side sections");
+      double qs_w = owes_qs (st, c) ? fl_text_width (p, FL_FONT_BOLD, size, "owes a quiescent state") + size : 0;
+      double room = x + w - tx - qs_w - 6;
+      if (room > size * 3)
+        {
+          fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, tx, y + (h - th) / 2, room,
+                        FL_ALIGN_LEFT, buf);
+          tx += room + size * 0.5;
+        }
+      if (owes_qs (st, c))
+        fl_text_draw (p, FL_FONT_BOLD, size, &pal->warning, x + w - 6, y + (h - th) / 2,
+                      x + w - tx, FL_ALIGN_RIGHT, "owes a quiescent state");
+    }
+  else if (owes_qs (st, c))
+    {
+      double r = MIN (bh * 0.35, x + w - tx);
+      if (r > 1)
+        {
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, tx + r, y + h / 2, r, 0, 2 * G_PI);
+          fl_set_rgba (cr, &pal->warning);
+          cairo_fill (cr);
+        }
+    }
+}
+
+/* Many CPUs: a summary line and one small cell per CPU, its border in the CPU's colour,
+ * filled while it reads, with a dot while the grace period waits for it. */
+static double
+draw_cells (FlPaintCtx *p, double x, double y, double w, double h)
+{
+  cairo_t *cr = p->cr;
+  const FlPalette *pal = p->pal;
+  const FlState *st = p->st;
+  guint ncpus = st->sizes.ncpus, readers = 0, owing = 0;
+  for (guint c = 0; c < ncpus; c++)
+    {
+      readers += st->cpus[c].rcu_nesting > 0;
+      owing += owes_qs (st, c);
+    }
+  char buf[128];
+  g_snprintf (buf, sizeof buf, "%u of %u CPUs in read-side sections · %u owe a quiescent state",
+              readers, ncpus, owing);
+  double size = p->fs * 0.9;
+  fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, x, y, w, FL_ALIGN_LEFT, buf);
+  double top = y + fl_text_height (p, FL_FONT_SANS, size) + 3;
+  h -= top - y;
+  double cell = MIN (p->fs * 2, 32.0);
+  guint cols = 1;
+  for (; cell > 4; cell -= 1)
+    {
+      cols = MAX ((guint) floor (w / cell), 1u);
+      if (((ncpus + cols - 1) / cols) * cell <= h)
+        break;
+    }
+  double g = cell >= 8 ? 1.5 : 0.5;
+  for (guint c = 0; c < ncpus; c++)
+    {
+      double cx = x + (c % cols) * cell, cy = top + (c / cols) * cell;
+      cairo_rectangle (cr, cx + g, cy + g, cell - 2 * g, cell - 2 * g);
+      if (st->cpus[c].rcu_nesting)
+        fl_set_rgba (cr, &pal->activity[FL_ACT_RCU]);
+      else
+        fl_set_rgba (cr, &pal->surface);
+      cairo_fill_preserve (cr);
+      fl_set_rgba (cr, fl_palette_cpu (pal, c));
+      cairo_set_line_width (cr, cell >= 12 ? 2 : 1);
+      cairo_stroke (cr);
+      if (owes_qs (st, c))
+        {
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, cx + cell / 2, cy + cell / 2, MAX (cell * 0.18, 1.0), 0, 2 * G_PI);
+          fl_set_rgba (cr, &pal->warning);
+          cairo_fill (cr);
+        }
+    }
+  return top - y + ((ncpus + cols - 1) / cols) * cell;
+}
+
+void
+fl_paint_rcu (FlPaintCtx *p)
+{
+  const FlPalette *pal = p->pal;
+  const FlState *st = p->st;
+  const FlRcu *r = &st->g->rcu;
+  guint ncpus = st->sizes.ncpus;
+  guint pending, ready;
+  const char *phase = phase_of (st, &pending, &ready);
+
+  fl_paint_panel_background (p);
+  g_autofree char *subtitle = g_strdup_printf ("%u callback%s pending", pending,
+                                               pending == 1 ? "" : "s");
+  double top = fl_paint_header (p, "RCU", subtitle);
+  double pad = p->fs * 0.6;
+  double y = top;
+  char buf[160];
+
+  /* the grace period */
+  if (r->in_progress)
+    g_snprintf (buf, sizeof buf, "Grace period %u: %s (since step %u)", r->gp + 1, phase,
+                r->gp_started_step);
+  else
+    g_snprintf (buf, sizeof buf, "Grace periods completed: %u · %s", r->gp, phase);
+  fl_text_draw (p, FL_FONT_BOLD, p->fs, r->in_progress ? &pal->warning : &pal->text, pad, y,
+                p->w - 2 * pad, FL_ALIGN_LEFT, buf);
+  y += fl_text_height (p, FL_FONT_BOLD, p->fs) + pad * 0.6;
+
+  /* readers: one row per CPU when there is room, else a grid of chips */
+  double cbs_min = pending ? (fl_text_height (p, FL_FONT_SANS, p->fs) * 1.3) * MIN (pending, 3u)
+                             + fl_text_height (p, FL_FONT_BOLD, p->fs * 0.9) + pad
+                           : fl_text_height (p, FL_FONT_SANS, p->fs) * 2;
+  double readers_h = MAX (p->h - pad - y - cbs_min, p->fs);
+  double row_h = p->fs * 1.9;
+  if (ncpus * (row_h + 3) <= readers_h)
+    {
+      for (guint c = 0; c < ncpus; c++)
+        draw_chip (p, c, pad, y + c * (row_h + 3), p->w - 2 * pad, row_h, TRUE);
+      y += ncpus * (row_h + 3);
+    }
+  else if (ncpus > 0)
+    {
+      double chip_w = p->fs * 7;
+      guint cols = MAX ((guint) floor ((p->w - 2 * pad + 3) / (chip_w + 3)), 1u);
+      guint rows = (ncpus + cols - 1) / cols;
+      double ch = MIN (row_h, readers_h / rows - 3);
+      if (ch >= p->fs * 1.35)
+        {
+          chip_w = (p->w - 2 * pad + 3) / cols - 3;
+          for (guint c = 0; c < ncpus; c++)
+            draw_chip (p, c, pad + (c % cols) * (chip_w + 3), y + (c / cols) * (ch + 3), chip_w,
+                       ch, FALSE);
+          y += rows * (ch + 3);
+        }
+      else
+        y += draw_cells (p, pad, y, p->w - 2 * pad, readers_h);
+    }
+  y += pad * 0.6;
+
+  /* callbacks */
+  fl_text_draw (p, FL_FONT_BOLD, p->fs * 0.9, &pal->text_dim, pad, y, p->w - 2 * pad,
+                FL_ALIGN_LEFT, "Callbacks (call_rcu)");
+  y += fl_text_height (p, FL_FONT_BOLD, p->fs * 0.9) + 3;
+  double line = fl_text_height (p, FL_FONT_SANS, p->fs * 0.9);
+  if (pending == 0)
+    {
+      fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.9, &pal->text_dim, pad, y, p->w - 2 * pad,
+                    FL_ALIGN_LEFT, "none pending");
+      return;
+    }
+  guint shown = 0;
+  for (guint i = 1; i < st->sizes.ncbs; i++)
+    {
+      const FlRcuCb *cb = &st->cbs[i];
+      if (!cb->obj)
+        continue;
+      if (y + line * 2.4 > p->h - pad)
+        {
+          g_snprintf (buf, sizeof buf, "+%u more", pending - shown);
+          fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.85, &pal->text_dim, pad, y, p->w - 2 * pad,
+                        FL_ALIGN_LEFT, buf);
+          break;
+        }
+      double x = pad;
+      /* the VMA it frees, as the VMA view would draw its ghost */
+      double bw = p->fs * 0.9;
+      fl_rounded_rect (p->cr, x, y + (line - bw) / 2, bw, bw, 2);
+      fl_set_rgba_alpha (p->cr, &pal->ghost, 0.3);
+      cairo_fill_preserve (p->cr);
+      fl_set_rgba (p->cr, &pal->ghost);
+      cairo_set_line_width (p->cr, 1.2);
+      cairo_stroke (p->cr);
+      x += bw + 6;
+      if (cb->obj < st->sizes.nvmas)
+        g_snprintf (buf, sizeof buf, "free VMA %u (0x%" G_GINT64_MODIFIER "x–0x%" G_GINT64_MODIFIER "x)",
+                    cb->obj, st->vmas[cb->obj].start, st->vmas[cb->obj].end);
+      else
+        g_snprintf (buf, sizeof buf, "free VMA %u", cb->obj);
+      fl_text_draw (p, FL_FONT_SANS, p->fs * 0.9, &pal->text, x, y, p->w - pad - x, FL_ALIGN_LEFT, buf);
+      y += line;
+      x = pad + bw + 6;
+      g_snprintf (buf, sizeof buf, "cpu%u", cb->cpu);
+      x += fl_text_draw (p, FL_FONT_BOLD, p->fs * 0.85, fl_palette_cpu (pal, cb->cpu), x, y, 0,
+                         FL_ALIGN_LEFT, buf);
+      if (cb->ready)
+        g_snprintf (buf, sizeof buf, " queued it at step %u · grace period %u over: runs next",
+                    cb->queued_step, cb->gp);
+      else if (cb->gp)
+        g_snprintf (buf, sizeof buf, " queued it at step %u · waits for grace period %u",
+                    cb->queued_step, cb->gp);
+      else
+        g_snprintf (buf, sizeof buf, " queued it at step %u · waits for the next grace period",
+                    cb->queued_step);
+      fl_text_draw (p, FL_FONT_SANS, p->fs * 0.85, cb->ready ? &pal->accent : &pal->text_dim, x, y,
+                    p->w - pad - x, FL_ALIGN_LEFT, buf);
+      y += line * 1.4;
+      shown++;
+    }
+}

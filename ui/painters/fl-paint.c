@@ -1,0 +1,292 @@
+/* fl-paint.c — the painters' entry point: view names, dispatch, and the chrome every view
+ * shares (background, title row, legends). */
+#include "fl-paint-private.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const view_names[FL_VIEW_N] = {
+  [FL_VIEW_LANES] = "lanes",
+  [FL_VIEW_VMA] = "vma",
+  [FL_VIEW_PGTABLE] = "pgtable",
+  [FL_VIEW_CACHE] = "cache",
+  [FL_VIEW_RCU] = "rcu",
+  [FL_VIEW_LISTING] = "listing",
+  [FL_VIEW_COUNTERS] = "counters",
+  [FL_VIEW_ALL] = "all",
+};
+
+static const FlPaintFn painters[FL_VIEW_N] = {
+  [FL_VIEW_LANES] = fl_paint_lanes,
+  [FL_VIEW_VMA] = fl_paint_vma,
+  [FL_VIEW_PGTABLE] = fl_paint_pgtable,
+  [FL_VIEW_CACHE] = fl_paint_cache,
+  [FL_VIEW_RCU] = fl_paint_rcu,
+  [FL_VIEW_LISTING] = fl_paint_listing,
+  [FL_VIEW_COUNTERS] = fl_paint_counters,
+  [FL_VIEW_ALL] = fl_paint_all,
+};
+
+/**
+ * fl_view_name:
+ * @view: a view
+ *
+ * Returns: the view's name as the CLI spells it ("lanes", "vma", ...), or %NULL
+ */
+const char *
+fl_view_name (FlView view)
+{
+  return (guint) view < FL_VIEW_N ? view_names[view] : NULL;
+}
+
+/**
+ * fl_view_lookup:
+ * @name: a view's name
+ *
+ * Returns: the view called @name, or %FL_VIEW_N when there is none
+ */
+FlView
+fl_view_lookup (const char *name)
+{
+  for (guint v = 0; name && v < FL_VIEW_N; v++)
+    if (strcmp (name, view_names[v]) == 0)
+      return (FlView) v;
+  return FL_VIEW_N;
+}
+
+void
+fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
+                   const FlPalette *pal)
+{
+  memset (p, 0, sizeof *p);
+  p->cr = cr;
+  p->sim = sim;
+  p->st = fl_sim_get_state (sim);
+  p->config = fl_sim_get_config (sim);
+  p->vp = vp;
+  p->pal = pal;
+  p->w = vp->width;
+  p->h = vp->height;
+  /* A view shown alone on a projector grows its text with its size, up to half as big
+   * again; a presentation's font scale wins when it asks for more. */
+  double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
+  double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
+  p->fs = 13.0 * MAX (scale, by_size);
+  p->step = fl_sim_get_step (sim);
+  guint ncpus = MAX (p->st->sizes.ncpus, 1u);
+  p->selected = MIN (vp->selected_cpu, ncpus - 1);
+}
+
+/**
+ * fl_paint_view:
+ * @view: which view
+ * @cr: where to draw: the view fills (0, 0, width, height) of its user space
+ * @sim: the simulation, drawn at its current step
+ * @viewport: size, font scale, selected CPU, time window of the lanes
+ * @palette: colours
+ *
+ * Draws one view. Leaves @cr as it found it and @sim untouched, so the same call draws the
+ * widget, the export and the test image.
+ */
+void
+fl_paint_view (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+               const FlPalette *palette)
+{
+  g_return_if_fail ((guint) view < FL_VIEW_N);
+  g_return_if_fail (cr != NULL && sim != NULL && viewport != NULL && palette != NULL);
+  if (viewport->width < 1 || viewport->height < 1)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
+  cairo_clip (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, sim, viewport, palette);
+  cairo_restore (cr);
+}
+
+/* Below the size a view is laid out for, it is drawn at that size and scaled down: smaller,
+ * but never overlapping. The window's layout needs 1280×720, a single view much less. */
+double
+fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport)
+{
+  double min_w = whole_window ? 1280 : 360, min_h = whole_window ? 720 : 200;
+  if (paint == fl_paint_lanes)
+    min_h = 110;
+  return MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
+}
+
+void
+fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
+                 const FlViewport *viewport, const FlPalette *palette)
+{
+  double scale = fl_paint_fit_scale (paint, whole_window, viewport);
+  FlViewport vp = *viewport;
+  vp.width /= scale;
+  vp.height /= scale;
+  FlPaintCtx p;
+  fl_paint_ctx_init (&p, cr, sim, &vp, palette);
+  cairo_save (cr);
+  cairo_scale (cr, scale, scale);
+  paint (&p);
+  cairo_restore (cr);
+}
+
+/* "12 345 678": digits grouped with narrow no-break spaces, as a slide would print them. */
+void
+fl_format_count (guint64 value, char *buf, gsize size)
+{
+  char digits[32];
+  g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, value);
+  GString *s = g_string_new (NULL);
+  gsize len = strlen (digits);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append (s, "\u202f");
+      g_string_append_c (s, digits[i]);
+    }
+  g_strlcpy (buf, s->str, size);
+  g_string_free (s, TRUE);
+}
+
+void
+fl_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  if (r <= 0.5)
+    {
+      cairo_rectangle (cr, x, y, w, h);
+      return;
+    }
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+void
+fl_diamond (cairo_t *cr, double x, double y, double r)
+{
+  cairo_move_to (cr, x, y - r);
+  cairo_line_to (cr, x + r, y);
+  cairo_line_to (cr, x, y + r);
+  cairo_line_to (cr, x - r, y);
+  cairo_close_path (cr);
+}
+
+void
+fl_paint_panel_background (FlPaintCtx *p)
+{
+  fl_set_rgba (p->cr, &p->pal->background);
+  cairo_paint (p->cr);
+}
+
+/* How much room fl_paint_header() takes. */
+double
+fl_paint_header_height (FlPaintCtx *p)
+{
+  double pad = p->fs * 0.6;
+  return pad + fl_text_height (p, FL_FONT_BOLD, p->fs * 1.1) + pad * 0.6 + pad * 0.8;
+}
+
+/* The view's title on the left, what it shows at this step on the right, a rule below.
+ * Returns where the content starts. */
+double
+fl_paint_header (FlPaintCtx *p, const char *title, const char *subtitle)
+{
+  double pad = p->fs * 0.6;
+  double size = p->fs * 1.1;
+  double line = fl_text_height (p, FL_FONT_BOLD, size);
+  double tw = fl_text_draw (p, FL_FONT_BOLD, size, &p->pal->text, pad, pad, p->w * 0.6,
+                            FL_ALIGN_LEFT, title);
+  if (subtitle && *subtitle)
+    {
+      double room = p->w - 3 * pad - tw - p->fs;
+      double sub_line = fl_text_height (p, FL_FONT_SANS, p->fs);
+      fl_text_draw (p, FL_FONT_SANS, p->fs, &p->pal->text_dim, p->w - pad,
+                    pad + (line - sub_line) / 2, room, FL_ALIGN_RIGHT, subtitle);
+    }
+  double y = pad + line + pad * 0.6;
+  fl_set_rgba (p->cr, &p->pal->grid);
+  cairo_rectangle (p->cr, pad, floor (y), p->w - 2 * pad, 1);
+  cairo_fill (p->cr);
+  return y + pad * 0.8;
+}
+
+double
+fl_paint_legend (FlPaintCtx *p, double x, double y, double width, const FlLegendItem *items,
+                 guint n, gboolean draw)
+{
+  double size = p->fs * 0.9;
+  double line = fl_text_height (p, FL_FONT_SANS, size);
+  double sw = size * 0.95, gap = size * 0.4, spacing = size * 1.2;
+  double cx = x, cy = y;
+  for (guint i = 0; i < n; i++)
+    {
+      double tw = fl_text_width (p, FL_FONT_SANS, size, items[i].label);
+      double iw = sw + gap + tw;
+      if (cx > x && cx + iw > x + width)
+        {
+          cx = x;
+          cy += line * 1.25;
+        }
+      if (draw)
+        {
+          cairo_t *cr = p->cr;
+          double sy = cy + (line - sw) / 2;
+          const FlRgba *c = &items[i].color;
+          switch (items[i].shape)
+            {
+            case FL_LEGEND_OUTLINE:
+              fl_rounded_rect (cr, cx + 0.5, sy + 0.5, sw - 1, sw - 1, sw * 0.2);
+              fl_set_rgba (cr, c);
+              cairo_set_line_width (cr, MAX (1.5, sw * 0.15));
+              cairo_stroke (cr);
+              break;
+            case FL_LEGEND_DIAMOND:
+              fl_diamond (cr, cx + sw / 2, sy + sw / 2, sw * 0.6);
+              fl_set_rgba (cr, c);
+              cairo_fill_preserve (cr);
+              fl_set_rgba (cr, &p->pal->text);
+              cairo_set_line_width (cr, 1.2);
+              cairo_stroke (cr);
+              break;
+            case FL_LEGEND_RING:
+              cairo_new_sub_path (cr);
+              cairo_arc (cr, cx + sw / 2, sy + sw / 2, sw * 0.38, 0, 2 * G_PI);
+              fl_set_rgba (cr, c);
+              cairo_set_line_width (cr, MAX (1.5, sw * 0.18));
+              cairo_stroke (cr);
+              break;
+            case FL_LEGEND_ARROW:
+              fl_set_rgba (cr, c);
+              cairo_set_line_width (cr, 1.5);
+              cairo_move_to (cr, cx, sy + sw * 0.8);
+              cairo_line_to (cr, cx + sw * 0.75, sy + sw * 0.25);
+              cairo_stroke (cr);
+              cairo_move_to (cr, cx + sw, sy);
+              cairo_line_to (cr, cx + sw * 0.45, sy + sw * 0.15);
+              cairo_line_to (cr, cx + sw * 0.85, sy + sw * 0.55);
+              cairo_close_path (cr);
+              cairo_fill (cr);
+              break;
+            case FL_LEGEND_BOX:
+            default:
+              fl_rounded_rect (cr, cx + 0.5, sy + 0.5, sw - 1, sw - 1, sw * 0.2);
+              fl_set_rgba (cr, c);
+              cairo_fill_preserve (cr);
+              fl_set_rgba_alpha (cr, &p->pal->text, 0.25);
+              cairo_set_line_width (cr, 1);
+              cairo_stroke (cr);
+              break;
+            }
+          fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, cx + sw + gap, cy,
+                        x + width - (cx + sw + gap), FL_ALIGN_LEFT, items[i].label);
+        }
+      cx += iw + spacing;
+    }
+  return n ? cy - y + line : 0;
+}

@@ -1,0 +1,73 @@
+#pragma once
+
+/* Painters: pure Cairo + Pango functions that draw one view of a simulation at its current
+ * step. No GTK, no side effects: the window's widgets, `faultline-cli export` and the tests
+ * all draw through them, so what is exported is what is on screen. */
+
+#include <cairo.h>
+#include <glib.h>
+#include "fl-sim.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FL_VIEW_LANES,      /* CPU lanes over simulated time */
+  FL_VIEW_VMA,        /* the VMA red-black tree */
+  FL_VIEW_PGTABLE,    /* pgd → pud → pmd → PTE pages, PTE locks */
+  FL_VIEW_CACHE,      /* hot cache lines × CPUs, MESI */
+  FL_VIEW_RCU,        /* grace period, readers, callbacks */
+  FL_VIEW_LISTING,    /* the selected CPU's function, current line, why */
+  FL_VIEW_COUNTERS,   /* faults, cycles, transfers, findings */
+  FL_VIEW_ALL,        /* every view in the window's layout */
+  FL_VIEW_N
+} FlView;
+
+typedef struct { double r, g, b, a; } FlRgba;
+
+/* One palette for every view; the widgets take it from CSS, exports from light/dark. */
+typedef struct {
+  FlRgba background, surface, text, text_dim, grid, accent, warning, error;
+  FlRgba rb_red, rb_black, ghost;
+  FlRgba mesi[4];                 /* I, S, E, M */
+  FlRgba activity[FL_ACT_N];      /* lane colours per FlActivity */
+  FlRgba cpu[16];                 /* each CPU's colour, cycled beyond 16 */
+} FlPalette;
+
+typedef struct {
+  double   width, height;         /* in device units (pixels for PNG) */
+  double   font_scale;            /* 1.0 normal, larger for presentation */
+  guint    selected_cpu;
+  /* lanes: visible window of simulated time, in cycles; 0/0 = the whole run so far */
+  guint64  time_start, time_end;
+} FlViewport;
+
+void        fl_palette_init_light (FlPalette *palette);
+void        fl_palette_init_dark  (FlPalette *palette);
+const FlRgba *fl_palette_cpu      (const FlPalette *palette, guint cpu);
+
+void        fl_paint_view   (FlView view, cairo_t *cr, FlSim *sim,
+                             const FlViewport *viewport, const FlPalette *palette);
+const char *fl_view_name    (FlView view);      /* "lanes", "vma", ... as the CLI spells it */
+FlView      fl_view_lookup  (const char *name); /* FL_VIEW_N when unknown */
+char       *fl_view_describe(FlView view, FlSim *sim, const FlViewport *viewport);
+
+gboolean    fl_export_view  (FlView view, FlSim *sim, const FlViewport *viewport,
+                             const FlPalette *palette, const char *format, const char *path,
+                             GError **error);
+
+/* Added by the painters: the image a PNG export holds, for widgets and tests; what the
+ * lanes show under a point (click to seek, tooltips); export errors. */
+cairo_surface_t *fl_paint_view_image (FlView view, FlSim *sim, const FlViewport *viewport,
+                                      const FlPalette *palette);
+gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, double y,
+                             guint *cpu, guint64 *step);
+
+#define FL_EXPORT_ERROR (fl_export_error_quark ())
+GQuark fl_export_error_quark (void);
+typedef enum {
+  FL_EXPORT_ERROR_FORMAT,   /* not png, svg or pdf */
+  FL_EXPORT_ERROR_SIZE,     /* width or height out of range */
+  FL_EXPORT_ERROR_CAIRO,    /* Cairo could not draw or encode it */
+} FlExportError;
+
+G_END_DECLS

@@ -1,0 +1,182 @@
+/* fl-palette.c — the one palette every view draws with, in a light and a dark style. Each
+ * CPU keeps one colour everywhere it appears; activity colours say what a lane is doing. */
+#include "fl-paint-private.h"
+
+static FlRgba
+hex (guint32 rgb)
+{
+  return (FlRgba) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                    (rgb & 0xff) / 255.0, 1.0 };
+}
+
+/* Neighbouring CPUs get far-apart hues: cpu0 and cpu1, the pair most scenarios race, are
+ * blue and orange. Light-style colours are dark enough for text on white. */
+static const guint32 cpu_light[16] = {
+  0x1f5fbf, 0xd9480f, 0x2b8a3e, 0xae3ec9, 0x0b7285, 0xc2255c, 0x7a6300, 0x5f3dc4,
+  0xc92a2a, 0x495057, 0x8d5524, 0x5c940d, 0x1b3a8a, 0x862e9c, 0x087f5b, 0xe67700,
+};
+static const guint32 cpu_dark[16] = {
+  0x74a8ff, 0xff9a57, 0x69db7c, 0xe599f7, 0x66d9e8, 0xf783ac, 0xffd43b, 0xb197fc,
+  0xff8787, 0xced4da, 0xd9a066, 0xa9e34b, 0x91a7ff, 0xda77f2, 0x38d9a9, 0xffc078,
+};
+
+static const guint32 activity_light[FL_ACT_N] = {
+  [FL_ACT_USER] = 0xb8c4ce,
+  [FL_ACT_LOCKED_FAULT] = 0xf08c00,
+  [FL_ACT_SPEC_FAULT] = 0x228be6,
+  [FL_ACT_SYSCALL] = 0x9c36b5,
+  [FL_ACT_SPIN] = 0xe03131,
+  [FL_ACT_BLOCKED] = 0x5c3d2e,
+  [FL_ACT_IRQS_OFF] = 0xfcc419,
+  [FL_ACT_RCU] = 0x12b886,
+  [FL_ACT_IPI] = 0xe64980,
+  [FL_ACT_DONE] = 0xeef1f4,
+};
+static const guint32 activity_dark[FL_ACT_N] = {
+  [FL_ACT_USER] = 0x56606b,
+  [FL_ACT_LOCKED_FAULT] = 0xf59f00,
+  [FL_ACT_SPEC_FAULT] = 0x4dabf7,
+  [FL_ACT_SYSCALL] = 0xcc5de8,
+  [FL_ACT_SPIN] = 0xff6b6b,
+  [FL_ACT_BLOCKED] = 0xa1887f,
+  [FL_ACT_IRQS_OFF] = 0xffe066,
+  [FL_ACT_RCU] = 0x38d9a9,
+  [FL_ACT_IPI] = 0xf783ac,
+  [FL_ACT_DONE] = 0x2c3036,
+};
+
+void
+fl_palette_init_light (FlPalette *palette)
+{
+  g_return_if_fail (palette != NULL);
+  palette->background = hex (0xffffff);
+  palette->surface = hex (0xf1f3f5);
+  palette->text = hex (0x1b1e23);
+  palette->text_dim = hex (0x5c6370);
+  palette->grid = hex (0xd0d5dc);
+  palette->accent = hex (0x1c7ed6);
+  palette->warning = hex (0xb35c00);
+  palette->error = hex (0xc92a2a);
+  palette->rb_red = hex (0xc62828);
+  palette->rb_black = hex (0x25282d);
+  palette->ghost = hex (0x8f99a3);
+  palette->mesi[FL_MESI_I] = hex (0xe9ecef);
+  palette->mesi[FL_MESI_S] = hex (0x9fd3f5);
+  palette->mesi[FL_MESI_E] = hex (0x9de0ad);
+  palette->mesi[FL_MESI_M] = hex (0xffb070);
+  for (guint i = 0; i < FL_ACT_N; i++)
+    palette->activity[i] = hex (activity_light[i]);
+  for (guint i = 0; i < 16; i++)
+    palette->cpu[i] = hex (cpu_light[i]);
+}
+
+void
+fl_palette_init_dark (FlPalette *palette)
+{
+  g_return_if_fail (palette != NULL);
+  palette->background = hex (0x1b1d21);
+  palette->surface = hex (0x272a30);
+  palette->text = hex (0xe9ecef);
+  palette->text_dim = hex (0xa3abb5);
+  palette->grid = hex (0x3c4149);
+  palette->accent = hex (0x4dabf7);
+  palette->warning = hex (0xffa94d);
+  palette->error = hex (0xff6b6b);
+  palette->rb_red = hex (0xd64545);
+  palette->rb_black = hex (0x0b0c0e);
+  palette->ghost = hex (0x7d8590);
+  palette->mesi[FL_MESI_I] = hex (0x343a40);
+  palette->mesi[FL_MESI_S] = hex (0x1f6391);
+  palette->mesi[FL_MESI_E] = hex (0x2b7a3d);
+  palette->mesi[FL_MESI_M] = hex (0xb35c00);
+  for (guint i = 0; i < FL_ACT_N; i++)
+    palette->activity[i] = hex (activity_dark[i]);
+  for (guint i = 0; i < 16; i++)
+    palette->cpu[i] = hex (cpu_dark[i]);
+}
+
+/* Beyond 16 CPUs the colours repeat; labels still tell them apart. */
+const FlRgba *
+fl_palette_cpu (const FlPalette *palette, guint cpu)
+{
+  g_return_val_if_fail (palette != NULL, NULL);
+  return &palette->cpu[cpu % G_N_ELEMENTS (palette->cpu)];
+}
+
+void
+fl_set_rgba (cairo_t *cr, const FlRgba *c)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
+}
+
+void
+fl_set_rgba_alpha (cairo_t *cr, const FlRgba *c, double alpha)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a * alpha);
+}
+
+FlRgba
+fl_rgba_mix (const FlRgba *a, const FlRgba *b, double t)
+{
+  return (FlRgba) { a->r + (b->r - a->r) * t, a->g + (b->g - a->g) * t,
+                    a->b + (b->b - a->b) * t, a->a + (b->a - a->a) * t };
+}
+
+/* The palette's text colour or background colour, whichever reads better on `bg`. */
+const FlRgba *
+fl_rgba_text_on (const FlPalette *pal, const FlRgba *bg)
+{
+  static const FlRgba white = { 1, 1, 1, 1 }, black = { 0.08, 0.09, 0.1, 1 };
+  double luma = 0.2126 * bg->r + 0.7152 * bg->g + 0.0722 * bg->b;
+  return luma > 0.55 ? &black : &white;
+}
+
+/* PTE colours come from the palette's own colours, so both styles stay consistent. */
+FlRgba
+fl_palette_pte (const FlPalette *pal, FlPteState state)
+{
+  switch (state)
+    {
+    case FL_PTE_STATE_RW: return pal->accent;
+    case FL_PTE_STATE_RO: return fl_rgba_mix (&pal->accent, &pal->background, 0.55);
+    case FL_PTE_STATE_ZERO: return fl_rgba_mix (&pal->text_dim, &pal->background, 0.35);
+    case FL_PTE_STATE_SWAP: return pal->mesi[FL_MESI_M];
+    case FL_PTE_STATE_MIGRATION: return pal->activity[FL_ACT_SYSCALL];
+    case FL_PTE_STATE_NONE:
+    default: return pal->background;
+    }
+}
+
+static const char *const pte_names[FL_PTE_STATE_N] = {
+  "none", "present ro", "present rw", "zero page", "swap", "migration",
+};
+static const char *const pte_codes[FL_PTE_STATE_N] = {
+  "", "ro", "rw", "0", "sw", "mg",
+};
+
+const char *
+fl_pte_state_name (FlPteState state)
+{
+  return state < FL_PTE_STATE_N ? pte_names[state] : "?";
+}
+
+const char *
+fl_pte_state_code (FlPteState state)
+{
+  return state < FL_PTE_STATE_N ? pte_codes[state] : "?";
+}
+
+FlPteState
+fl_pte_state (const FlState *st, guint64 pte)
+{
+  switch (pte & FL_PTE_KIND_MASK)
+    {
+    case FL_PTE_SWAP: return FL_PTE_STATE_SWAP;
+    case FL_PTE_MIGRATION: return FL_PTE_STATE_MIGRATION;
+    case FL_PTE_PRESENT:
+      if (st->g->zero_page && FL_PTE_PAGE (pte) == st->g->zero_page)
+        return FL_PTE_STATE_ZERO;
+      return (pte & FL_PTE_WRITE) ? FL_PTE_STATE_RW : FL_PTE_STATE_RO;
+    default: return FL_PTE_STATE_NONE;
+    }
+}
