@@ -51,7 +51,7 @@ test: build
 bench: deps
 	[ -f $(RELEASE)/build.ninja ] || meson setup $(RELEASE) --buildtype=release -Dui_tests=false
 	meson compile -C $(RELEASE)
-	$(RELEASE)/tests/bench/fl-bench
+	$(RELEASE)/app/faultline-cli bench --cpus 1,2,4,8
 
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Dui_tests=false
