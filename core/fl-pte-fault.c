@@ -62,6 +62,30 @@ vma_flags (FlSim *sim, guint cpu, const FlFrame *f)
   return sim->st.vmas[id].flags;
 }
 
+/* After pte_map_lock: back out with VM_FAULT_RETRY when it failed, or quietly (result 0)
+ * when someone else changed the PTE meanwhile; otherwise go on to `next`. */
+static void
+recheck_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 expected, FlLoc release, FlLoc next)
+{
+  if (!f->ret)
+    {
+      SET_RESULT (f, FL_VM_FAULT_RETRY);
+      fl_ev (sim, FL_EV_CHECK, 0, 0);
+      f->pc = release;
+      return;
+    }
+  fl_touch (sim, cpu, fl_line_of_table (&sim->st, table_of (f)), FL_ACCESS_READ);
+  fl_ev (sim, FL_EV_CHECK, table_of (f), *pte_of (sim, f) == expected);
+  if (*pte_of (sim, f) != expected)
+    {
+      unlock_pte (sim, cpu, f);
+      SET_RESULT (f, 0);
+      f->pc = release;
+      return;
+    }
+  f->pc = next;
+}
+
 static void
 tail_call (FlSim *sim, guint cpu, FlFrame *f, FlFn fn)
 {
@@ -346,23 +370,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       map_lock (sim, cpu, f, FL_LOC_DO_WP_PAGE_pte_same);
       return;
     case FL_LOC_DO_WP_PAGE_pte_same:
-      if (!f->ret)
-        {
-          SET_RESULT (f, FL_VM_FAULT_RETRY);
-          fl_ev (sim, FL_EV_CHECK, 0, 0);
-          f->pc = FL_LOC_DO_WP_PAGE_release;
-          return;
-        }
-      fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_READ);
-      fl_ev (sim, FL_EV_CHECK, table_of (f), *pte_of (sim, f) == f->a[4]);
-      if (*pte_of (sim, f) != f->a[4])
-        {
-          unlock_pte (sim, cpu, f);
-          SET_RESULT (f, 0);
-          f->pc = FL_LOC_DO_WP_PAGE_release;
-          return;
-        }
-      f->pc = FL_LOC_DO_WP_PAGE_clear_flush;
+      recheck_pte (sim, cpu, f, f->a[4], FL_LOC_DO_WP_PAGE_release, FL_LOC_DO_WP_PAGE_clear_flush);
       return;
     case FL_LOC_DO_WP_PAGE_clear_flush:
       {
@@ -468,23 +476,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       map_lock (sim, cpu, f, FL_LOC_DO_SWAP_PAGE_pte_same);
       return;
     case FL_LOC_DO_SWAP_PAGE_pte_same:
-      if (!f->ret)
-        {
-          SET_RESULT (f, FL_VM_FAULT_RETRY);
-          fl_ev (sim, FL_EV_CHECK, 0, 0);
-          f->pc = FL_LOC_DO_SWAP_PAGE_release;
-          return;
-        }
-      fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_READ);
-      fl_ev (sim, FL_EV_CHECK, table_of (f), *pte_of (sim, f) == f->a[4]);
-      if (*pte_of (sim, f) != f->a[4])
-        {
-          unlock_pte (sim, cpu, f);
-          SET_RESULT (f, 0);
-          f->pc = FL_LOC_DO_SWAP_PAGE_release;
-          return;
-        }
-      f->pc = FL_LOC_DO_SWAP_PAGE_set_pte;
+      recheck_pte (sim, cpu, f, f->a[4], FL_LOC_DO_SWAP_PAGE_release, FL_LOC_DO_SWAP_PAGE_set_pte);
       return;
     case FL_LOC_DO_SWAP_PAGE_set_pte:
       {

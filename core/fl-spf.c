@@ -100,7 +100,6 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock:
       fl_rcu_read_unlock (sim, cpu);
-      sim->ev.val = f->ret;
       fl_return (sim, cpu, f->ret);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap:
