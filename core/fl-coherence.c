@@ -99,6 +99,16 @@ transfer_cost (const FlCostTable *k, FlXfer from, FlAccess access)
     }
 }
 
+/* A line nobody holds modified, with a copy on this socket, is read from the shared
+ * last-level cache (inclusive on the modeled Xeons) rather than from another core. */
+static guint64
+read_cost (const FlCostTable *k, const FlLine *l, FlXfer from)
+{
+  if (from == FL_XFER_LOCAL && l->owner < 0)
+    return k->llc;
+  return transfer_cost (k, from, FL_ACCESS_READ);
+}
+
 /* Occupy the line for one transfer starting no earlier than `at`: returns when it completes. */
 static guint64
 occupy (FlLine *l, guint64 at, guint64 cost)
@@ -147,7 +157,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
           return;
         }
       FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
-      guint64 cost = transfer_cost (k, from, access);
+      guint64 cost = read_cost (k, l, from);
       c->clock = occupy (l, c->clock, cost);
       if (from == FL_XFER_MEMORY)
         {
@@ -225,7 +235,7 @@ fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
   if (l->owner == (gint) cpu || is_sharer (l, cpu))
     return at + sim->config.cost.l1_hit;
   FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
-  guint64 done = occupy (l, at, transfer_cost (&sim->config.cost, from, FL_ACCESS_READ));
+  guint64 done = occupy (l, at, read_cost (&sim->config.cost, l, from));
   if (l->owner >= 0)
     fl_line_add_sharer (st, line, l->owner);
   l->owner = -1;
@@ -233,4 +243,38 @@ fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
   if (from != FL_XFER_MEMORY)
     l->transfers++;
   return done;
+}
+
+/**
+ * fl_touch_page:
+ * @sim: the simulation
+ * @cpu: the CPU writing the page's struct page
+ * @page: the page frame
+ *
+ * The allocator, the LRU and the rmap write a struct page from one CPU at a time, so its line
+ * is modeled with a single owner and no queue: a hit when this CPU wrote it last, a transfer
+ * from the CPU that did (dearer across sockets), memory when nobody holds it. This is what
+ * makes the work done under zone->lock and lru_lock grow with the number of CPUs that recycle
+ * each other's pages.
+ */
+void
+fl_touch_page (FlSim *sim, guint cpu, guint32 page)
+{
+  FlPage *pg = &sim->st.pages[page];
+  const FlCostTable *k = &sim->config.cost;
+  guint64 cost;
+
+  if (pg->line_owner == cpu + 1)
+    cost = k->l1_hit;
+  else if (pg->line_owner == 0)
+    cost = k->dram;
+  else
+    {
+      gboolean remote = fl_config_socket_of (&sim->config, pg->line_owner - 1)
+                        != fl_config_socket_of (&sim->config, cpu);
+      cost = remote ? k->remote_store : k->local_store;
+      sim->st.g->page_transfers++;
+    }
+  pg->line_owner = (guint16) (cpu + 1);
+  sim->st.cpus[cpu].clock += cost;
 }

@@ -27,6 +27,7 @@ static const FlKeyInfo keys[] = {
   { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
   { "oracle",           "every-step|at-end", G_STRUCT_OFFSET (FlConfig, oracle), 0, 0 },
   { "cost.l1-hit",           NULL, COST (l1_hit), 0, 100000 },
+  { "cost.llc",              NULL, COST (llc), 0, 100000 },
   { "cost.local-load",       NULL, COST (local_load), 0, 100000 },
   { "cost.local-store",      NULL, COST (local_store), 0, 100000 },
   { "cost.local-rmw",        NULL, COST (local_rmw), 0, 100000 },
@@ -41,17 +42,17 @@ static const FlKeyInfo keys[] = {
   { "cost.ipi",              NULL, COST (ipi), 0, 1000000 },
   { "cost.swap-io",          NULL, COST (swap_io), 0, 100000000 },
   { "cost.op-overhead",      NULL, COST (op_overhead), 0, 1000000 },
+  { "cost.step",             NULL, COST (step), 0, 100000 },
   { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
 };
 
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
   "pte-map-lock", "pin-page-tables", "rss", "oracle",
-  "cost.l1-hit", "cost.local-load", "cost.local-store", "cost.local-rmw", "cost.remote-load",
-  "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
+  "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
+  "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
-  "cost.op-overhead",
-  "cost.mhz", NULL
+  "cost.op-overhead", "cost.step", "cost.mhz", NULL
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
@@ -80,10 +81,10 @@ fl_config_init_defaults (FlConfig *config)
   config->rss = FL_RSS_SHARED_ATOMIC;
   config->oracle = FL_ORACLE_EVERY_STEP;
   config->cost = (FlCostTable) {
-    .l1_hit = 3, .local_load = 109, .local_store = 115, .local_rmw = 120,
+    .l1_hit = 3, .llc = 44, .local_load = 109, .local_store = 115, .local_rmw = 120,
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
-    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .mhz = 2130,
+    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 200, .mhz = 2130,
   };
 }
 

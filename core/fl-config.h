@@ -17,6 +17,7 @@ typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
 typedef struct {
   guint32 l1_hit;          /* line already held in a usable state */
+  guint32 llc;             /* a read served by the socket's shared last-level cache */
   guint32 local_load;      /* transfer from a core of the same socket: load / store / atomic */
   guint32 local_store;
   guint32 local_rmw;
@@ -31,6 +32,7 @@ typedef struct {
   guint32 ipi;             /* sending and taking one inter-processor interrupt */
   guint32 swap_io;         /* reading one page back from swap (a major fault sleeps this long) */
   guint32 op_overhead;     /* the user-space instructions between two operations */
+  guint32 step;            /* the instructions of one modeled step beyond its memory access */
   guint32 mhz;             /* simulated clock, for "per second" figures */
 } FlCostTable;
 

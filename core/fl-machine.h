@@ -48,6 +48,7 @@ FlFrame *fl_caller   (FlSim *sim, guint cpu);
 /* time and cache lines */
 void     fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
 void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
+void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
 FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);
 void     fl_line_add_sharer (FlState *st, guint line, guint cpu);
 guint64  fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at);

@@ -32,6 +32,7 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
       for (guint i = 0; i < PCP_BATCH && st->g->zone_free_head; i++)
         {
           guint32 p = st->g->zone_free_head;
+          fl_touch_page (sim, cpu, p);
           st->g->zone_free_head = st->pages[p].next;
           st->g->zone_free_count--;
           st->pages[p].next = c->pcp_head;
@@ -51,6 +52,7 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
         guint32 p = c->pcp_head;
         if (p == 0)
           g_error ("out of page frames: the scenario needs more memory than it maps");
+        fl_touch_page (sim, cpu, p);
         c->pcp_head = st->pages[p].next;
         c->pcp_count--;
         st->pages[p].next = 0;
@@ -97,6 +99,9 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
         while (n < PAGEVEC_SIZE && c->gather_head)
           {
             guint32 p = c->gather_head;
+            fl_touch_page (sim, cpu, p);
+            if (st->g->lru_head == p)
+              st->g->lru_head = 0;
             c->gather_head = st->pages[p].next;
             c->gather_count--;
             st->pages[p].state = FL_OBJ_FREE;
@@ -123,6 +128,7 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
       for (guint i = 0; i < PCP_BATCH && c->pcp_head; i++)
         {
           guint32 p = c->pcp_head;
+          fl_touch_page (sim, cpu, p);
           c->pcp_head = st->pages[p].next;
           c->pcp_count--;
           st->pages[p].next = st->g->zone_free_head;
@@ -151,6 +157,7 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_LRU_CACHE_ADD_pagevec_add:
+      fl_touch_page (sim, cpu, (guint32) f->a[0]);
       st->pages[f->a[0]].flags |= FL_PAGE_LRU;
       c->pagevec++;
       fl_ev (sim, FL_EV_STORE, (guint32) f->a[0], c->pagevec);
@@ -168,6 +175,10 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_LRU_CACHE_ADD_drain:
       fl_touch (sim, cpu, FL_LINE_LRU_LOCK, FL_ACCESS_WRITE);
+      /* list_add links the batch in front of the page added last, whoever added it */
+      if (st->g->lru_head)
+        fl_touch_page (sim, cpu, st->g->lru_head);
+      st->g->lru_head = (guint32) f->a[0];
       fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
       c->pagevec = 0;
       f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;

@@ -219,6 +219,7 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* page_add_new_anon_rmap, then lru_cache_add */
         guint32 page = PAGE_OF (f);
+        fl_touch_page (sim, cpu, page);
         st->pages[page].flags |= FL_PAGE_ANON;
         st->pages[page].mapcount = 1;
         fl_call (sim, cpu, FL_FN_LRU_CACHE_ADD, FL_LOC_DO_ANONYMOUS_PAGE_set_pte, page, 0, 0, 0);

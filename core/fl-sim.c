@@ -216,6 +216,25 @@ current_loc (const FlCpu *cpu)
   return cpu->depth ? fl_frame_loc (&cpu->frames[cpu->depth - 1]) : FL_LOC_USER_next_op;
 }
 
+/* The instructions a step runs besides the memory access the coherence model charges. A
+ * step that stands for a stretch of code costs cost.step: entering a function (its prologue
+ * and the body the model does not split into lines), a page-table or rb-tree level, a PTE
+ * update, an allocation, an IPI. A step that is one instruction (a load, a store, an atomic,
+ * a lock or unlock, a compare, a return, toggling IRQs or the RCU nesting) costs only its
+ * memory access, and waiting costs its wait. The same rule for every design. */
+static guint
+step_instructions (FlSim *sim, FlEventKind kind)
+{
+  switch (kind)
+    {
+    case FL_EV_CALL: case FL_EV_WALK: case FL_EV_TREE: case FL_EV_PTE:
+    case FL_EV_ALLOC: case FL_EV_FREE: case FL_EV_IPI_SEND: case FL_EV_IPI_ACK:
+      return sim->config.cost.step;
+    default:
+      return 0;
+    }
+}
+
 /* One visible atomic action of one CPU: an IPI taken, an RCU callback, a program operation
  * started, or the next line of the function on top of its stack. */
 void
@@ -247,6 +266,7 @@ fl_sim_take_step (FlSim *sim, guint c)
       fl_step_fn_of (f->fn) (sim, c, f);
     }
 
+  cpu->clock += step_instructions (sim, sim->ev.kind);
   fl_rcu_after_step (sim, c);
   sim->ev.cycle = cpu->clock;
   sim->ev.activity = activity_of (st, cpu);
@@ -550,4 +570,5 @@ fl_sim_get_counters (FlSim *sim, FlCounters *k)
     }
   for (guint l = 0; l < st->sizes.nlines; l++)
     k->transfers += st->lines[l].transfers;
+  k->transfers += st->g->page_transfers;
 }

@@ -153,6 +153,7 @@ typedef struct {
   gint32  ext_maps;         /* mappings outside the mm: a forked child's PTE */
   guint32 flags;
   guint32 next;             /* free-list link */
+  guint16 line_owner;       /* CPU + 1 that last wrote the struct page, 0 = only in memory */
   guint8  state;            /* FlObjState: FREE or LIVE */
 } FlPage;
 
@@ -205,6 +206,8 @@ typedef struct {
   guint64 now;              /* when the last step started: time never runs backwards */
   guint64 rng;
   guint32 zone_free_head, zone_free_count;
+  guint32 lru_head;         /* page added to the LRU last: the next add writes its links */
+  guint64 page_transfers;   /* struct page lines moved between CPUs */
   guint32 zone_lock_next, zone_lock_owner;
   gint32  zone_lock_holder;
   guint32 lru_lock_next, lru_lock_owner;

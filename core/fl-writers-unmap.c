@@ -400,6 +400,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
              * page left with none waits in the gather until the TLBs are flushed */
             guint32 page = FL_PTE_PAGE (pte);
             FlPage *pg = &st->pages[page];
+            fl_touch_page (sim, cpu, page);
             pg->mapcount--;
             if (fl_writer_is_anon (st, page))
               anon++;
