@@ -22,6 +22,7 @@ static const FlKeyInfo keys[] = {
   { "rwsem",            "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem), 0, 0 },
   { "vma-free",         "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vma_free), 0, 0 },
   { "spf-seqcheck",     "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck), 0, 0 },
+  { "spf-mmap-cache",   "leave|update", G_STRUCT_OFFSET (FlConfig, spf_mmap_cache), 0, 0 },
   { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
   { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
   { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
@@ -48,7 +49,7 @@ static const FlKeyInfo keys[] = {
 
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
-  "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "spf-mmap-cache", "pte-map-lock", "pin-page-tables", "rss", "oracle",
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
@@ -84,7 +85,7 @@ fl_config_init_defaults (FlConfig *config)
     .l1_hit = 3, .llc = 44, .local_load = 109, .local_store = 115, .local_rmw = 120,
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
-    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 200, .mhz = 2130,
+    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 175, .mhz = 2130,
   };
 }
 

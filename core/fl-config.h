@@ -12,6 +12,9 @@ typedef enum { FL_VMA_FREE_RCU, FL_VMA_FREE_IMMEDIATE } FlVmaFree;
 typedef enum { FL_PTE_MAP_LOCK_TRYLOCK_LOOP, FL_PTE_MAP_LOCK_SPIN_IRQS_OFF } FlPteMapLock;
 typedef enum { FL_PIN_PAGE_TABLES_IRQS_OFF, FL_PIN_PAGE_TABLES_NONE } FlPinPageTables;
 typedef enum { FL_RSS_SHARED_ATOMIC, FL_RSS_PER_THREAD } FlRss;
+/* Whether the speculative find_vma leaves mm->mmap_cache alone (later SPF versions) or
+ * updates it without mmap_sem, as the v2 patch did (and races with munmap doing so). */
+typedef enum { FL_SPF_MMAP_CACHE_LEAVE, FL_SPF_MMAP_CACHE_UPDATE } FlSpfMmapCache;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
@@ -44,6 +47,7 @@ typedef struct {
   FlRwsemKind   rwsem;
   FlVmaFree     vma_free;
   gboolean      spf_seqcheck;
+  FlSpfMmapCache spf_mmap_cache;
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;

@@ -33,8 +33,10 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
         }
       /* a[1] = 1: do not update mm->mmap_cache. The v2 patch does, without mmap_sem, and can
        * leave it pointing at a VMA that munmap has just detached (freed after the grace
-       * period, then read by the next locked fault); later versions skipped the cache. */
-      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr, 1, 0, 0);
+       * period, then read by the next locked fault); later versions skipped the cache, and
+       * so does spf-mmap-cache=leave, the default. */
+      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr,
+               sim->config.spf_mmap_cache == FL_SPF_MMAP_CACHE_LEAVE, 0, 0);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range:
       {

@@ -11,11 +11,13 @@ typedef struct {
   const char *name;         /* "baseline", "xadd", "spf", "xadd+spf" */
   const char *fault_path;
   const char *rwsem;
+  const char *spf_mmap_cache; /* the speculative path as measured: the v2 patch as posted */
   double      published;    /* Zijlstra's ratio to baseline, 8 Jan 2010; 0 when none */
 } FlBenchConfig;
 
 const FlBenchConfig *fl_bench_configs     (guint *n);
 const FlBenchConfig *fl_bench_config      (const char *name);
+void                 fl_bench_config_apply(const FlBenchConfig *bench, FlConfig *config);
 GStrv                fl_workload_ids      (void);
 FlScenario          *fl_workload_build    (const char *id, guint cpus, guint rounds, GError **error);
 

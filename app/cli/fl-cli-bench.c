@@ -63,8 +63,7 @@ measure (const char *workload, guint rounds, char **sets, Row *row)
       return FALSE;
     }
   FlConfig config = sc->config;
-  fl_config_set (&config, "fault-path", row->config->fault_path, NULL);
-  fl_config_set (&config, "rwsem", row->config->rwsem, NULL);
+  fl_bench_config_apply (row->config, &config);
   if (!fl_cli_apply_sets (&config, sets))
     return FALSE;
   g_autoptr (FlSim) sim = fl_sim_new (sc, &config, 1, &error);
