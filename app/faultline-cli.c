@@ -11,6 +11,8 @@ static const FlCliCommand commands[] = {
   { "run", "Simulate a scenario and report what happened", fl_cli_run },
   { "bench", "Reproduce the 2010 fault-rate table from the model", fl_cli_bench },
   { "export", "Draw a view at a step as PNG, SVG or PDF", fl_cli_export },
+  { "replay", "Simulate a recorded run again and compare", fl_cli_replay },
+  { "db", "Look into and edit a store: scenarios, runs, bookmarks", fl_cli_db },
 };
 
 static void

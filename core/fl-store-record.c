@@ -156,8 +156,11 @@ fl_store_replay_run (FlStore *store, gint64 run_id, FlReplayResult *out, GError 
                 }
             }
         }
+      /* Every stored event matched: the replay went on past the stored stream (its first
+       * extra event is where they part), or only the step counts differ. */
       if (out->first_difference < 0)
-        out->first_difference = MIN (out->steps, run->steps);
+        out->first_difference = i < n ? (gint64) mine[i].step
+                                      : (gint64) MIN (out->steps, run->steps);
     }
   return TRUE;
 }

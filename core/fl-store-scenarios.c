@@ -1,5 +1,6 @@
 /* fl-store-scenarios.c — the scenario library: save, list, search, delete, export, import. */
 #include "fl-store-private.h"
+#include "fl-scenario.h"
 
 #include <string.h>
 
@@ -383,41 +384,6 @@ fl_store_export_scenario (FlStore *store, gint64 id, const char *path, GError **
   return TRUE;
 }
 
-/* Until the scenario parser is wired in, the title and tags of an imported file come from a
- * minimal scan of its [scenario] section: the first `title=` and `tags=` (';'-separated)
- * lines, without key-file escapes. A file without a title gets its stem as title. */
-static void
-scan_scenario_section (const char *text, char **out_title, GPtrArray *out_tags)
-{
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  gboolean in_section = FALSE, have_tags = FALSE;
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *line = g_strstrip (lines[i]);
-      if (*line == '[')
-        {
-          in_section = strcmp (line, "[scenario]") == 0;
-          continue;
-        }
-      char *eq = strchr (line, '=');
-      if (!in_section || *line == '#' || eq == NULL)
-        continue;
-      *eq = '\0';
-      const char *key = g_strstrip (line);
-      char *value = g_strstrip (eq + 1);
-      if (strcmp (key, "title") == 0 && *out_title == NULL && *value != '\0')
-        *out_title = g_strdup (value);
-      else if (strcmp (key, "tags") == 0 && !have_tags)
-        {
-          g_auto (GStrv) tags = g_strsplit (value, ";", -1);
-          for (guint t = 0; tags[t] != NULL; t++)
-            if (*g_strstrip (tags[t]) != '\0')
-              g_ptr_array_add (out_tags, g_strdup (tags[t]));
-          have_tags = TRUE;
-        }
-    }
-}
-
 /**
  * fl_store_import_scenario:
  * @store: a store
@@ -425,14 +391,49 @@ scan_scenario_section (const char *text, char **out_title, GPtrArray *out_tags)
  * @out_id: (out) (optional): the id of the stored scenario
  * @error: a #GError
  *
- * Saves the text of @path exactly as it is, under the file's stem as name (`foo.fault` →
- * `foo`), with the `title=` and `tags=` of its `[scenario]` section. Importing the same file
- * twice gives the same id (see fl_store_save_scenario()).
+ * Same as fl_store_import_scenario_tagged() without extra tags.
  *
  * Returns: %TRUE on success.
  */
 gboolean
 fl_store_import_scenario (FlStore *store, const char *path, gint64 *out_id, GError **error)
+{
+  return fl_store_import_scenario_tagged (store, path, NULL, out_id, error);
+}
+
+/* The scenario's own tags, then the extra ones it does not have yet. */
+static char **
+merge_tags (const char *const *own, const char *const *extra)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *const *lists[] = { own, extra };
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
+      if (g_hash_table_add (seen, (gpointer) lists[l][i]))
+        g_strv_builder_add (builder, lists[l][i]);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * fl_store_import_scenario_tagged:
+ * @store: a store
+ * @path: a `.fault` file
+ * @extra_tags: (nullable) (array zero-terminated=1): tags to add to the file's own
+ * @out_id: (out) (optional): the id of the stored scenario
+ * @error: a #GError: %FL_STORE_ERROR_INVALID with the parser's `FILE:LINE: what` when the
+ *   file is not a valid scenario
+ *
+ * Parses @path with the scenario parser and, only if it is a valid scenario, saves its text
+ * exactly as it is (bytes, comments, line ends), under the file's stem as name (`foo.fault` →
+ * `foo`), with the parsed title and tags plus @extra_tags. A file that does not parse writes
+ * nothing. Importing the same file twice gives the same id (see fl_store_save_scenario()).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean
+fl_store_import_scenario_tagged (FlStore *store, const char *path,
+                                 const char *const *extra_tags, gint64 *out_id, GError **error)
 {
   g_return_val_if_fail (store != NULL && path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -453,23 +454,17 @@ fl_store_import_scenario (FlStore *store, const char *path, gint64 *out_id, GErr
                    "scenario may have", path, length, MAX_SCENARIO_BYTES);
       return FALSE;
     }
-  /* The text is stored as SQLite TEXT and exported byte for byte: a NUL would cut it short. */
-  if (memchr (text, '\0', length) != NULL || !g_utf8_validate (text, length, NULL))
+  /* A scenario that does not parse could never be run or replayed: refuse it here, with the
+   * parser's own words, which name the file and the line. The parser also refuses NUL bytes
+   * and invalid UTF-8, which SQLite TEXT could not keep byte for byte. */
+  g_autoptr (FlScenario) scenario = fl_scenario_parse_data (text, length, path, &local);
+  if (scenario == NULL)
     {
-      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
-                   "cannot import '%s': it is not UTF-8 text", path);
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID, "cannot import %s",
+                   local->message);
       return FALSE;
     }
-
-  g_autofree char *base = g_path_get_basename (path);
-  if (g_str_has_suffix (base, ".fault") && strlen (base) > strlen (".fault"))
-    base[strlen (base) - strlen (".fault")] = '\0';
-
-  g_autofree char *title = NULL;
-  g_autoptr (GPtrArray) tags = g_ptr_array_new_with_free_func (g_free);
-  scan_scenario_section (text, &title, tags);
-  g_ptr_array_add (tags, NULL);
-
-  return fl_store_save_scenario (store, base, title ? title : base,
-                                 (const char *const *) tags->pdata, text, out_id, error);
+  g_auto (GStrv) tags = merge_tags ((const char *const *) scenario->tags, extra_tags);
+  return fl_store_save_scenario (store, scenario->id, scenario->title,
+                                 (const char *const *) tags, text, out_id, error);
 }

@@ -91,6 +91,11 @@ gboolean          fl_store_import_scenario  (FlStore            *store,
                                              const char         *path,
                                              gint64             *out_id,
                                              GError            **error);
+gboolean          fl_store_import_scenario_tagged (FlStore            *store,
+                                                   const char         *path,
+                                                   const char *const  *extra_tags,
+                                                   gint64             *out_id,
+                                                   GError            **error);
 
 /* ---- runs, events, findings ------------------------------------------------------------ */
 

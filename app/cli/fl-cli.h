@@ -7,7 +7,8 @@
 
 G_BEGIN_DECLS
 
-enum { FL_EXIT_OK = 0, FL_EXIT_FINDINGS = 1, FL_EXIT_USAGE = 2 };
+/* 1 means "the answer is no": a run with findings, a replay that differs. */
+enum { FL_EXIT_OK = 0, FL_EXIT_FINDINGS = 1, FL_EXIT_DIFFERS = 1, FL_EXIT_USAGE = 2 };
 
 typedef struct {
   const char *name;
@@ -26,5 +27,7 @@ int fl_cli_show    (int argc, char **argv);
 int fl_cli_run     (int argc, char **argv);
 int fl_cli_bench   (int argc, char **argv);
 int fl_cli_export  (int argc, char **argv);
+int fl_cli_replay  (int argc, char **argv);
+int fl_cli_db      (int argc, char **argv);
 
 G_END_DECLS

@@ -2,16 +2,22 @@
  * benchmark rows, and the .fault export and import. */
 #include "store-helpers.h"
 
+/* A valid scenario written the way people write them: a CRLF line, spaces around '=', an
+ * empty tag, no final newline. Stored and exported byte for byte. */
 static const char spf_text[] =
   "# munmap races a speculative fault\r\n"
   "[scenario]\n"
   "title = munmap races a speculative fault\n"
   "tags=race; munmap ;;rcu\n"
+  "\n"
+  "[config]\n"
   "cpus=2\n"
   "\n"
+  "[mm]\n"
+  "vma=0x7f0000000000-0x7f0000004000 rw- anon\n"
+  "\n"
   "[cpu0]\n"
-  "ops=fault 0x7f0000001000 write\n"
-  "title=not this one\n";
+  "ops=fault 0x7f0000001000 write  # the racing fault";
 
 static FlStore *
 open_store (FlStoreFixture *fx)
@@ -185,26 +191,64 @@ test_export_import (FlStoreFixture *fx, gconstpointer data)
   g_assert_true (fl_store_import_scenario (store, path, &twice, &error));
   g_assert_cmpint (twice, ==, imported);
 
-  /* Without a title the stem is the title. */
-  g_autofree char *bare = g_build_filename (fx->dir, "bare.fault", NULL);
-  g_assert_true (g_file_set_contents (bare, "[mm]\nvma=0x1000-0x2000 rw- anon\n", -1, NULL));
-  gint64 bare_id = 0;
-  g_assert_true (fl_store_import_scenario (store, bare, &bare_id, &error));
-  g_autoptr (FlStoredScenario) bare_got = fl_store_get_scenario (store, bare_id, &error);
-  g_assert_cmpstr (bare_got->title, ==, "bare");
-
+  /* Extra tags join the file's own, once each. */
+  const char *extra[] = { "review", "rcu", NULL };
+  gint64 tagged = 0;
+  g_assert_true (fl_store_import_scenario_tagged (store, path, extra, &tagged, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (tagged, ==, imported);
+  g_autoptr (FlStoredScenario) retagged = fl_store_get_scenario (store, tagged, &error);
+  g_assert_cmpuint (g_strv_length (retagged->tags), ==, 4);
+  g_assert_cmpstr (retagged->tags[3], ==, "review");
   g_autofree char *missing = g_build_filename (fx->dir, "missing.fault", NULL);
   g_assert_false (fl_store_import_scenario (store, missing, NULL, &error));
   g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND);
   g_clear_error (&error);
   g_autofree char *binary = g_build_filename (fx->dir, "binary.fault", NULL);
-  g_assert_true (g_file_set_contents (binary, "[scenario]\0title=x\n", 19, NULL));
+  g_assert_true (g_file_set_contents (binary, "[scenario]\ntitle=x\0\n", 19, NULL));
   g_assert_false (fl_store_import_scenario (store, binary, NULL, &error));
   g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "binary.fault:2: NUL byte"));
   g_clear_error (&error);
   g_autofree char *nowhere = g_build_filename (fx->dir, "no", "such", "dir.fault", NULL);
   g_assert_false (fl_store_export_scenario (store, id, nowhere, &error));
   g_assert_nonnull (strstr (error->message, nowhere));
+}
+
+/* A file the scenario parser refuses is refused with the parser's FILE:LINE: message, and
+ * the store does not change. */
+static void
+test_import_refuses_bad_scenarios (FlStoreFixture *fx, gconstpointer data)
+{
+  g_autoptr (FlStore) store = open_store (fx);
+  g_autoptr (GError) error = NULL;
+  fl_store_test_save_scenario (store, "kept");
+  static const struct { const char *text; const char *where; } cases[] = {
+    { "[mm]\nvma=0x1000-0x2000 rw- anon\n", ":1: no [scenario] section" },
+    { "[scenario]\ntitle=t\n\n[cpu0]\nops=fault 0x1000 sideways\n", ":5: " },
+    { "[scenario]\ntitle=t\ncpus=2\n", ":3: configuration key 'cpus' in [scenario]" },
+    { "[scenario]\ntitle=t\ntitle=again\n", ":3: duplicate key 'title'" },
+    { "[scenario]\ntitle=t\n[config]\ncpus=99999\n", ":4: " },
+    { "[scenario]\ntitle=\xff\xfe\n", ":2: invalid UTF-8" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("bad%u.fault", i);
+      g_autofree char *path = g_build_filename (fx->dir, name, NULL);
+      g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
+      gint64 id = -7;
+      g_assert_false (fl_store_import_scenario (store, path, &id, &error));
+      g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID);
+      g_test_message ("%s", error->message);
+      g_autofree char *where = g_strdup_printf ("%s%s", path, cases[i].where);
+      g_assert_nonnull (strstr (error->message, where));
+      g_assert_cmpint (id, ==, -7);
+      g_clear_error (&error);
+    }
+  g_autoptr (GPtrArray) all = fl_store_list_scenarios (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (all->len, ==, 1);
+  g_assert_cmpstr (nth (all, 0)->name, ==, "kept");
 }
 
 /* ---- runs and events ---------------------------------------------------------------------- */
@@ -483,6 +527,7 @@ main (int argc, char **argv)
   ADD ("scenarios/save-list-search-delete", test_scenarios);
   ADD ("scenarios/delete-cascades", test_scenario_delete_cascades);
   ADD ("scenarios/export-import", test_export_import);
+  ADD ("scenarios/import-refuses-bad", test_import_refuses_bad_scenarios);
   ADD ("runs/events-by-range", test_events_by_range);
   ADD ("runs/record-list-get", test_runs);
   ADD ("runs/out-of-order", test_events_out_of_order);

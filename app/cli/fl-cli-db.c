@@ -1,0 +1,151 @@
+/* fl-cli-db.c — `db`: the sub-command dispatcher, and the commands that look after the store
+ * file as a whole: check, delete-run, delete-scenario. */
+#include "fl-cli-db.h"
+
+#include <string.h>
+
+static const FlCliCommand subcommands[] = {
+  { "list", "The stored scenarios (--search TEXT to filter)", fl_cli_db_list },
+  { "runs", "The recorded runs, of one scenario or all", fl_cli_db_runs },
+  { "show", "One run: configuration, hash, findings, bookmarks", fl_cli_db_show },
+  { "bookmarks", "List, add, edit or delete the bookmarks of a run", fl_cli_db_bookmarks },
+  { "import", "Add a .fault file to the store", fl_cli_db_import },
+  { "export", "Write a stored scenario as a .fault file", fl_cli_db_export },
+  { "check", "Check the whole file (integrity_check)", fl_cli_db_check },
+  { "delete-run", "Delete a run with its events, findings and bookmarks", fl_cli_db_delete_run },
+  { "delete-scenario", "Delete a scenario with all its runs", fl_cli_db_delete_scenario },
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "Usage: faultline-cli db SUBCOMMAND [OPTION…]\n\nSub-commands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
+    fprintf (out, "  %-16s %s\n", subcommands[i].name, subcommands[i].summary);
+  fprintf (out,
+           "\nEvery sub-command takes --db PATH (default: $XDG_DATA_HOME/faultline/faultline.db)\n"
+           "and --untrusted (for a file received from someone); `faultline-cli db SUBCOMMAND\n"
+           "--help` describes each. Reading sub-commands never change the file. `import`\n"
+           "creates the store on first use; the other writing ones (bookmarks --add, --edit,\n"
+           "--delete, delete-run, delete-scenario) need one that exists.\n"
+           "Exit status: 0 success, 2 usage or input error (a corrupt store for check).\n");
+}
+
+int
+fl_cli_db (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      usage (stderr);
+      return FL_EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return FL_EXIT_OK;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
+    if (strcmp (argv[1], subcommands[i].name) == 0)
+      {
+        g_autofree char *prgname = g_strdup_printf ("faultline-cli db %s", subcommands[i].name);
+        g_set_prgname (prgname);
+        return subcommands[i].run (argc - 1, argv + 1);
+      }
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", subcommands[i].name);
+  return fl_cli_fail ("unknown db sub-command '%s' (sub-commands: %s)", argv[1], names->str);
+}
+
+/* ---- check --------------------------------------------------------------------------------- */
+
+int
+fl_cli_db_check (int argc, char **argv)
+{
+  g_auto (FlCliStoreOptions) o = { 0 };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- check the whole store file");
+  fl_cli_store_add_options (context, &o, FALSE);
+  g_option_context_set_description (context,
+    "Runs SQLite's integrity_check (every page, every index), the foreign-key check and the\n"
+    "store's own consistency checks. The file is always opened read-only and as untrusted.\n"
+    "Exit status: 0 the store is sound, 2 it is not (the reason on one line) or usage error.");
+  if (!fl_cli_parse (context, &argc, &argv))
+    return FL_EXIT_USAGE;
+  if (argc != 1)
+    return fl_cli_fail ("check takes no arguments (got '%s')", argv[1]);
+  /* Untrusted whatever the flag says: this is the command for a file in doubt, and the
+   * untrusted open is the one that refuses triggers and views too. */
+  o.untrusted = TRUE;
+  g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_READ);
+  if (store == NULL)
+    return FL_EXIT_USAGE;
+  g_autoptr (GError) error = NULL;
+  if (!fl_store_check (store, &error))
+    return fl_cli_fail ("%s", error->message);
+  g_autoptr (GPtrArray) scenarios = fl_store_list_scenarios (store, &error);
+  g_autoptr (GPtrArray) runs = scenarios ? fl_store_list_runs (store, 0, &error) : NULL;
+  if (runs == NULL)
+    return fl_cli_fail ("%s", error->message);
+  printf ("%s: ok (%u scenario%s, %u run%s)\n", fl_store_get_path (store), scenarios->len,
+          scenarios->len == 1 ? "" : "s", runs->len, runs->len == 1 ? "" : "s");
+  return FL_EXIT_OK;
+}
+
+/* ---- delete-run, delete-scenario ------------------------------------------------------------ */
+
+int
+fl_cli_db_delete_run (int argc, char **argv)
+{
+  g_auto (FlCliStoreOptions) o = { 0 };
+  g_autoptr (GOptionContext) context = g_option_context_new ("RUN_ID - delete a recorded run");
+  fl_cli_store_add_options (context, &o, FALSE);
+  g_option_context_set_description (context,
+    "Deletes the run with its events, findings and bookmarks, in one transaction.\n"
+    "Exit status: 0 deleted, 2 usage or input error (such as an unknown run).");
+  gint64 run_id;
+  if (!fl_cli_parse (context, &argc, &argv))
+    return FL_EXIT_USAGE;
+  if (argc != 2)
+    return fl_cli_fail ("delete-run needs exactly one RUN_ID");
+  if (!fl_cli_parse_id (argv[1], "run", &run_id))
+    return FL_EXIT_USAGE;
+  g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_EDIT);
+  if (store == NULL)
+    return FL_EXIT_USAGE;
+  g_autoptr (GError) error = NULL;
+  if (!fl_store_delete_run (store, run_id, &error))
+    return fl_cli_fail ("%s", error->message);
+  printf ("Deleted run %" G_GINT64_FORMAT " with its events, findings and bookmarks\n", run_id);
+  return FL_EXIT_OK;
+}
+
+int
+fl_cli_db_delete_scenario (int argc, char **argv)
+{
+  g_auto (FlCliStoreOptions) o = { 0 };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new ("SCENARIO_ID - delete a stored scenario and its runs");
+  fl_cli_store_add_options (context, &o, FALSE);
+  g_option_context_set_description (context,
+    "Deletes the scenario with every run recorded from it (their events, findings and\n"
+    "bookmarks too), in one transaction. `faultline-cli db list` shows the ids.\n"
+    "Exit status: 0 deleted, 2 usage or input error (such as an unknown scenario).");
+  gint64 id;
+  if (!fl_cli_parse (context, &argc, &argv))
+    return FL_EXIT_USAGE;
+  if (argc != 2)
+    return fl_cli_fail ("delete-scenario needs exactly one SCENARIO_ID");
+  if (!fl_cli_parse_id (argv[1], "scenario", &id))
+    return FL_EXIT_USAGE;
+  g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_EDIT);
+  if (store == NULL)
+    return FL_EXIT_USAGE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) runs = fl_store_list_runs (store, id, &error);
+  if (runs == NULL || !fl_store_delete_scenario (store, id, &error))
+    return fl_cli_fail ("%s", error->message);
+  printf ("Deleted scenario %" G_GINT64_FORMAT " with its %u run%s\n", id, runs->len,
+          runs->len == 1 ? "" : "s");
+  return FL_EXIT_OK;
+}

@@ -1,0 +1,97 @@
+/* fl-cli-store.c — opening a store from the command line, ids, dates and JSON for the
+ * `db` and `replay` commands. */
+#include "fl-cli.h"
+#include "fl-cli-store.h"
+
+#include <string.h>
+
+void
+fl_cli_store_add_options (GOptionContext *context, FlCliStoreOptions *options,
+                          gboolean with_json)
+{
+  GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &options->db,
+      "The store (default: $XDG_DATA_HOME/faultline/faultline.db)", "PATH" },
+    { "untrusted", 0, 0, G_OPTION_ARG_NONE, &options->untrusted,
+      "A file received from someone: full integrity check, no triggers or views", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, "Print JSON", NULL },
+    { NULL }
+  };
+  if (!with_json)
+    memset (&entries[2], 0, sizeof entries[2]);
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+void
+fl_cli_store_options_clear (FlCliStoreOptions *options)
+{
+  g_clear_pointer (&options->db, g_free);
+}
+
+/*
+ * Reading commands open the file read-only: looking into a store, yours or a colleague's,
+ * never changes a byte of it. --untrusted adds the checks meant for received files (a full
+ * integrity_check instead of quick_check, and no triggers or views, where hostile SQL would
+ * hide); with a writing command the file is checked that way first and then written. Only
+ * a command that adds something from nothing (import) creates a missing store: deleting or
+ * bookmarking in a file that is not there is a mistake in the path, and should say so.
+ * Extension loading off, DEFENSIVE on and trusted_schema off apply to every file anyway.
+ */
+FlStore *
+fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access)
+{
+  FlStoreOpenFlags flags = access == FL_CLI_STORE_READ ? FL_STORE_OPEN_READ_ONLY
+                         : access == FL_CLI_STORE_CREATE ? FL_STORE_OPEN_CREATE
+                         : FL_STORE_OPEN_NONE;
+  if (untrusted)
+    flags |= FL_STORE_OPEN_UNTRUSTED;
+  g_autoptr (GError) error = NULL;
+  FlStore *store = fl_store_open (path, flags, &error);
+  if (store != NULL)
+    return store;
+  if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
+    fl_cli_fail ("%s (no store there yet: `run --record` and `db import` create one)",
+                 error->message);
+  else
+    fl_cli_fail ("%s", error->message);
+  return NULL;
+}
+
+FlStore *
+fl_cli_store_open_options (const FlCliStoreOptions *options, FlCliStoreAccess access)
+{
+  g_autofree char *fallback = options->db ? NULL : fl_store_default_path ();
+  return fl_cli_store_open (options->db ? options->db : fallback, options->untrusted, access);
+}
+
+/* @what names the id in the message: "run", "scenario", "bookmark". */
+gboolean
+fl_cli_parse_id (const char *text, const char *what, gint64 *out_id)
+{
+  gint64 value = 0;
+  if (!g_ascii_string_to_signed (text, 10, 1, G_MAXINT64, &value, NULL))
+    {
+      fl_cli_fail ("'%s' is not a %s id (expected a whole number from 1)", text, what);
+      return FALSE;
+    }
+  *out_id = value;
+  return TRUE;
+}
+
+/* Local time to the minute: what a person scanning a list needs. JSON keeps the seconds. */
+char *
+fl_cli_format_time (gint64 unix_seconds)
+{
+  g_autoptr (GDateTime) time = g_date_time_new_from_unix_local (unix_seconds);
+  if (time == NULL)
+    return g_strdup ("?");
+  return g_date_time_format (time, "%Y-%m-%d %H:%M");
+}
+
+void
+fl_cli_print_json_root (JsonBuilder *builder, FILE *out)
+{
+  g_autoptr (JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = json_to_string (root, TRUE);
+  fprintf (out, "%s\n", text);
+}
