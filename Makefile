@@ -48,10 +48,13 @@ test: build
 	  env $(UI_TEST_ENV) meson test -C $(BUILD) --print-errorlogs
 
 # Extras (see README): release-build benchmarks, fuzzing, sanitizers.
+# bench: the 2010 table (simulated fault rates), then the simulator's own speed, written up in
+# docs/performance.md. Release build, without the window tests.
 bench: deps
 	[ -f $(RELEASE)/build.ninja ] || meson setup $(RELEASE) --buildtype=release -Dui_tests=false
 	meson compile -C $(RELEASE)
-	$(RELEASE)/app/faultline-cli bench --cpus 1,2,4,8
+	$(RELEASE)/app/faultline-cli bench --workload multi-fault --cpus 1,2,4,8
+	$(RELEASE)/bench/faultline-bench --write-doc docs/performance.md
 
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Dui_tests=false
