@@ -176,7 +176,7 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_FIND_VMA_store_cache:
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
       mm->mmap_cache = (guint32) f->a[2];
-      fl_ev (sim, FL_EV_STORE, fl_ref_id ((guint32) f->a[2]), 0);
+      fl_ev (sim, FL_EV_STORE, fl_ref_id ((guint32) f->a[2]), fl_ref_id ((guint32) f->a[2]));
       fl_return (sim, cpu, (guint32) f->a[2]);
       return;
     default:

@@ -1,5 +1,6 @@
 /* fl-names.c — words for what the simulation does, shared by the trace, the views and tests. */
 #include "fl-machine.h"
+#include "fl-rbtree.h"
 
 #include <stdio.h>
 
@@ -132,7 +133,14 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
       g_string_append_printf (s, "walk level %u (table %u)", e->val, e->obj);
       break;
     case FL_EV_TREE:
-      g_string_append_printf (s, "rebalance the VMA tree at VMA %u", e->obj);
+      if (e->val == FL_RB_ACTION_NONE && e->obj == 0)
+        g_string_append (s, "end of the tree walk: no VMA");
+      else if (e->val == FL_RB_ACTION_NONE)
+        g_string_append_printf (s, "update the VMA tree at VMA %u", e->obj);
+      else if (e->val == FL_RB_ACTION_DONE)
+        g_string_append (s, "rebalancing done");
+      else
+        g_string_append_printf (s, "VMA tree: %s at VMA %u", fl_rb_action_name (e->val), e->obj);
       break;
     case FL_EV_PTE:
       g_string_append_printf (s, "PTE %u of table %u", e->val, e->obj);

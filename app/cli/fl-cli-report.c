@@ -44,6 +44,15 @@ by_transfers (gconstpointer a, gconstpointer b)
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* The struct page lines are too many to list one by one: they are counted together. */
+#define STRUCT_PAGES G_MAXUINT
+
+static const char *
+line_label (FlSim *sim, guint line, char *buf, gsize size)
+{
+  return line == STRUCT_PAGES ? "struct pages" : fl_sim_line_name (sim, line, buf, size);
+}
+
 /* The lines that moved between CPUs, busiest first. */
 static GArray *
 hot_lines (FlSim *sim)
@@ -56,6 +65,11 @@ hot_lines (FlSim *sim)
         LineCount c = { l, st->lines[l].transfers };
         g_array_append_val (lines, c);
       }
+  if (st->g->page_transfers)
+    {
+      LineCount c = { STRUCT_PAGES, (guint32) MIN (st->g->page_transfers, G_MAXUINT32) };
+      g_array_append_val (lines, c);
+    }
   g_array_sort (lines, by_transfers);
   return lines;
 }
@@ -89,7 +103,7 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   for (guint i = 0; i < MIN (lines->len, 8u); i++)
     {
       const LineCount *c = &g_array_index (lines, LineCount, i);
-      fprintf (out, "           %8u  %s\n", c->transfers, fl_sim_line_name (sim, c->line, buf, sizeof buf));
+      fprintf (out, "           %8u  %s\n", c->transfers, line_label (sim, c->line, buf, sizeof buf));
     }
   if (findings->len == 0)
     fprintf (out, "Findings   none\n");
@@ -155,7 +169,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   for (guint i = 0; i < lines->len; i++)
     {
       const LineCount *c = &g_array_index (lines, LineCount, i);
-      json_builder_set_member_name (b, fl_sim_line_name (sim, c->line, buf, sizeof buf));
+      json_builder_set_member_name (b, line_label (sim, c->line, buf, sizeof buf));
       json_builder_add_int_value (b, c->transfers);
     }
   json_builder_end_object (b);
