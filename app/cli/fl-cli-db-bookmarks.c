@@ -1,5 +1,6 @@
 /* fl-cli-db-bookmarks.c — `db bookmarks`: the annotated steps of a run, listed or edited. */
 #include "fl-cli-db.h"
+#include "fl-cli-json.h"
 
 /* Not 0 or -1: both are values a user may type, and must be told about. */
 #define UNSET G_MININT64
@@ -31,20 +32,13 @@ list_json (GPtrArray *marks)
     {
       const FlStoredBookmark *m = marks->pdata[i];
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_int_value (b, m->id);
-      json_builder_set_member_name (b, "run");
-      json_builder_add_int_value (b, m->run_id);
-      json_builder_set_member_name (b, "step");
-      json_builder_add_int_value (b, m->step);
-      json_builder_set_member_name (b, "title");
-      json_builder_add_string_value (b, m->title);
-      json_builder_set_member_name (b, "note");
-      json_builder_add_string_value (b, m->note);
-      json_builder_set_member_name (b, "created");
-      json_builder_add_int_value (b, m->created);
-      json_builder_set_member_name (b, "updated");
-      json_builder_add_int_value (b, m->updated);
+      fl_cli_json_int (b, "id", m->id);
+      fl_cli_json_int (b, "run", m->run_id);
+      fl_cli_json_int (b, "step", m->step);
+      fl_cli_json_string (b, "title", m->title);
+      fl_cli_json_string (b, "note", m->note);
+      fl_cli_json_int (b, "created", m->created);
+      fl_cli_json_int (b, "updated", m->updated);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -1,5 +1,6 @@
 /* fl-cli-db-list.c — `db list`, `db runs`, `db show`: what a store holds, as text or JSON. */
 #include "fl-cli-db.h"
+#include "fl-cli-json.h"
 
 /* ---- list ---------------------------------------------------------------------------------- */
 
@@ -7,19 +8,15 @@ static void
 scenario_json (JsonBuilder *b, const FlStoredScenario *s)
 {
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "id");
-  json_builder_add_int_value (b, s->id);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, s->name);
-  json_builder_set_member_name (b, "title");
-  json_builder_add_string_value (b, s->title);
+  fl_cli_json_int (b, "id", s->id);
+  fl_cli_json_string (b, "name", s->name);
+  fl_cli_json_string (b, "title", s->title);
   json_builder_set_member_name (b, "tags");
   json_builder_begin_array (b);
   for (guint t = 0; s->tags[t]; t++)
     json_builder_add_string_value (b, s->tags[t]);
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "created");
-  json_builder_add_int_value (b, s->created);
+  fl_cli_json_int (b, "created", s->created);
   json_builder_end_object (b);
 }
 
@@ -97,26 +94,16 @@ fl_cli_db_list (int argc, char **argv)
 static void
 run_members (JsonBuilder *b, const FlStoredRun *r)
 {
-  json_builder_set_member_name (b, "id");
-  json_builder_add_int_value (b, r->id);
-  json_builder_set_member_name (b, "scenario_id");
-  json_builder_add_int_value (b, r->scenario_id);
-  json_builder_set_member_name (b, "scenario");
-  json_builder_add_string_value (b, r->scenario_name);
-  json_builder_set_member_name (b, "config");
-  json_builder_add_string_value (b, r->config);
-  json_builder_set_member_name (b, "seed");
-  json_builder_add_int_value (b, (gint64) r->seed);
-  json_builder_set_member_name (b, "steps");
-  json_builder_add_int_value (b, (gint64) r->steps);
-  json_builder_set_member_name (b, "cycles");
-  json_builder_add_int_value (b, (gint64) r->cycles);
-  json_builder_set_member_name (b, "hash");
-  json_builder_add_string_value (b, r->hash);
-  json_builder_set_member_name (b, "verdict");
-  json_builder_add_string_value (b, r->verdict ? r->verdict : "");
-  json_builder_set_member_name (b, "created");
-  json_builder_add_int_value (b, r->created);
+  fl_cli_json_int (b, "id", r->id);
+  fl_cli_json_int (b, "scenario_id", r->scenario_id);
+  fl_cli_json_string (b, "scenario", r->scenario_name);
+  fl_cli_json_string (b, "config", r->config);
+  fl_cli_json_int (b, "seed", (gint64) r->seed);
+  fl_cli_json_int (b, "steps", (gint64) r->steps);
+  fl_cli_json_int (b, "cycles", (gint64) r->cycles);
+  fl_cli_json_string (b, "hash", r->hash);
+  fl_cli_json_string (b, "verdict", r->verdict);
+  fl_cli_json_int (b, "created", r->created);
 }
 
 int
@@ -163,8 +150,7 @@ fl_cli_db_runs (int argc, char **argv)
           const FlStoredRun *r = runs->pdata[i];
           json_builder_begin_object (b);
           run_members (b, r);
-          json_builder_set_member_name (b, "findings");
-          json_builder_add_int_value (b, r->findings);
+          fl_cli_json_int (b, "findings", r->findings);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -200,27 +186,21 @@ show_json (const FlStoredRun *run, const FlStoredScenario *scenario, GPtrArray *
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   run_members (b, run);
-  json_builder_set_member_name (b, "title");
-  json_builder_add_string_value (b, scenario->title);
+  fl_cli_json_string (b, "title", scenario->title);
   json_builder_set_member_name (b, "findings");
   json_builder_begin_array (b);
   for (guint i = 0; i < findings->len; i++)
     {
       const FlStoredFinding *f = findings->pdata[i];
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, f->kind);
-      json_builder_set_member_name (b, "step");
-      json_builder_add_int_value (b, f->step);
-      json_builder_set_member_name (b, "cpu");
-      json_builder_add_int_value (b, f->cpu);
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, f->message);
+      fl_cli_json_string (b, "kind", f->kind);
+      fl_cli_json_int (b, "step", f->step);
+      fl_cli_json_int (b, "cpu", f->cpu);
+      fl_cli_json_string (b, "message", f->message);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "bookmarks");
-  json_builder_add_int_value (b, bookmarks);
+  fl_cli_json_int (b, "bookmarks", bookmarks);
   json_builder_end_object (b);
   fl_cli_print_json_root (b, stdout);
 }

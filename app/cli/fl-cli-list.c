@@ -1,5 +1,6 @@
 /* fl-cli-list.c — `list` and `show`: the built-in library and one scenario's text. */
 #include "fl-cli.h"
+#include "fl-cli-json.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -31,14 +32,10 @@ fl_cli_list (int argc, char **argv)
       if (json)
         {
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_string_value (b, ids[i]);
-          json_builder_set_member_name (b, "title");
-          json_builder_add_string_value (b, s->title);
-          json_builder_set_member_name (b, "cpus");
-          json_builder_add_int_value (b, s->config.cpus);
-          json_builder_set_member_name (b, "expect");
-          json_builder_add_string_value (b, s->expect ? s->expect : "");
+          fl_cli_json_string (b, "id", ids[i]);
+          fl_cli_json_string (b, "title", s->title);
+          fl_cli_json_int (b, "cpus", s->config.cpus);
+          fl_cli_json_string (b, "expect", s->expect);
           json_builder_end_object (b);
         }
       else

@@ -1,5 +1,6 @@
 /* fl-cli-replay.c — `replay`: simulate a recorded run again and check it against its hash. */
 #include "fl-cli.h"
+#include "fl-cli-json.h"
 #include "fl-cli-store.h"
 #include "fl-store-record.h"
 
@@ -25,22 +26,14 @@ print_json (const FlStoredRun *run, const FlReplayResult *r)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "run");
-  json_builder_add_int_value (b, run->id);
-  json_builder_set_member_name (b, "scenario");
-  json_builder_add_string_value (b, run->scenario_name);
-  json_builder_set_member_name (b, "scenario_id");
-  json_builder_add_int_value (b, run->scenario_id);
-  json_builder_set_member_name (b, "stored_steps");
-  json_builder_add_int_value (b, (gint64) run->steps);
-  json_builder_set_member_name (b, "steps");
-  json_builder_add_int_value (b, (gint64) r->steps);
-  json_builder_set_member_name (b, "stored_hash");
-  json_builder_add_string_value (b, r->stored_hash);
-  json_builder_set_member_name (b, "hash");
-  json_builder_add_string_value (b, r->hash);
-  json_builder_set_member_name (b, "identical");
-  json_builder_add_boolean_value (b, r->matches);
+  fl_cli_json_int (b, "run", run->id);
+  fl_cli_json_string (b, "scenario", run->scenario_name);
+  fl_cli_json_int (b, "scenario_id", run->scenario_id);
+  fl_cli_json_int (b, "stored_steps", (gint64) run->steps);
+  fl_cli_json_int (b, "steps", (gint64) r->steps);
+  fl_cli_json_string (b, "stored_hash", r->stored_hash);
+  fl_cli_json_string (b, "hash", r->hash);
+  fl_cli_json_bool (b, "identical", r->matches);
   json_builder_set_member_name (b, "first_difference");
   if (r->matches)
     json_builder_add_null_value (b);

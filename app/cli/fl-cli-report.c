@@ -1,6 +1,7 @@
 /* fl-cli-report.c — a run as text: the summary, JSON, a trace line per step, and the Trace
  * Event Format for Perfetto / chrome://tracing. */
 #include "fl-cli.h"
+#include "fl-cli-json.h"
 #include "fl-cli-report.h"
 
 #include <json-glib/json-glib.h>
@@ -127,8 +128,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   char buf[64];
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "scenario");
-  json_builder_add_string_value (b, sc->id);
+  fl_cli_json_string (b, "scenario", sc->id);
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
   for (const char *const *key = fl_config_keys (); *key; key++)
@@ -136,21 +136,15 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
       if (g_str_has_prefix (*key, "cost."))
         continue;
       g_autofree char *value = fl_config_get (fl_sim_get_config (sim), *key);
-      json_builder_set_member_name (b, *key);
-      json_builder_add_string_value (b, value);
+      fl_cli_json_string (b, *key, value);
     }
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "seed");
-  json_builder_add_int_value (b, (gint64) seed);
-  json_builder_set_member_name (b, "steps");
-  json_builder_add_int_value (b, (gint64) fl_sim_get_step (sim));
-  json_builder_set_member_name (b, "finished");
-  json_builder_add_boolean_value (b, !hit_limit);
-  json_builder_set_member_name (b, "cycles");
-  json_builder_add_int_value (b, (gint64) k.cycles);
-  json_builder_set_member_name (b, "hash");
+  fl_cli_json_int (b, "seed", (gint64) seed);
+  fl_cli_json_int (b, "steps", (gint64) fl_sim_get_step (sim));
+  fl_cli_json_bool (b, "finished", !hit_limit);
+  fl_cli_json_int (b, "cycles", (gint64) k.cycles);
   g_snprintf (buf, sizeof buf, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
-  json_builder_add_string_value (b, buf);
+  fl_cli_json_string (b, "hash", buf);
   json_builder_set_member_name (b, "faults");
   json_builder_begin_object (b);
   const struct { const char *name; guint64 value; } faults[] = {
@@ -159,8 +153,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   };
   for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
     {
-      json_builder_set_member_name (b, faults[i].name);
-      json_builder_add_int_value (b, (gint64) faults[i].value);
+      fl_cli_json_int (b, faults[i].name, (gint64) faults[i].value);
     }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "transfers");
@@ -169,8 +162,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   for (guint i = 0; i < lines->len; i++)
     {
       const LineCount *c = &g_array_index (lines, LineCount, i);
-      json_builder_set_member_name (b, line_label (sim, c->line, buf, sizeof buf));
-      json_builder_add_int_value (b, c->transfers);
+      fl_cli_json_int (b, line_label (sim, c->line, buf, sizeof buf), c->transfers);
     }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "findings");
@@ -180,14 +172,10 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
     {
       const FlFinding *f = g_ptr_array_index (findings, i);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, fl_finding_kind_name (f->kind));
-      json_builder_set_member_name (b, "step");
-      json_builder_add_int_value (b, (gint64) f->step);
-      json_builder_set_member_name (b, "cpu");
-      json_builder_add_int_value (b, f->cpu);
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, f->message);
+      fl_cli_json_string (b, "kind", fl_finding_kind_name (f->kind));
+      fl_cli_json_int (b, "step", (gint64) f->step);
+      fl_cli_json_int (b, "cpu", f->cpu);
+      fl_cli_json_string (b, "message", f->message);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

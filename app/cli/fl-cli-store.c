@@ -87,11 +87,3 @@ fl_cli_format_time (gint64 unix_seconds)
     return g_strdup ("?");
   return g_date_time_format (time, "%Y-%m-%d %H:%M");
 }
-
-void
-fl_cli_print_json_root (JsonBuilder *builder, FILE *out)
-{
-  g_autoptr (JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = json_to_string (root, TRUE);
-  fprintf (out, "%s\n", text);
-}

@@ -3,7 +3,7 @@
 /* What the commands that read or write a store share: --db and --untrusted, opening a store
  * with one-line errors, ids on the command line, dates and JSON output. */
 
-#include <json-glib/json-glib.h>
+#include "fl-cli-json.h"
 #include <stdio.h>
 #include "fl-store.h"
 
@@ -36,7 +36,5 @@ gboolean  fl_cli_parse_id          (const char               *text,
                                     const char               *what,
                                     gint64                   *out_id);
 char     *fl_cli_format_time       (gint64                    unix_seconds);
-void      fl_cli_print_json_root   (JsonBuilder              *builder,
-                                    FILE                     *out);
 
 G_END_DECLS
