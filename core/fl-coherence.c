@@ -44,41 +44,38 @@ fl_charge (FlSim *sim, guint cpu, guint64 cycles)
   sim->st.cpus[cpu].clock += cycles;
 }
 
-/* Where the freshest copy comes from: the owner, else the nearest sharer, else memory. */
+/* Where the freshest copy comes from: the owner, else the nearest sharer, else memory.
+ * With k waiters reloading a released lock word this runs k times over k sharers, so the
+ * sharers are taken a word of 64 CPUs at a time against the socket's mask. */
 static FlXfer
 source_of (FlSim *sim, const FlLine *l, guint cpu, guint *others, gboolean *remote_any)
 {
-  const FlConfig *cfg = &sim->config;
-  guint my_socket = fl_config_socket_of (cfg, cpu);
-  FlXfer best = FL_XFER_MEMORY;
-  *others = 0;
-  *remote_any = FALSE;
+  guint my_socket = sim->socket_of[cpu];
   if (l->owner >= 0 && l->owner != (gint) cpu)
     {
+      gboolean remote = sim->socket_of[l->owner] != my_socket;
       *others = 1;
-      gboolean remote = fl_config_socket_of (cfg, l->owner) != my_socket;
       *remote_any = remote;
       return remote ? FL_XFER_REMOTE : FL_XFER_LOCAL;
     }
-  for (guint w = 0; w < WORDS; w++)
+  const guint64 *mine = sim->socket_cpus[my_socket];
+  guint n = 0;
+  guint64 local = 0, remote = 0;
+  /* only the words that can hold a CPU of this machine: sharers are always below ncpus */
+  for (guint w = 0; w < (sim->st.sizes.ncpus + 63) / 64; w++)
     {
       guint64 bits = l->sharers[w];
-      while (bits)
-        {
-          guint c = w * 64 + (guint) __builtin_ctzll (bits);
-          bits &= bits - 1;
-          if (c == cpu)
-            continue;
-          (*others)++;
-          gboolean remote = fl_config_socket_of (cfg, c) != my_socket;
-          *remote_any |= remote;
-          if (!remote)
-            best = FL_XFER_LOCAL;
-          else if (best == FL_XFER_MEMORY)
-            best = FL_XFER_REMOTE;
-        }
+      if (cpu / 64 == w)
+        bits &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
+      if (bits == 0)
+        continue;
+      n += (guint) __builtin_popcountll (bits);
+      local |= bits & mine[w];
+      remote |= bits & ~mine[w];
     }
-  return best;
+  *others = n;
+  *remote_any = remote != 0;
+  return local ? FL_XFER_LOCAL : remote ? FL_XFER_REMOTE : FL_XFER_MEMORY;
 }
 
 static guint64
@@ -270,8 +267,7 @@ fl_touch_page (FlSim *sim, guint cpu, guint32 page)
     cost = k->dram;
   else
     {
-      gboolean remote = fl_config_socket_of (&sim->config, pg->line_owner - 1)
-                        != fl_config_socket_of (&sim->config, cpu);
+      gboolean remote = sim->socket_of[pg->line_owner - 1] != sim->socket_of[cpu];
       cost = remote ? k->remote_store : k->local_store;
       sim->st.g->page_transfers++;
     }

@@ -16,7 +16,7 @@ typedef struct {
 
 static const FlKeyInfo keys[] = {
   { "cpus",             NULL, G_STRUCT_OFFSET (FlConfig, cpus), 1, FL_MAX_CPUS },
-  { "sockets",          NULL, G_STRUCT_OFFSET (FlConfig, sockets), 1, 64 },
+  { "sockets",          NULL, G_STRUCT_OFFSET (FlConfig, sockets), 1, FL_MAX_SOCKETS },
   { "cores-per-socket", NULL, G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS },
   { "fault-path",       "locked|speculative", G_STRUCT_OFFSET (FlConfig, fault_path), 0, 0 },
   { "rwsem",            "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem), 0, 0 },

@@ -56,6 +56,7 @@ typedef struct {
 } FlConfig;
 
 #define FL_MAX_CPUS 256
+#define FL_MAX_SOCKETS 64
 
 #define FL_CONFIG_ERROR (fl_config_error_quark ())
 GQuark fl_config_error_quark (void);

@@ -59,7 +59,7 @@ void
 fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
 {
   FlCpu *c = &sim->st.cpus[cpu];
-  c->status = status;
+  fl_cpu_set_status (&sim->st, cpu, status);
   c->wait_obj = wait_obj;
   c->wait_since = c->clock;
   fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
@@ -73,7 +73,7 @@ fl_wake (FlSim *sim, guint cpu, guint64 at)
   FlCpu *c = &sim->st.cpus[cpu];
   if (c->status == FL_CPU_STUCK || c->status == FL_CPU_DONE)
     return;
-  c->status = FL_CPU_RUNNING;
+  fl_cpu_set_status (&sim->st, cpu, FL_CPU_RUNNING);
   c->clock = MAX (c->clock, at);
 }
 

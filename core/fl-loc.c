@@ -89,13 +89,20 @@ fl_loc_tag (FlLoc loc)
   return loc < FL_LOC_N ? loc_tags[loc] : "?";
 }
 
+/* Every call of a modeled function asks for its first line: a table made once instead of a
+ * search through every location per call. */
 FlLoc
 fl_loc_first (FlFn fn)
 {
-  for (guint i = 1; i < FL_LOC_N; i++)
-    if (loc_fns[i] == fn)
-      return i;
-  return FL_LOC_NONE;
+  static guint16 first[FL_FN_N + 1];
+  static gsize made = 0;
+  if (g_once_init_enter (&made))
+    {
+      for (guint i = FL_LOC_N - 1; i >= 1; i--)
+        first[loc_fns[i]] = i;
+      g_once_init_leave (&made, 1);
+    }
+  return fn < FL_FN_N ? first[fn] : FL_LOC_NONE;
 }
 
 FlLoc

@@ -3,6 +3,7 @@
 /* Internal to the simulation: the FlSim object and the helpers every step function uses. */
 
 #include "fl-sim.h"
+#include "fl-event-log.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +20,7 @@ struct _FlSim {
   guint64       seed;
   FlSchedPolicy policy;
   FlState       st;
-  GArray       *events;         /* FlEvent, the whole run so far */
+  FlEventLog    events;         /* the whole run so far */
   GPtrArray    *findings;       /* FlFinding * */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
@@ -30,6 +31,10 @@ struct _FlSim {
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
   gboolean      completed;      /* the end was reached once: its findings are recorded */
   guint64       first_finding_step;
+  /* the topology as tables, from the configuration once: the coherence model asks which
+   * socket a CPU is on for every sharer of every line it fetches */
+  guint8        socket_of[FL_MAX_CPUS];
+  guint64       socket_cpus[FL_MAX_SOCKETS][FL_MAX_CPUS / 64];
 };
 
 typedef void (*FlStepFn) (FlSim *sim, guint cpu, FlFrame *frame);

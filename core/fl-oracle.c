@@ -305,7 +305,7 @@ fl_oracle_deadlock (FlSim *sim, guint cpu)
   for (guint i = 0; i < len; i++)
     {
       g_string_append_printf (text, "%s%s", i ? "; " : "", why_waiting (sim, path[i], buf, sizeof buf));
-      st->cpus[path[i]].status = FL_CPU_STUCK;
+      fl_cpu_set_status (st, path[i], FL_CPU_STUCK);
     }
   if (st->cpus[cpu].status == FL_CPU_STUCK && st->cpus[path[len - 1]].irqs_off)
     g_string_append (text, " — a CPU spinning with IRQs off never takes the TLB-flush IPI");

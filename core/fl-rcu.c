@@ -41,6 +41,7 @@ fl_rcu_call (FlSim *sim, guint cpu, guint32 vma)
         cb->queued_step = (guint32) st->g->step;
         cb->kind = FL_RCU_CB_FREE_VMA;
         st->vmas[vma].state = FL_OBJ_RCU_PENDING;
+        st->g->rcu.unassigned++;
         return;
       }
   g_error ("RCU callback slots exhausted (%u)", st->sizes.ncbs);
@@ -51,15 +52,13 @@ start_gp (FlSim *sim)
 {
   FlState *st = &sim->st;
   FlRcu *r = &st->g->rcu;
-  gboolean waiting = FALSE;
+  /* checked after every step: without the count, every step would scan every slot */
+  if (r->unassigned == 0)
+    return;
   for (guint i = 1; i < st->sizes.ncbs; i++)
     if (st->cbs[i].obj && st->cbs[i].gp == 0)
-      {
-        st->cbs[i].gp = r->gp + 1;
-        waiting = TRUE;
-      }
-  if (!waiting)
-    return;
+      st->cbs[i].gp = r->gp + 1;
+  r->unassigned = 0;
   r->in_progress = TRUE;
   r->gp_started_step = (guint32) st->g->step;
   memset (r->qs_needed, 0, sizeof r->qs_needed);
@@ -93,22 +92,23 @@ fl_rcu_after_step (FlSim *sim, guint cpu)
           r->gp++;
           r->in_progress = FALSE;
           for (guint i = 1; i < st->sizes.ncbs; i++)
-            if (st->cbs[i].obj && st->cbs[i].gp && st->cbs[i].gp <= r->gp)
-              st->cbs[i].ready = TRUE;
+            if (st->cbs[i].obj && st->cbs[i].gp && st->cbs[i].gp <= r->gp && !st->cbs[i].ready)
+              {
+                st->cbs[i].ready = TRUE;
+                st->cpus[st->cbs[i].cpu].rcu_ready++;
+                r->ready++;
+              }
         }
     }
   if (!r->in_progress)
     start_gp (sim);
 }
 
+/* Asked for every CPU that could step, every step: a count, not a scan of the slots. */
 gboolean
 fl_rcu_has_ready (FlSim *sim, guint cpu)
 {
-  FlState *st = &sim->st;
-  for (guint i = 1; i < st->sizes.ncbs; i++)
-    if (st->cbs[i].obj && st->cbs[i].ready && st->cbs[i].cpu == cpu)
-      return TRUE;
-  return FALSE;
+  return sim->st.cpus[cpu].rcu_ready > 0;
 }
 
 gboolean
@@ -142,6 +142,8 @@ fl_rcu_do_batch (FlSim *sim, guint cpu)
       fl_ev (sim, FL_EV_FREE, cb->obj, st->g->rcu.gp);
       fl_vma_free_now (sim, cb->obj);
       memset (cb, 0, sizeof *cb);
+      st->cpus[cpu].rcu_ready--;
+      st->g->rcu.ready--;
       return;
     }
 }

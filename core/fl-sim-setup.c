@@ -236,7 +236,7 @@ fl_sim_setup (FlSim *sim, GError **error)
       const FlProgram *p = c < sc->programs->len ? g_ptr_array_index (sc->programs, c) : NULL;
       cpu->cursor = p ? p->base : 0;
       cpu->in_mm = p != NULL && p->ops->len > 0;
-      cpu->status = cpu->in_mm ? FL_CPU_RUNNING : FL_CPU_DONE;
+      fl_cpu_set_status (st, c, cpu->in_mm ? FL_CPU_RUNNING : FL_CPU_DONE);
     }
 
   for (guint i = 0; i < sc->vmas->len; i++)

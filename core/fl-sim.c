@@ -7,8 +7,17 @@
 G_DEFINE_QUARK (fl-sim-error-quark, fl_sim_error)
 
 #define CHECKPOINT_FIRST_EVERY 4096
+/* A checkpoint copies the whole state; spacing them at least bytes / this many steps apart
+ * bounds what the copies cost per step, whatever the size of the machine (720 KB at 8 CPUs,
+ * 5.4 MB at 64). */
+#define CHECKPOINT_BYTES_PER_STEP 64
 #define CHECKPOINT_MAX         256
 #define CHECKPOINT_BUDGET      (256u << 20)   /* bytes of state copies kept for seeking */
+/* Past the first few, the copies may cost this many bytes per step of the run: with 24-byte
+ * events a long run then stays within 32 bytes per event in all. Seeking replays at most the
+ * spacing this gives (state bytes / 6 steps: 131072 at 8 CPUs), a few milliseconds. */
+#define CHECKPOINT_BYTES_PER_EVENT 6
+#define CHECKPOINT_FREE_COUNT  16
 
 static void
 finding_free (gpointer data)
@@ -37,8 +46,10 @@ add_checkpoint (FlSim *sim)
   FlCheckpoint cp = { sim->st.g->step, g_memdup2 (sim->st.block, sim->st.bytes) };
   g_array_append_val (sim->checkpoints, cp);
   /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
-  if (sim->checkpoints->len > CHECKPOINT_MAX
-      || (gsize) sim->checkpoints->len * sim->st.bytes > CHECKPOINT_BUDGET)
+  gsize kept_bytes = (gsize) sim->checkpoints->len * sim->st.bytes;
+  if (sim->checkpoints->len > CHECKPOINT_MAX || kept_bytes > CHECKPOINT_BUDGET
+      || (sim->checkpoints->len > CHECKPOINT_FREE_COUNT
+          && kept_bytes > CHECKPOINT_BYTES_PER_EVENT * sim->events.len))
     {
       guint kept = 1;
       for (guint i = 1; i < sim->checkpoints->len; i++)
@@ -79,6 +90,12 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   FlSim *sim = g_new0 (FlSim, 1);
   sim->config = *cfg;
   sim->seed = seed;
+  for (guint c = 0; c < FL_MAX_CPUS; c++)
+    {
+      guint socket = fl_config_socket_of (&sim->config, c);
+      sim->socket_of[c] = (guint8) socket;
+      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
+    }
   sim->scenario = copy_scenario (scenario, error);
   if (sim->scenario == NULL)
     {
@@ -86,15 +103,17 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
       return NULL;
     }
   sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
-  sim->events = g_array_sized_new (FALSE, FALSE, sizeof (FlEvent), 4096);
+  fl_event_log_init (&sim->events);
   sim->findings = g_ptr_array_new_with_free_func (finding_free);
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
-  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
   sim->hash = 0x84222325cbf29ce4ull;
 
   FlStateSizes sizes;
   fl_sim_sizes_for (sim->scenario, &sim->config, &sizes);
   fl_state_init (&sim->st, &sizes);
+  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
+  while (sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < sim->st.bytes)
+    sim->checkpoint_every *= 2;
   if (!fl_sim_setup (sim, error))
     {
       fl_sim_free (sim);
@@ -112,7 +131,7 @@ fl_sim_free (FlSim *sim)
   for (guint i = 0; i < sim->checkpoints->len; i++)
     g_free (g_array_index (sim->checkpoints, FlCheckpoint, i).block);
   g_array_unref (sim->checkpoints);
-  g_array_unref (sim->events);
+  fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
@@ -169,7 +188,7 @@ record (FlSim *sim, const FlEvent *ev)
 {
   if (sim->replaying)
     return;
-  g_array_append_vals (sim->events, ev, 1);
+  fl_event_log_append (&sim->events, ev);
   sim->hash = mix_event (sim->hash, ev);
 }
 
@@ -338,18 +357,18 @@ static gboolean
 replay_next (FlSim *sim)
 {
   guint64 step = sim->st.g->step;
-  const FlEvent *events = (const FlEvent *) sim->events->data;
+  const FlEventLog *log = &sim->events;
   guint64 i = step;  /* events are at least one per step: search forward from a lower bound */
-  if (i >= sim->events->len)
+  if (i >= log->len)
     return FALSE;
-  while (i > 0 && events[i].step > step)
+  while (i > 0 && fl_event_log_step (log, i) > step)
     i--;
-  while (i < sim->events->len && events[i].step < step)
+  while (i < log->len && fl_event_log_step (log, i) < step)
     i++;
-  if (i >= sim->events->len)
+  if (i >= log->len)
     return FALSE;
   sim->replaying = TRUE;
-  fl_sim_take_step (sim, events[i].cpu);
+  fl_sim_take_step (sim, fl_event_log_cpu (log, i));
   sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
   return TRUE;
 }
@@ -359,14 +378,17 @@ static void
 truncate_future (FlSim *sim)
 {
   guint64 step = sim->st.g->step;
-  guint keep = 0;
-  const FlEvent *events = (const FlEvent *) sim->events->data;
-  while (keep < sim->events->len && events[keep].step < step)
+  gsize keep = 0;
+  while (keep < sim->events.len && fl_event_log_step (&sim->events, keep) < step)
     keep++;
-  g_array_set_size (sim->events, keep);
+  fl_event_log_truncate (&sim->events, keep);
   sim->hash = 0x84222325cbf29ce4ull;
-  for (guint i = 0; i < keep; i++)
-    sim->hash = mix_event (sim->hash, &g_array_index (sim->events, FlEvent, i));
+  for (gsize i = 0; i < keep; i++)
+    {
+      FlEvent e;
+      fl_event_log_get (&sim->events, i, &e);
+      sim->hash = mix_event (sim->hash, &e);
+    }
   for (guint i = sim->findings->len; i > 0; i--)
     if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step >= step)
       g_ptr_array_remove_index (sim->findings, i - 1);
@@ -457,9 +479,9 @@ fl_sim_get_step (FlSim *sim)
 guint64
 fl_sim_get_total_steps (FlSim *sim)
 {
-  if (sim->events->len == 0)
+  if (sim->events.len == 0)
     return 0;
-  return g_array_index (sim->events, FlEvent, sim->events->len - 1).step + 1;
+  return fl_event_log_step (&sim->events, sim->events.len - 1) + 1;
 }
 
 /**
@@ -495,12 +517,74 @@ fl_sim_seek (FlSim *sim, guint64 step)
   return sim->st.g->step == step;
 }
 
+/**
+ * fl_sim_get_events:
+ * @sim: a simulation
+ * @n_events: (out) (optional): how many events the run has
+ *
+ * The whole run as one array. The simulation keeps its events packed, so the first call
+ * decodes them all into a copy (32 bytes per event on top of the run's 24) and later calls
+ * the events added since; fl_sim_get_event() and fl_sim_get_events_range() read events
+ * without that copy. The array is valid until the simulation steps again.
+ *
+ * Returns: (transfer none) (array length=n_events): the events, in order.
+ */
 const FlEvent *
 fl_sim_get_events (FlSim *sim, gsize *n_events)
 {
-  if (n_events)
-    *n_events = sim->events->len;
-  return (const FlEvent *) sim->events->data;
+  return fl_event_log_flat (&sim->events, n_events);
+}
+
+/**
+ * fl_sim_get_n_events:
+ * @sim: a simulation
+ *
+ * Returns: the number of events recorded: one per step, one more per finding.
+ */
+gsize
+fl_sim_get_n_events (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, 0);
+  return sim->events.len;
+}
+
+/**
+ * fl_sim_get_event:
+ * @sim: a simulation
+ * @index: an event index, below fl_sim_get_n_events()
+ *
+ * Returns: a copy of event @index.
+ */
+FlEvent
+fl_sim_get_event (FlSim *sim, gsize index)
+{
+  FlEvent e = { 0 };
+  g_return_val_if_fail (sim != NULL && index < sim->events.len, e);
+  fl_event_log_get (&sim->events, index, &e);
+  return e;
+}
+
+/**
+ * fl_sim_get_events_range:
+ * @sim: a simulation
+ * @first: index of the first event to copy
+ * @n: how many to copy at most
+ * @out: (array length=n): where to copy them
+ *
+ * Copies the events from @first on, as many as there are up to @n.
+ *
+ * Returns: how many events were copied.
+ */
+gsize
+fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out)
+{
+  g_return_val_if_fail (sim != NULL, 0);
+  if (first >= sim->events.len)
+    return 0;
+  n = MIN (n, sim->events.len - first);
+  for (gsize i = 0; i < n; i++)
+    fl_event_log_get (&sim->events, first + i, &out[i]);
+  return n;
 }
 
 const FlState *

@@ -92,6 +92,7 @@ typedef struct {
   guint16 rcu_nesting;
   guint16 locks_held;       /* spinlocks held */
   guint32 rcu_since_step;   /* step of the outermost rcu_read_lock */
+  guint32 rcu_ready;        /* callbacks it queued whose grace period is over */
   guint32 flush_left;       /* acknowledgements this CPU's own flush still waits for */
   guint64 ipi_senders[FL_MAX_CPUS / 64];  /* CPUs whose flush IPI is pending here */
   /* the patch's per-task counters, plus what the views add */
@@ -177,6 +178,9 @@ typedef struct {
   guint8  in_progress;
   guint64 qs_needed[FL_MAX_CPUS / 64];  /* CPUs that still owe a quiescent state */
   guint32 gp_started_step;
+  /* Counts kept with the callback slots so the per-step checks need not scan them. */
+  guint32 unassigned;       /* queued callbacks still waiting for a grace period to start */
+  guint32 ready;            /* callbacks of all CPUs whose grace period is over */
 } FlRcu;
 
 /* mmap_sem: both designs' fields; the configuration says which are used. */
@@ -218,6 +222,9 @@ typedef struct {
   guint64 sched_steps;      /* steps taken in the current scripted entry */
   guint8  finished;
   guint8  deadlocked;
+  /* CPUs whose status is FL_CPU_RUNNING, kept by fl_cpu_set_status: the scheduler looks only
+   * at these instead of asking every CPU every step */
+  guint64 running[FL_MAX_CPUS / 64];
   FlMm    mm;
   FlRcu   rcu;
 } FlGlobals;
@@ -246,6 +253,17 @@ void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
 void     fl_state_clear  (FlState *st);
 void     fl_state_copy   (FlState *dst, const FlState *src);
 guint64  fl_state_hash   (const FlState *st);
+
+static inline void
+fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
+{
+  guint64 bit = G_GUINT64_CONSTANT (1) << (cpu % 64);
+  st->cpus[cpu].status = status;
+  if (status == FL_CPU_RUNNING)
+    st->g->running[cpu / 64] |= bit;
+  else
+    st->g->running[cpu / 64] &= ~bit;
+}
 
 static inline guint
 fl_line_of_vma (const FlState *st, guint32 vma)

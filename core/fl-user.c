@@ -33,7 +33,7 @@ static void
 program_done (FlSim *sim, guint c)
 {
   FlCpu *cpu = &sim->st.cpus[c];
-  cpu->status = FL_CPU_DONE;
+  fl_cpu_set_status (&sim->st, c, FL_CPU_DONE);
   cpu->in_mm = FALSE;
   fl_ev (sim, FL_EV_DONE, 0, 0);
   sim->ev.loc = FL_LOC_USER_done;
