@@ -1,4 +1,5 @@
-/* faultline-cli — Faultline without a window: list, show, run, bench, export, replay, db. */
+/* faultline-cli — Faultline without a window: list, show, run, bench, compare, export, replay,
+ * db. */
 #include "cli/fl-cli.h"
 
 #include <locale.h>
@@ -10,7 +11,8 @@ static const FlCliCommand commands[] = {
   { "show", "Print a scenario as written", fl_cli_show },
   { "run", "Simulate a scenario and report what happened", fl_cli_run },
   { "bench", "Reproduce the 2010 fault-rate table from the model", fl_cli_bench },
-  { "export", "Draw a view at a step as PNG, SVG or PDF", fl_cli_export },
+  { "compare", "One scenario under two sets of switches, side by side", fl_cli_compare },
+  { "export", "Draw a view at a step or a range of steps as PNG, SVG or PDF", fl_cli_export },
   { "replay", "Simulate a recorded run again and compare", fl_cli_replay },
   { "db", "Look into and edit a store: scenarios, runs, bookmarks", fl_cli_db },
 };

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "fl-style.h"
 #include "fl-window.h"
 #include "fl-ui-resources.h"
 
@@ -84,28 +85,13 @@ fl_application_show_scenario (FlApplication *self,
 
 /* ---- style ---- */
 
-static gboolean
-fl_application_is_dark (void)
-{
-  GtkSettings *gtk_settings = gtk_settings_get_default ();
-  g_autofree char *theme_name = NULL;
-  gboolean prefer_dark = FALSE;
-
-  g_object_get (gtk_settings,
-                "gtk-application-prefer-dark-theme", &prefer_dark,
-                "gtk-theme-name", &theme_name,
-                NULL);
-  /* A theme can be dark by itself ("Adwaita-dark") whatever the preference says. */
-  return prefer_dark || (theme_name != NULL && g_str_has_suffix (theme_name, "-dark"));
-}
-
 /* Keeps the dark palette on the display exactly while GTK draws the dark style, whoever
  * switched it: our setting, the desktop, or the GTK inspector. */
 static void
 fl_application_sync_palette (FlApplication *self)
 {
   GdkDisplay *display = gdk_display_get_default ();
-  gboolean dark = fl_application_is_dark ();
+  gboolean dark = fl_style_is_dark ();
 
   if (dark == self->css_dark_added)
     return;
@@ -211,13 +197,26 @@ static const GActionEntry fl_application_actions[] = {
   { .name = "quit", .activate = fl_application_quit },
 };
 
+/* Accelerators that no text field needs. Space, the arrows, Home/End and 1–9 are the
+ * window's own (fl-shortcuts.c): they must yield to a focused text field, which
+ * application accelerators never do. */
+static const struct {
+  const char *action;
+  const char *accels[2];
+} fl_application_accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "win.open", { "<Control>o", NULL } },
+  { "win.export", { "<Control>e", NULL } },
+  { "win.next-finding", { "F8", NULL } },
+  { "win.previous-finding", { "<Shift>F8", NULL } },
+};
+
 /* ---- GApplication ---- */
 
 static void
 fl_application_startup (GApplication *app)
 {
   FlApplication *self = FL_APPLICATION (app);
-  static const char *quit_accels[] = { "<Control>q", NULL };
   g_autoptr(GAction) theme_action = NULL;
 
   G_APPLICATION_CLASS (fl_application_parent_class)->startup (app);
@@ -228,7 +227,9 @@ fl_application_startup (GApplication *app)
                                    G_N_ELEMENTS (fl_application_actions), app);
   theme_action = g_settings_create_action (self->settings, "theme");
   g_action_map_add_action (G_ACTION_MAP (app), theme_action);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (fl_application_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), fl_application_accels[i].action,
+                                           fl_application_accels[i].accels);
 
   fl_application_setup_style (self);
 }

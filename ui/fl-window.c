@@ -1,19 +1,49 @@
-/* The main window. Its body is a GtkStack so each mode of the window (the welcome page now,
- * the views grid later) is one page, and switching modes never rebuilds the header bar. */
+/* The main window. Its body is a GtkStack so each mode of the window (the welcome page, which
+ * also tells why a load failed, and the views) is one page, and switching modes never
+ * rebuilds the header bar. Every view listens to the one FlSession of the window; the window
+ * itself only turns actions into session calls and keeps the header current. */
 
 #include "fl-window.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
+
+#include "fl-export-dialog.h"
+#include "fl-findings-list.h"
+#include "fl-lanes-area.h"
+#include "fl-scenario-button.h"
+#include "fl-scrubber.h"
+#include "fl-session.h"
+#include "fl-shortcuts.h"
+#include "fl-switches-button.h"
+#include "fl-view-area.h"
+
+/* The lanes take at most this share of the height between header and scrubber at first. */
+#define LANES_SHARE 0.36
 
 struct _FlWindow
 {
   GtkApplicationWindow parent_instance;
 
-  GtkStack *stack;   /* one page per mode; the views grid joins the welcome page here */
-  GtkLabel *subtitle_label;
-  GtkLabel *scenario_label;
+  GtkStack       *stack;
+  GtkLabel       *subtitle_label;
+  GtkLabel       *scenario_label;
+  GtkLabel       *error_title_label;
+  GtkLabel       *error_label;
+  GtkProgressBar *progress_bar;
+  GtkBox         *scenario_box;
+  GtkButton      *play_button;
+  GtkLabel       *step_label;
+  GtkScale       *speed_scale;
+  GtkAdjustment  *speed_adjustment;
+  GtkPaned       *paned;
+  FlViewArea     *lanes;
+  FlSession      *session;
 
-  char *scenario;   /* a built-in scenario id or an absolute path, as given */
+  GSettings      *settings;
+  GtkWidget      *last_view;   /* the view Export means: the one focused or clicked last */
+  guint           place_paned_id;
+  char           *scenario;    /* a built-in scenario id or an absolute path, as given */
 };
 
 G_DEFINE_FINAL_TYPE (FlWindow, fl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -26,45 +56,378 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* A path names the scenario by its file, without the directory and the `.fault` suffix, so the
- * header shows the same short name for a built-in scenario and for a copy of it on disk. */
+/* "12 345 678": digits grouped with narrow no-break spaces, as the painters print them. */
 static char *
-fl_window_scenario_display_name (const char *scenario)
+fl_format_count (guint64 value)
 {
-  g_autofree char *base = NULL;
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  GString *s = g_string_new (NULL);
+  gsize len = strlen (digits);
 
-  if (strchr (scenario, G_DIR_SEPARATOR) == NULL)
-    return g_strdup (scenario);
-
-  base = g_path_get_basename (scenario);
-  if (g_str_has_suffix (base, ".fault"))
-    base[strlen (base) - strlen (".fault")] = '\0';
-  return g_steal_pointer (&base);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append (s, "\u202f");
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
 }
+
+/* ---- header and pages ---- */
 
 static void
 fl_window_update_scenario_labels (FlWindow *self)
 {
-  g_autofree char *name = NULL;
+  const char *name = fl_session_get_name (self->session);
+  const char *title = fl_session_get_title (self->session);
   g_autofree char *text = NULL;
 
-  if (self->scenario == NULL || self->scenario[0] == '\0')
+  if (name == NULL || name[0] == '\0')
     {
-      gtk_label_set_label (self->subtitle_label, "");
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->scenario_label), FALSE);
       return;
     }
 
-  name = fl_window_scenario_display_name (self->scenario);
   /* Translators: %s is the short name of a scenario, e.g. "spf-vs-munmap". */
   text = g_strdup_printf (_("Scenario: %s"), name);
-
-  gtk_label_set_label (self->subtitle_label, name);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->subtitle_label), self->scenario);
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
   gtk_label_set_label (self->scenario_label, text);
   gtk_widget_set_visible (GTK_WIDGET (self->scenario_label), TRUE);
+
+  /* The scenario button names the scenario; the subtitle says what it is about. */
+  gtk_label_set_label (self->subtitle_label, title[0] != '\0' ? title : name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->subtitle_label),
+                               self->scenario != NULL ? self->scenario : name);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+}
+
+static void
+fl_window_update_step (FlWindow *self)
+{
+  guint64 total = fl_session_get_total_steps (self->session);
+  g_autofree char *step = fl_format_count (fl_session_get_step (self->session));
+  g_autofree char *of = fl_format_count (total);
+  g_autofree char *text = NULL;
+  g_autofree char *widest = NULL;
+
+  if (fl_session_get_sim (self->session) == NULL)
+    {
+      gtk_label_set_label (self->step_label, "");
+      return;
+    }
+  /* Translators: the header's position, "step 1 234 / 5 678". */
+  text = g_strdup_printf (_("step %s / %s"), step, of);
+  /* room for the run's largest step, so the header does not shift while playing */
+  widest = g_strdup_printf (_("step %s / %s"), of, of);
+  gtk_label_set_width_chars (self->step_label, (int) g_utf8_strlen (widest, -1));
+  gtk_label_set_label (self->step_label, text);
+}
+
+static void
+fl_window_update_actions (FlWindow *self)
+{
+  FlSim *sim = fl_session_get_sim (self->session);
+  guint64 step = fl_session_get_step (self->session);
+  guint64 total = fl_session_get_total_steps (self->session);
+  GActionMap *map = G_ACTION_MAP (self);
+  struct { const char *name; gboolean enabled; } states[] = {
+    { "play", sim != NULL && total > 0 },
+    { "step-forward", sim != NULL && step < total },
+    { "step-back", sim != NULL && step > 0 },
+    { "step-cpu", sim != NULL && step < total },
+    { "start", sim != NULL && step > 0 },
+    { "end", sim != NULL && step < total },
+    { "next-finding", sim != NULL && fl_sim_get_findings (sim)->len > 0 },
+    { "previous-finding", sim != NULL && fl_sim_get_findings (sim)->len > 0 },
+    { "select-cpu", sim != NULL },
+    { "export", sim != NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    {
+      GAction *action = g_action_map_lookup_action (map, states[i].name);
+      if (action != NULL)
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), states[i].enabled);
+    }
+}
+
+static void
+fl_window_update_playing (FlWindow *self)
+{
+  gboolean playing = fl_session_is_playing (self->session);
+
+  gtk_button_set_icon_name (self->play_button, playing ? "media-playback-pause-symbolic"
+                                                       : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button),
+                               playing ? _("Pause (Space)") : _("Play (Space)"));
+}
+
+static void
+fl_window_session_changed (FlWindow *self)
+{
+  fl_window_update_step (self);
+  fl_window_update_actions (self);
+}
+
+/* The lanes get the height their CPUs need, up to a share of the window, each new run. The
+ * views page may not be laid out yet when the run arrives (it was hidden behind the welcome
+ * page): wait for the frame that gives the paned a height, before that frame's layout. */
+static gboolean
+fl_window_place_paned (GtkWidget *paned, GdkFrameClock *clock, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  int height = gtk_widget_get_height (paned);
+  int natural = 0;
+
+  if (height <= 0)
+    return G_SOURCE_CONTINUE;
+  gtk_widget_measure (GTK_WIDGET (self->lanes), GTK_ORIENTATION_VERTICAL,
+                      gtk_widget_get_width (paned), NULL, &natural, NULL, NULL);
+  gtk_paned_set_position (self->paned, MIN (natural, (int) (height * LANES_SHARE)));
+  self->place_paned_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fl_window_loading_changed (FlWindow *self)
+{
+  gboolean loading = fl_session_is_loading (self->session);
+  FlSim *sim = fl_session_get_sim (self->session);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), loading);
+  fl_window_update_actions (self);
+  fl_window_update_scenario_labels (self);
+  if (loading || sim == NULL)
+    return;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "views");
+  if (self->place_paned_id == 0)
+    self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
+                                                         fl_window_place_paned, self, NULL);
+  fl_window_session_changed (self);
+
+  /* A scenario that loaded is the one to open next time (text from elsewhere is not). */
+  if (fl_session_get_scenario (self->session) != NULL)
+    g_settings_set_string (self->settings, "last-scenario",
+                           fl_session_get_scenario (self->session));
+}
+
+static void
+fl_window_load_failed (FlWindow *self, const GError *error)
+{
+  const char *name = fl_session_get_name (self->session);
+  /* Translators: %s is the scenario's name or path. */
+  g_autofree char *title = g_strdup_printf (_("Could not open “%s”"), name ? name : "");
+
+  gtk_label_set_label (self->error_title_label, title);
+  /* The core's message says what and where (file:line: what is wrong). */
+  gtk_label_set_label (self->error_label, error->message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "welcome");
+  fl_window_update_step (self);
+}
+
+static void
+fl_window_scenario_changed (FlWindow *self)
+{
+  const char *scenario = fl_session_get_scenario (self->session);
+
+  fl_window_update_scenario_labels (self);
+  if (g_strcmp0 (self->scenario, scenario) == 0)
+    return;
+  g_free (self->scenario);
+  self->scenario = g_strdup (scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+}
+
+static void
+fl_window_focus_changed (FlWindow *self)
+{
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (self)); w != NULL; w = gtk_widget_get_parent (w))
+    if (FL_IS_VIEW_AREA (w))
+      {
+        self->last_view = w;
+        return;
+      }
+}
+
+/* ---- speed ---- */
+
+static gboolean
+fl_speed_to_scale (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_double (to, log10 (g_value_get_double (from)));
+  return TRUE;
+}
+
+static gboolean
+fl_speed_from_scale (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_double (to, CLAMP (pow (10, g_value_get_double (from)), 0.25, 1000.0));
+  return TRUE;
+}
+
+static char *
+fl_window_format_speed (GtkScale *scale, double value, gpointer user_data)
+{
+  double speed = pow (10, value);
+  g_autofree char *number = NULL;
+
+  if (speed < 0.375)
+    number = g_strdup ("¼");
+  else if (speed < 0.75)
+    number = g_strdup ("½");
+  else
+    number = g_strdup_printf ("%.0f", speed);
+  /* Translators: playback speed next to its slider, in steps per second, e.g. "10/s". */
+  return g_strdup_printf (_("%s/s"), number);
+}
+
+/* ---- actions ---- */
+
+static void
+fl_window_play (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_set_playing (self->session, !fl_session_is_playing (self->session));
+}
+
+static void
+fl_window_step_forward (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_set_playing (self->session, FALSE);
+  fl_session_step_forward (self->session);
+}
+
+static void
+fl_window_step_back (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_set_playing (self->session, FALSE);
+  fl_session_step_back (self->session);
+}
+
+static void
+fl_window_step_cpu (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_step_selected_cpu (self->session);
+}
+
+static void
+fl_window_start (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_set_playing (self->session, FALSE);
+  fl_session_seek (self->session, 0);
+}
+
+static void
+fl_window_end (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_set_playing (self->session, FALSE);
+  fl_session_seek (self->session, fl_session_get_total_steps (self->session));
+}
+
+static void
+fl_window_next_finding (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  if (!fl_session_next_finding (self->session))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static void
+fl_window_previous_finding (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  if (!fl_session_previous_finding (self->session))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static void
+fl_window_select_cpu (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  guint cpu = g_variant_get_uint32 (parameter);
+
+  if (cpu < fl_session_get_n_cpus (self->session))
+    fl_session_select_cpu (self->session, cpu);
+  else
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static void
+fl_window_open (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_scenario_open_file (GTK_WINDOW (self), self->session);
+}
+
+static void
+fl_window_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  FlViewport viewport;
+  FlView view = FL_VIEW_ALL;
+
+  if (self->last_view != NULL)
+    {
+      view = fl_view_area_get_view (FL_VIEW_AREA (self->last_view));
+      fl_view_area_get_viewport (FL_VIEW_AREA (self->last_view), &viewport);
+    }
+  else
+    {
+      viewport = (FlViewport) {
+        .width = gtk_widget_get_width (GTK_WIDGET (self)),
+        .height = gtk_widget_get_height (GTK_WIDGET (self)),
+        .font_scale = 1.0,
+        .selected_cpu = fl_session_get_selected_cpu (self->session),
+      };
+    }
+  fl_export_dialog_present (GTK_WINDOW (self), self->session, view, &viewport);
+}
+
+static const GActionEntry fl_window_actions[] = {
+  { .name = "play", .activate = fl_window_play },
+  { .name = "step-forward", .activate = fl_window_step_forward },
+  { .name = "step-back", .activate = fl_window_step_back },
+  { .name = "step-cpu", .activate = fl_window_step_cpu },
+  { .name = "start", .activate = fl_window_start },
+  { .name = "end", .activate = fl_window_end },
+  { .name = "next-finding", .activate = fl_window_next_finding },
+  { .name = "previous-finding", .activate = fl_window_previous_finding },
+  { .name = "select-cpu", .activate = fl_window_select_cpu, .parameter_type = "u" },
+  { .name = "open", .activate = fl_window_open },
+  { .name = "export", .activate = fl_window_export },
+};
+
+/* ---- GObject ---- */
+
+static void
+fl_window_dispose (GObject *object)
+{
+  FlWindow *self = FL_WINDOW (object);
+
+  if (self->session != NULL)
+    {
+      /* a load may still finish after the window is gone: it must not reach the header */
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      fl_session_set_playing (self->session, FALSE);
+    }
+  if (self->place_paned_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->paned), self->place_paned_id);
+  self->place_paned_id = 0;
+  gtk_widget_dispose_template (GTK_WIDGET (self), FL_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+  self->last_view = NULL;
+
+  G_OBJECT_CLASS (fl_window_parent_class)->dispose (object);
 }
 
 static void
@@ -78,10 +441,7 @@ fl_window_finalize (GObject *object)
 }
 
 static void
-fl_window_get_property (GObject    *object,
-                        guint       prop_id,
-                        GValue     *value,
-                        GParamSpec *pspec)
+fl_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   FlWindow *self = FL_WINDOW (object);
 
@@ -96,10 +456,7 @@ fl_window_get_property (GObject    *object,
 }
 
 static void
-fl_window_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
+fl_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   FlWindow *self = FL_WINDOW (object);
 
@@ -119,6 +476,7 @@ fl_window_class_init (FlWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = fl_window_dispose;
   object_class->finalize = fl_window_finalize;
   object_class->get_property = fl_window_get_property;
   object_class->set_property = fl_window_set_property;
@@ -128,17 +486,70 @@ fl_window_class_init (FlWindowClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (FL_TYPE_SESSION);
+  g_type_ensure (FL_TYPE_VIEW_AREA);
+  g_type_ensure (FL_TYPE_LANES_AREA);
+  g_type_ensure (FL_TYPE_FINDINGS_LIST);
+  g_type_ensure (FL_TYPE_SCRUBBER);
+
   gtk_widget_class_set_template_from_resource (widget_class, FL_RESOURCE_BASE "/ui/fl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, error_title_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_box);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, play_button);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, step_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, speed_scale);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, speed_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, lanes);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, session);
 }
 
 static void
 fl_window_init (FlWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (FL_APP_ID);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), fl_window_actions,
+                                   G_N_ELEMENTS (fl_window_actions), self);
+  fl_shortcuts_install (GTK_WINDOW (self));
+
+  gtk_box_append (self->scenario_box, fl_scenario_button_new (self->session));
+  gtk_box_append (self->scenario_box, fl_switches_button_new (self->session));
+
+  /* Speed: GSettings ⇄ session ⇄ slider (logarithmic, 0.25 to 1000 steps a second). */
+  g_settings_bind (self->settings, "playback-speed", self->session, "speed",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_object_bind_property_full (self->session, "speed", self->speed_adjustment, "value",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               fl_speed_to_scale, fl_speed_from_scale, NULL, NULL);
+  gtk_scale_set_format_value_func (self->speed_scale, fl_window_format_speed, NULL, NULL);
+
+  g_object_bind_property (self->session, "progress", self->progress_bar, "fraction",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->session, "changed",
+                           G_CALLBACK (fl_window_session_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::loading",
+                           G_CALLBACK (fl_window_loading_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::playing",
+                           G_CALLBACK (fl_window_update_playing), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::scenario",
+                           G_CALLBACK (fl_window_scenario_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::title",
+                           G_CALLBACK (fl_window_update_scenario_labels), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "load-failed",
+                           G_CALLBACK (fl_window_load_failed), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::focus-widget", G_CALLBACK (fl_window_focus_changed), NULL);
+
   fl_window_update_scenario_labels (self);
+  fl_window_update_actions (self);
+  fl_window_update_playing (self);
 }
 
 FlWindow *
@@ -150,18 +561,18 @@ fl_window_new (GtkApplication *application)
 }
 
 void
-fl_window_set_scenario (FlWindow   *self,
-                        const char *scenario)
+fl_window_set_scenario (FlWindow *self, const char *scenario)
 {
   g_return_if_fail (FL_IS_WINDOW (self));
 
-  if (g_strcmp0 (self->scenario, scenario) == 0)
+  if (scenario == NULL || scenario[0] == '\0')
     return;
-
-  g_free (self->scenario);
-  self->scenario = g_strdup (scenario);
-  fl_window_update_scenario_labels (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  /* The same scenario again is loaded again only when it failed last time (the file may have
+   * been fixed since); the session tells back through notify::scenario. */
+  if (g_strcmp0 (self->scenario, scenario) == 0
+      && (fl_session_is_loading (self->session) || fl_session_get_sim (self->session) != NULL))
+    return;
+  fl_session_load (self->session, scenario);
 }
 
 const char *
@@ -170,4 +581,12 @@ fl_window_get_scenario (FlWindow *self)
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
 
   return self->scenario;
+}
+
+FlSession *
+fl_window_get_session (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return self->session;
 }

@@ -1,6 +1,7 @@
 /* fl-cli-bench.c — `bench`: a workload under each design at each CPU count, as the 2010
  * table measured it: faults per (simulated) second and the ratio to the baseline. */
 #include "fl-cli.h"
+#include "fl-paint-chart.h"
 #include "fl-workload.h"
 
 #include <json-glib/json-glib.h>
@@ -143,9 +144,52 @@ print_table (const char *workload, guint rounds, GArray *rows)
     }
 }
 
+/* The chart's format, from the file name: checked before anything is measured. */
+static const char *
+chart_format (const char *path)
+{
+  const char *dot = strrchr (path, '.');
+  if (dot && strchr (dot, '/') == NULL
+      && (g_ascii_strcasecmp (dot + 1, "png") == 0 || g_ascii_strcasecmp (dot + 1, "svg") == 0
+          || g_ascii_strcasecmp (dot + 1, "pdf") == 0))
+    return dot + 1;
+  return NULL;
+}
+
+static gboolean
+write_chart (const char *workload, GArray *rows, const char *path, gboolean dark)
+{
+  g_autoptr (GArray) points = g_array_new (FALSE, TRUE, sizeof (FlBenchPoint));
+  gboolean published = strcmp (workload, "multi-fault") == 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = &g_array_index (rows, Row, i);
+      FlBenchPoint pt = {
+        .workload = workload, .config = r->config->name, .cpus = r->cpus,
+        .faults_per_sec = r->per_sec, .ratio = r->ratio,
+        .published = published && r->cpus == FL_BENCH_TABLE_CPUS ? r->config->published : 0,
+      };
+      g_array_append_val (points, pt);
+    }
+  FlPalette palette;
+  if (dark)
+    fl_palette_init_dark (&palette);
+  else
+    fl_palette_init_light (&palette);
+  FlViewport viewport = { .width = 1280, .height = 720, .font_scale = 1.0 };
+  g_autoptr (GError) error = NULL;
+  if (!fl_export_bench_chart ((const FlBenchPoint *) points->data, points->len, &viewport,
+                              &palette, chart_format (path), path, &error))
+    {
+      fl_cli_fail ("--chart: %s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 bench (const char *workload, const char *cpus_text, const char *configs_text, char **sets,
-       guint rounds, gboolean json)
+       guint rounds, gboolean json, const char *chart, gboolean dark)
 {
   g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) configs = g_ptr_array_new ();
@@ -176,6 +220,8 @@ bench (const char *workload, const char *cpus_text, const char *configs_text, ch
     print_json (workload, rows);
   else
     print_table (workload, rounds, rows);
+  if (chart && !write_chart (workload, rows, chart, dark))
+    return FL_EXIT_USAGE;
   for (guint i = 0; i < rows->len; i++)
     if (g_array_index (rows, Row, i).findings)
       return FL_EXIT_FINDINGS;
@@ -185,10 +231,10 @@ bench (const char *workload, const char *cpus_text, const char *configs_text, ch
 int
 fl_cli_bench (int argc, char **argv)
 {
-  char *workload = NULL, *cpus = NULL, *configs = NULL;
+  char *workload = NULL, *cpus = NULL, *configs = NULL, *chart = NULL;
   char **sets = NULL;
   gint rounds = 4;
-  gboolean json = FALSE;
+  gboolean json = FALSE, dark = FALSE;
   GOptionEntry entries[] = {
     { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default) or will-it-scale-pf1", "ID" },
     { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
@@ -196,6 +242,8 @@ fl_cli_bench (int argc, char **argv)
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a switch for every run", "KEY=VALUE" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Iterations of each thread's loop (default 4)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "chart", 0, 0, G_OPTION_ARG_FILENAME, &chart, "Also draw the scaling lines and the 2010 bars into FILE (.png, .svg or .pdf)", "FILE" },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw the chart in the dark style", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- reproduce the 2010 fault-rate table");
@@ -207,11 +255,15 @@ fl_cli_bench (int argc, char **argv)
     status = fl_cli_fail ("bench takes no positional arguments (got '%s')", argv[1]);
   else if (rounds < 1 || rounds > 100000)
     status = fl_cli_fail ("--rounds must be from 1 to 100000");
+  else if (chart && chart_format (chart) == NULL)
+    status = fl_cli_fail ("--chart '%s': the file name must end in .png, .svg or .pdf", chart);
   else
-    status = bench (workload ? workload : "multi-fault", cpus, configs, sets, (guint) rounds, json);
+    status = bench (workload ? workload : "multi-fault", cpus, configs, sets, (guint) rounds, json,
+                    chart, dark);
   g_free (workload);
   g_free (cpus);
   g_free (configs);
+  g_free (chart);
   g_strfreev (sets);
   return status;
 }

@@ -1,6 +1,8 @@
 /* fl-cli-export.c — `export`: draw a view of a scenario at a step into PNG, SVG or PDF with
- * the window's own painters; no display needed. */
+ * the window's own painters, or every step of a range as a numbered series or one
+ * multi-page PDF (slides); no display needed. */
 #include "fl-cli.h"
+#include "fl-export-range.h"
 #include "fl-paint.h"
 
 #include <stdio.h>
@@ -10,6 +12,7 @@ typedef struct {
   char   **sets;
   char    *view;
   char    *step;
+  char    *from, *to;
   char    *format;
   char    *output;
   gint     width, height;
@@ -55,10 +58,27 @@ export_scenario (const ExportOptions *o, const char *id)
     return fl_cli_fail ("--format '%s': expected png, svg or pdf", format ? format : "");
   if (o->output == NULL)
     return fl_cli_fail ("export needs -o FILE");
+  gboolean range = o->from || o->to;
+  if (range && o->step)
+    return fl_cli_fail ("--step draws one step, --from/--to a range: use one or the other");
   gboolean to_end;
-  guint64 step = 0;
+  guint64 step = 0, first = 0, last = 0;
+  gboolean last_is_end = FALSE;
   if (!parse_step (o->step, &to_end, &step))
     return fl_cli_fail ("--step '%s': expected a step number or 'end'", o->step);
+  if (o->from && !g_ascii_string_to_unsigned (o->from, 10, 0, G_MAXUINT64, &first, NULL))
+    return fl_cli_fail ("--from '%s': expected a step number", o->from);
+  if (o->to && !parse_step (o->to, &last_is_end, &last))
+    return fl_cli_fail ("--to '%s': expected a step number or 'end'", o->to);
+  if (o->to == NULL)
+    last_is_end = TRUE;
+  if (range && !last_is_end && first > last)
+    return fl_cli_fail ("--from %" G_GUINT64_FORMAT " --to %" G_GUINT64_FORMAT
+                        ": the first step is after the last", first, last);
+  if (range && !last_is_end && last - first >= FL_EXPORT_RANGE_MAX_PAGES)
+    return fl_cli_fail ("--from %" G_GUINT64_FORMAT " --to %" G_GUINT64_FORMAT
+                        ": %" G_GUINT64_FORMAT " steps, at most %d at once", first, last,
+                        last - first + 1, FL_EXPORT_RANGE_MAX_PAGES);
   if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384)
     return fl_cli_fail ("--width and --height must be between 1 and 16384");
   if (o->cpu < 0)
@@ -76,8 +96,18 @@ export_scenario (const ExportOptions *o, const char *id)
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, scenario->seed, &error);
   if (sim == NULL)
     return fl_cli_fail ("%s", error->message);
-  guint64 taken = fl_sim_run (sim, to_end ? 0 : step);
-  if (!to_end && taken < step)
+  guint64 taken = fl_sim_run (sim, to_end || range ? 0 : step);
+  if (range && (last_is_end || last > taken))
+    {
+      if (!last_is_end)
+        return fl_cli_fail ("--to %" G_GUINT64_FORMAT ": the run ends at step %" G_GUINT64_FORMAT,
+                            last, taken);
+      last = taken;
+      if (first > last)
+        return fl_cli_fail ("--from %" G_GUINT64_FORMAT ": the run ends at step %"
+                            G_GUINT64_FORMAT, first, taken);
+    }
+  if (!range && !to_end && taken < step)
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": the run ends at step %" G_GUINT64_FORMAT,
                         step, taken);
 
@@ -91,6 +121,13 @@ export_scenario (const ExportOptions *o, const char *id)
   FlViewport viewport = {
     .width = o->width, .height = o->height, .font_scale = scale, .selected_cpu = (guint) o->cpu,
   };
+  if (range)
+    {
+      if (!fl_export_range (view, sim, first, last, &viewport, &palette, format, o->output, NULL,
+                            NULL, &error))
+        return fl_cli_fail ("export: %s", error->message);
+      return FL_EXIT_OK;
+    }
   if (!fl_export_view (view, sim, &viewport, &palette, format, o->output, &error))
     return fl_cli_fail ("export: %s", error->message);
   return FL_EXIT_OK;
@@ -103,8 +140,10 @@ fl_cli_export (int argc, char **argv)
   GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, "lanes, vma, pgtable, cache, rcu, listing, counters or all", "VIEW" },
     { "step", 0, 0, G_OPTION_ARG_STRING, &o.step, "Draw the state after N steps, or at the end (default)", "N|end" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, "Draw every step from N (default 0)…", "N" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, "…to M (default the end): a PDF page or a numbered file per step", "M|end" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, "png, svg or pdf (default: from the file name)", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write", "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write; with --from/--to and png or svg, the prefix of the numbered files", "FILE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (points for SVG and PDF), default 1280", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &o.height, "Height, default 720", "H" },
@@ -117,6 +156,8 @@ fl_cli_export (int argc, char **argv)
   g_option_context_set_description (context,
     "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file.\n"
     "The image is drawn by the same painters as the window.\n"
+    "With --from N --to M every step from N to M is drawn: one PDF with a page per step,\n"
+    "or PREFIX-000N.png … (six digits, zero-padded) for png and svg; at most 5000 steps.\n"
     "Exit status: 0 written, 2 usage or input error.");
   int status;
   if (!fl_cli_parse (context, &argc, &argv))
@@ -128,6 +169,8 @@ fl_cli_export (int argc, char **argv)
   g_strfreev (o.sets);
   g_free (o.view);
   g_free (o.step);
+  g_free (o.from);
+  g_free (o.to);
   g_free (o.format);
   g_free (o.output);
   return status;

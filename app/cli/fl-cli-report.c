@@ -18,11 +18,11 @@ where (FlLoc loc)
 gsize
 fl_cli_print_trace (FlSim *sim, gsize from, FILE *out)
 {
-  gsize n;
-  const FlEvent *events = fl_sim_get_events (sim, &n);
+  gsize n = fl_sim_get_n_events (sim);
   for (gsize i = from; i < n; i++)
     {
-      const FlEvent *e = &events[i];
+      FlEvent event = fl_sim_get_event (sim, i);
+      const FlEvent *e = &event;
       g_autofree char *at = where (e->loc);
       g_autofree char *what = fl_sim_describe_event (sim, e);
       fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step, e->cycle, e->cpu,
@@ -190,8 +190,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
 gboolean
 fl_cli_write_chrome_trace (FlSim *sim, const char *path)
 {
-  gsize n;
-  const FlEvent *events = fl_sim_get_events (sim, &n);
+  gsize n = fl_sim_get_n_events (sim);
   const FlState *st = fl_sim_get_state (sim);
   double mhz = fl_sim_get_config (sim)->cost.mhz;
   g_autoptr (GString) out = g_string_new ("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
@@ -208,7 +207,8 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
     }
   for (gsize i = 0; i <= n; i++)
     {
-      const FlEvent *e = i < n ? &events[i] : NULL;
+      FlEvent event = i < n ? fl_sim_get_event (sim, i) : (FlEvent) { 0 };
+      const FlEvent *e = i < n ? &event : NULL;
       for (guint c = 0; c < st->sizes.ncpus; c++)
         {
           if (e && e->cpu != c)

@@ -26,6 +26,7 @@ int fl_cli_list    (int argc, char **argv);
 int fl_cli_show    (int argc, char **argv);
 int fl_cli_run     (int argc, char **argv);
 int fl_cli_bench   (int argc, char **argv);
+int fl_cli_compare (int argc, char **argv);
 int fl_cli_export  (int argc, char **argv);
 int fl_cli_replay  (int argc, char **argv);
 int fl_cli_db      (int argc, char **argv);

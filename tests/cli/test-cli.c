@@ -669,6 +669,162 @@ test_db_usage (void)
   g_assert_nonnull (strstr (top.out, "db"));
 }
 
+/* ---- teaching: bench --chart, export of a range, compare ------------------------------ */
+
+static char *
+make_tmp (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("faultline-cli-teach-XXXXXX", &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_tmp (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* The table as before, and the chart beside it; an unknown chart format before any run. */
+static void
+test_bench_chart (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *svg = g_build_filename (tmp, "x.svg", NULL);
+  g_auto (Result) r = { 0 }, bad = { 0 };
+  cli (&r, "bench", "--cpus", "4,8", "--rounds", "1", "--chart", svg, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "xadd+spf"));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "<?xml"));
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_autofree char *gif = g_build_filename (tmp, "x.gif", NULL);
+  cli (&bad, "bench", "--rounds", "1", "--chart", gif, NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "x.gif"));
+  assert_one_line (bad.err);
+  g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
+  remove_tmp (tmp);
+}
+
+static guint
+pdf_pages (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  static const char key[] = "/Type /Page";
+  gsize k = strlen (key);
+  guint pages = 0;
+  for (gsize i = 0; i + k < len; i++)
+    pages += memcmp (data + i, key, k) == 0 && data[i + k] != 's';
+  return pages;
+}
+
+/* --from/--to: one PDF page or one numbered file per step; bad ranges refused. */
+static void
+test_export_range (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *pdf = g_build_filename (tmp, "range.pdf", NULL);
+  g_autofree char *prefix = g_build_filename (tmp, "slide", NULL);
+  g_auto (Result) a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, e = { 0 }, f = { 0 };
+  cli (&a, "export", "spf-vs-munmap", "--view", "lanes", "--from", "0", "--to", "5", "--format",
+       "pdf", "-o", pdf, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpuint (pdf_pages (pdf), ==, 6);
+  cli (&b, "export", "spf-vs-munmap", "--view", "counters", "--from", "40", "--to", "42",
+       "--format", "png", "-o", prefix, NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  for (guint step = 39; step <= 43; step++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%06u.png", prefix, step);
+      g_assert_cmpint (g_file_test (file, G_FILE_TEST_EXISTS), ==, step >= 40 && step <= 42);
+    }
+  cli (&c, "export", "spf-vs-munmap", "--view", "lanes", "--from", "5", "--to", "2", "-o", pdf,
+       NULL);
+  g_assert_cmpint (c.status, ==, 2);
+  g_assert_nonnull (strstr (c.err, "--from 5 --to 2"));
+  assert_one_line (c.err);
+  cli (&d, "export", "spf-vs-munmap", "--view", "lanes", "--from", "1", "--step", "3", "-o", pdf,
+       NULL);
+  g_assert_cmpint (d.status, ==, 2);
+  g_assert_nonnull (strstr (d.err, "--step"));
+  assert_one_line (d.err);
+  cli (&e, "export", "spf-vs-munmap", "--view", "lanes", "--from", "0", "--to", "100000", "-o",
+       pdf, NULL);
+  g_assert_cmpint (e.status, ==, 2);
+  assert_one_line (e.err);
+  /* the single step still works */
+  cli (&f, "export", "spf-vs-munmap", "--view", "lanes", "--step", "40", "-o", pdf, NULL);
+  g_assert_cmpint (f.status, ==, 0);
+  g_assert_cmpuint (pdf_pages (pdf), ==, 1);
+  remove_tmp (tmp);
+}
+
+/* Both runs, their difference, and the finding only B has; bad switches named. */
+static void
+test_compare (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *png = g_build_filename (tmp, "cmp.png", NULL);
+  g_auto (Result) r = { 0 }, text = { 0 }, key = { 0 }, value = { 0 }, none = { 0 }, fmt = { 0 };
+  cli (&r, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b", "vma-free=immediate",
+       "--json", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_autoptr (JsonParser) p = NULL;
+  JsonObject *root = parse_json (r.out, &p);
+  g_assert_cmpstr (json_object_get_string_member (root, "scenario"), ==, "spf-vs-munmap");
+  JsonObject *a = json_object_get_object_member (root, "a");
+  JsonObject *b = json_object_get_object_member (root, "b");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (a, "switches"),
+                                                  "vma-free"), ==, "rcu");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (b, "switches"),
+                                                  "vma-free"), ==, "immediate");
+  g_assert_false (has_finding (a, "use-after-free"));
+  g_assert_true (has_finding (b, "use-after-free"));
+  JsonObject *finding = json_array_get_object_element (json_object_get_array_member (b, "findings"), 0);
+  g_assert_true (json_object_get_boolean_member (finding, "only_here"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (a, "counters"), "faults"),
+                   >, 0);
+  JsonObject *diff = json_object_get_object_member (root, "difference");
+  JsonObject *findings = json_object_get_object_member (diff, "findings");
+  g_assert_cmpint (json_object_get_int_member (findings, "delta"), >=, 1);
+
+  cli (&text, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b", "vma-free=immediate",
+       "-o", png, NULL);
+  g_assert_cmpint (text.status, ==, 1);
+  g_assert_nonnull (strstr (text.out, "only in B"));
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+
+  cli (&key, "compare", "spf-vs-munmap", "--a", "colour=blue", "--b", "vma-free=immediate", NULL);
+  g_assert_cmpint (key.status, ==, 2);
+  g_assert_nonnull (strstr (key.err, "--a"));
+  g_assert_nonnull (strstr (key.err, "colour"));
+  assert_one_line (key.err);
+  cli (&value, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b", "rwsem=spinlock", NULL);
+  g_assert_cmpint (value.status, ==, 2);
+  g_assert_nonnull (strstr (value.err, "--b"));
+  assert_one_line (value.err);
+  cli (&none, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  assert_one_line (none.err);
+  cli (&fmt, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b", "vma-free=immediate", "-o",
+       "x.bmp", NULL);
+  g_assert_cmpint (fmt.status, ==, 2);
+  assert_one_line (fmt.err);
+  remove_tmp (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -681,6 +837,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-options", test_bad_options);
   g_test_add_func ("/cli/bench/order", test_bench_order);
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
+  g_test_add_func ("/cli/bench/chart", test_bench_chart);
+  g_test_add_func ("/cli/export/range", test_export_range);
+  g_test_add_func ("/cli/compare", test_compare);
 #define ADD(path, fn) \
   g_test_add ("/cli/" path, StoreFixture, NULL, store_set_up, fn, store_tear_down)
   ADD ("replay/identical", test_replay_identical);

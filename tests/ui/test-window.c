@@ -5,99 +5,9 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
-#include "fl-application.h"
-#include "fl-window.h"
-
-typedef void (*FlWindowCheck) (GtkApplication *app, GtkWindow *window, gpointer data);
-
-typedef struct {
-  FlWindowCheck check;
-  gpointer      data;
-  gboolean      checked;
-  gboolean      timed_out;
-} FlRun;
-
-static gboolean
-fl_run_on_timeout (gpointer user_data)
-{
-  FlRun *run = user_data;
-
-  run->timed_out = TRUE;
-  g_application_quit (g_application_get_default ());
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-fl_run_check_window (gpointer user_data)
-{
-  FlRun *run = user_data;
-  GtkApplication *app = GTK_APPLICATION (g_application_get_default ());
-  GtkWindow *window = gtk_application_get_active_window (app);
-
-  g_assert_true (FL_IS_WINDOW (window));
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-  run->check (app, window, run->data);
-  run->checked = TRUE;
-
-  /* The check ends the run the way a user does; if app.quit did not, the timeout fails us. */
-  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-fl_run_on_window_added (GtkApplication *app,
-                        GtkWindow      *window,
-                        FlRun          *run)
-{
-  /* window-added comes from inside the window's construction; look once it is presented. */
-  if (!run->checked)
-    g_idle_add_full (G_PRIORITY_LOW, fl_run_check_window, run, NULL);
-}
-
-/* Runs a fresh application as a user would start it, calls @check on its first drawn window,
- * then quits through app.quit and asserts the run ended because of it. */
-static void
-fl_run_application (FlWindowCheck check,
-                    gpointer      data)
-{
-  g_autoptr(FlApplication) app = fl_application_new (G_APPLICATION_NON_UNIQUE);
-  char *argv[] = { (char *) "faultline", NULL };
-  FlRun run = { .check = check, .data = data };
-  guint timeout_id;
-  int status;
-
-  g_signal_connect (app, "window-added", G_CALLBACK (fl_run_on_window_added), &run);
-  timeout_id = g_timeout_add_seconds (60, fl_run_on_timeout, &run);
-
-  status = g_application_run (G_APPLICATION (app), 1, argv);
-
-  g_assert_false (run.timed_out);
-  g_source_remove (timeout_id);
-  g_assert_true (run.checked);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
-}
+#include "ui-test-helpers.h"
 
 /* ---- /ui/window/first-frame ---- */
-
-static GdkTexture *
-fl_render_window (GtkWindow *window)
-{
-  GtkWidget *widget = GTK_WIDGET (window);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  g_assert_nonnull (renderer);
-
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
 
 static void
 fl_check_first_frame (GtkApplication *app,
@@ -118,8 +28,9 @@ fl_check_first_frame (GtkApplication *app,
 
   /* Started without arguments, the window shows the last scenario: the schema default. */
   g_assert_cmpstr (fl_window_get_scenario (FL_WINDOW (window)), ==, "spf-vs-munmap");
+  fl_test_wait_loaded (fl_window_get_session (FL_WINDOW (window)));
 
-  texture = fl_render_window (window);
+  texture = fl_test_render_widget (GTK_WIDGET (window));
   width = gdk_texture_get_width (texture);
   height = gdk_texture_get_height (texture);
   g_assert_cmpuint (width, >=, 320);
@@ -167,7 +78,7 @@ fl_check_first_frame (GtkApplication *app,
 static void
 test_window_first_frame (void)
 {
-  fl_run_application (fl_check_first_frame, NULL);
+  fl_test_run_application (fl_check_first_frame, NULL);
 }
 
 /* ---- /ui/window/size-saved ---- */
@@ -195,7 +106,7 @@ test_window_size_saved (void)
   g_settings_set_int (settings, "window-width", 900);
   g_settings_set_int (settings, "window-height", 600);
 
-  fl_run_application (fl_check_resize, NULL);
+  fl_test_run_application (fl_check_resize, NULL);
 
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
@@ -246,7 +157,7 @@ fl_check_dialogs (GtkApplication *app,
 static void
 test_window_dialogs (void)
 {
-  fl_run_application (fl_check_dialogs, NULL);
+  fl_test_run_application (fl_check_dialogs, NULL);
 }
 
 int
@@ -263,6 +174,7 @@ main (int   argc,
       g_test_skip ("no display: run under xvfb-run (make test does)");
       return g_test_run ();
     }
+  fl_test_fail_on_warnings ();
 
   g_test_add_func ("/ui/window/first-frame", test_window_first_frame);
   g_test_add_func ("/ui/window/size-saved", test_window_size_saved);

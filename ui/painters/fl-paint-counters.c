@@ -94,9 +94,11 @@ fl_paint_counters (FlPaintCtx *p)
     }
   double y = top + rows * (tile_h + pad * 0.5) + pad * 0.4;
 
-  /* findings */
+  /* findings, when the title and one line of them fit under the tiles */
   double size = p->fs * 0.9;
   double line = fl_text_height (p, FL_FONT_SANS, size);
+  if (y + 2 * line + 3 > p->h - pad * 0.5)
+    return;
   fl_text_draw (p, FL_FONT_BOLD, size, &pal->text_dim, pad, y, avail, FL_ALIGN_LEFT, "Findings");
   y += line + 3;
   if (findings->len == 0)

@@ -672,3 +672,96 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
   cairo_surface_destroy (surface);
   return hit;
 }
+
+/* A context for measuring as the lanes were drawn, at the size they were drawn: below the
+ * fitted size the painter draws larger and scales down, so this works in that space. */
+typedef struct {
+  cairo_surface_t *surface;
+  cairo_t         *cr;
+  FlPalette        palette;
+  FlViewport       vp;
+  FlPaintCtx       p;
+  double           scale;
+} Measure;
+
+static void
+measure_init (Measure *m, FlSim *sim, const FlViewport *viewport)
+{
+  m->scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
+  m->vp = *viewport;
+  m->vp.width /= m->scale;
+  m->vp.height /= m->scale;
+  m->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  m->cr = cairo_create (m->surface);
+  fl_palette_init_light (&m->palette);
+  fl_paint_ctx_init (&m->p, m->cr, sim, &m->vp, &m->palette);
+}
+
+static void
+measure_clear (Measure *m)
+{
+  cairo_destroy (m->cr);
+  cairo_surface_destroy (m->surface);
+}
+
+/**
+ * fl_lanes_time_axis:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with
+ * @x0: (out) (optional): where the lanes start, in the view's units
+ * @width: (out) (optional): how wide they are
+ * @t0: (out) (optional): the simulated time (cycles) at @x0
+ * @t1: (out) (optional): the simulated time at @x0 + @width
+ *
+ * The lanes' time axis, for zooming around the pointer and panning by a drag.
+ *
+ * Returns: %FALSE when the viewport is empty
+ */
+gboolean
+fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *width,
+                    guint64 *t0, guint64 *t1)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  if (viewport->width < 1 || viewport->height < 1)
+    return FALSE;
+  Measure m;
+  measure_init (&m, sim, viewport);
+  FlLegendItem legend[FL_ACT_N + 3];
+  guint nl = legend_items (&m.p, legend);
+  Layout g;
+  layout_lanes (&m.p, &g, legend, nl);
+  if (x0)
+    *x0 = g.m.x0 * m.scale;
+  if (width)
+    *width = g.m.w * m.scale;
+  if (t0)
+    *t0 = g.m.t0;
+  if (t1)
+    *t1 = g.m.t1;
+  measure_clear (&m);
+  return TRUE;
+}
+
+/**
+ * fl_lanes_natural_height:
+ * @sim: the simulation
+ * @viewport: the width the lanes get (the height is ignored)
+ *
+ * Returns: the height at which every lane of @sim's machine is comfortable and nothing is
+ *   left empty, as the window's layout gives the lanes
+ */
+double
+fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  /* Tall enough that only the width decides whether the painter scales down, and no
+   * taller: past 450 the painters' text grows with the height. */
+  FlViewport vp = *viewport;
+  vp.height = 450;
+  vp.width = MAX (vp.width, 1);
+  Measure m;
+  measure_init (&m, sim, &vp);
+  double h = fl_lanes_preferred_height (&m.p) * m.scale;
+  measure_clear (&m);
+  return ceil (h);
+}

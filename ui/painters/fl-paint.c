@@ -113,6 +113,9 @@ fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *vi
   double min_w = whole_window ? 1280 : 360, min_h = whole_window ? 720 : 200;
   if (paint == fl_paint_lanes)
     min_h = 110;
+  /* the tiles fit in less; the findings below them are left out when there is no room */
+  else if (paint == fl_paint_counters)
+    min_h = 165;
   return MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
 }
 

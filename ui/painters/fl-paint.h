@@ -61,6 +61,12 @@ cairo_surface_t *fl_paint_view_image (FlView view, FlSim *sim, const FlViewport 
                                       const FlPalette *palette);
 gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, double y,
                              guint *cpu, guint64 *step);
+/* Added for the lanes widget's zoom and pan: where the lanes lie across the view (x0 and
+ * width in the view's units) and the simulated time they show (t0..t1 cycles, the default
+ * window when the viewport's is 0/0); and the height at which every lane is comfortable. */
+gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
+                                double *width, guint64 *t0, guint64 *t1);
+double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
 
 #define FL_EXPORT_ERROR (fl_export_error_quark ())
 GQuark fl_export_error_quark (void);

@@ -1,0 +1,138 @@
+/* screenshot-window: the README's screenshot, taken from the app itself. Starts the
+ * application, opens a scenario with optional switches, goes to a step, and saves the
+ * window as it is drawn to a PNG. Run under a display (make screenshot, or xvfb-run):
+ *
+ *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
+ *                     [--dark] SCENARIO FILE.png
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ui-test-helpers.h"
+
+typedef struct {
+  char    *scenario;
+  char    *output;
+  char   **sets;
+  gint64   step;
+  gboolean finding;
+  gint     cpu;
+  int      width, height;
+  gboolean dark;
+  gboolean saved;
+} Shot;
+
+static void
+fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  Shot *shot = data;
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  g_autoptr(GdkTexture) texture = NULL;
+
+  fl_test_wait_loaded (session);
+  for (guint i = 0; shot->sets != NULL && shot->sets[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) kv = g_strsplit (shot->sets[i], "=", 2);
+
+      if (kv[1] == NULL || !fl_session_set_switch (session, kv[0], kv[1], &error))
+        g_error ("--set %s: %s", shot->sets[i], error ? error->message : "expected KEY=VALUE");
+    }
+  fl_window_set_scenario (FL_WINDOW (window), shot->scenario);
+  fl_test_wait_loaded (session);
+
+  if (shot->finding)
+    g_action_group_activate_action (G_ACTION_GROUP (window), "next-finding", NULL);
+  else if (shot->step >= 0)
+    fl_session_seek (session, (guint64) shot->step);
+  if (shot->cpu >= 0)
+    fl_session_select_cpu (session, (guint) shot->cpu);
+
+  /* The default size counts the frame around the window: grow it by what the frame takes,
+   * so the picture has the size asked for. */
+  for (int attempt = 0; attempt < 3; attempt++)
+    {
+      int dw = shot->width - gtk_widget_get_width (GTK_WIDGET (window));
+      int dh = shot->height - gtk_widget_get_height (GTK_WIDGET (window));
+      int w, h;
+
+      if (dw == 0 && dh == 0)
+        break;
+      gtk_window_get_default_size (window, &w, &h);
+      gtk_window_set_default_size (window, w + dw, h + dh);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+
+  texture = fl_test_render_widget (GTK_WIDGET (window));
+  if (!gdk_texture_save_to_png (texture, shot->output))
+    g_error ("could not write %s", shot->output);
+  g_print ("%s: %s at step %" G_GUINT64_FORMAT ", %d×%d\n", shot->output, shot->scenario,
+           fl_session_get_step (session), gdk_texture_get_width (texture),
+           gdk_texture_get_height (texture));
+  shot->saved = TRUE;
+}
+
+/* Run from the build tree the schema is not installed; the build compiled it into data/. */
+static void
+fl_use_build_tree_schemas (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *compiled = NULL;
+
+  if (exe == NULL || g_getenv ("GSETTINGS_SCHEMA_DIR") != NULL)
+    return;
+  dir = g_path_get_dirname (exe);
+  data = g_build_filename (dir, "..", "..", "data", NULL);
+  compiled = g_build_filename (data, "gschemas.compiled", NULL);
+  if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+    g_setenv ("GSETTINGS_SCHEMA_DIR", data, TRUE);
+}
+
+int
+main (int argc, char *argv[])
+{
+  Shot shot = { .step = -1, .cpu = -1 };
+  g_autofree char *size = NULL;
+  int width = 1280, height = 800;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO FILE.png");
+  GOptionEntry entries[] = {
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default 1280x800)", "WxH" },
+    { "step", 0, 0, G_OPTION_ARG_INT64, &shot.step, "Step to show", "N" },
+    { "finding", 0, 0, G_OPTION_ARG_NONE, &shot.finding, "Show the first finding", NULL },
+    { "cpu", 0, 0, G_OPTION_ARG_INT, &shot.cpu, "CPU to select", "N" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &shot.sets, "Set a design switch", "KEY=VALUE" },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
+    { NULL }
+  };
+  g_autoptr(GSettings) settings = NULL;
+
+  /* never the user's settings: the window opens at the size and in the style asked */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  fl_use_build_tree_schemas ();
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 3
+      || (size != NULL && sscanf (size, "%dx%d", &width, &height) != 2))
+    {
+      g_printerr ("%s\n", error ? error->message : "usage: screenshot-window [OPTION…] SCENARIO FILE.png");
+      return EXIT_FAILURE;
+    }
+  shot.scenario = argv[1];
+  shot.width = width;
+  shot.height = height;
+  shot.output = argv[2];
+
+  gtk_init ();
+  fl_test_fail_on_warnings ();
+  settings = g_settings_new ("io.github.faultline.Faultline");
+  g_settings_set_int (settings, "window-width", width);
+  g_settings_set_int (settings, "window-height", height);
+  g_settings_set_string (settings, "theme", shot.dark ? "dark" : "light");
+
+  fl_test_run_application (fl_take_screenshot, &shot);
+  g_strfreev (shot.sets);
+  return shot.saved ? EXIT_SUCCESS : EXIT_FAILURE;
+}

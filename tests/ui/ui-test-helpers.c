@@ -1,0 +1,155 @@
+/* Shared by the ui test programs; see ui-test-helpers.h. */
+
+#include "ui-test-helpers.h"
+
+#include "fl-view-area.h"
+
+typedef struct {
+  FlWindowCheck check;
+  gpointer      data;
+  gboolean      checked;
+  gboolean      timed_out;
+} FlRun;
+
+static gboolean
+fl_run_on_timeout (gpointer user_data)
+{
+  FlRun *run = user_data;
+
+  run->timed_out = TRUE;
+  g_application_quit (g_application_get_default ());
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+fl_run_check_window (gpointer user_data)
+{
+  FlRun *run = user_data;
+  GtkApplication *app = GTK_APPLICATION (g_application_get_default ());
+  GtkWindow *window = gtk_application_get_active_window (app);
+
+  g_assert_true (FL_IS_WINDOW (window));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  run->check (app, window, run->data);
+  run->checked = TRUE;
+
+  /* The check ends the run the way a user does; if app.quit did not, the timeout fails us. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fl_run_on_window_added (GtkApplication *app,
+                        GtkWindow      *window,
+                        FlRun          *run)
+{
+  /* window-added comes from inside the window's construction; look once it is presented. */
+  if (!run->checked)
+    g_idle_add_full (G_PRIORITY_LOW, fl_run_check_window, run, NULL);
+}
+
+void
+fl_test_run_application (FlWindowCheck check,
+                         gpointer      data)
+{
+  g_autoptr(FlApplication) app = fl_application_new (G_APPLICATION_NON_UNIQUE);
+  char *argv[] = { (char *) "faultline", NULL };
+  FlRun run = { .check = check, .data = data };
+  guint timeout_id;
+  int status;
+
+  g_signal_connect (app, "window-added", G_CALLBACK (fl_run_on_window_added), &run);
+  timeout_id = g_timeout_add_seconds (100, fl_run_on_timeout, &run);
+
+  status = g_application_run (G_APPLICATION (app), 1, argv);
+
+  g_assert_false (run.timed_out);
+  g_source_remove (timeout_id);
+  g_assert_true (run.checked);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+static void
+fl_on_load_failed (FlSession *session, const GError *error, gpointer user_data)
+{
+  g_error ("loading %s failed: %s", fl_session_get_scenario (session), error->message);
+}
+
+void
+fl_test_wait_loaded (FlSession *session)
+{
+  gulong id = g_signal_connect (session, "load-failed", G_CALLBACK (fl_on_load_failed), NULL);
+
+  while (fl_session_is_loading (session))
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (session, id);
+  g_assert_nonnull (fl_session_get_sim (session));
+}
+
+GdkTexture *
+fl_test_render_widget (GtkWidget *widget)
+{
+  int width, height;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  /* the session's changes queue draws: let them land before taking the picture */
+  gtk_test_widget_wait_for_draw (gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW));
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_nonnull (renderer);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static void
+fl_collect_views (GtkWidget *widget, GPtrArray *views)
+{
+  if (FL_IS_VIEW_AREA (widget))
+    g_ptr_array_add (views, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    fl_collect_views (child, views);
+}
+
+GPtrArray *
+fl_test_find_views (GtkWidget *root)
+{
+  GPtrArray *views = g_ptr_array_new ();
+
+  fl_collect_views (root, views);
+  return views;
+}
+
+static GLogWriterOutput
+fl_fail_on_warnings_writer (GLogLevelFlags   log_level,
+                            const GLogField *fields,
+                            gsize            n_fields,
+                            gpointer         user_data)
+{
+  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    {
+      g_autofree char *text = g_log_writer_format_fields (log_level, fields, n_fields, FALSE);
+      g_printerr ("%s\n", text);
+      /* abort, not g_test_fail: a GTK warning usually leaves the window half broken */
+      g_abort ();
+    }
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+void
+fl_test_fail_on_warnings (void)
+{
+  g_log_set_writer_func (fl_fail_on_warnings_writer, NULL, NULL);
+}

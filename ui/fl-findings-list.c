@@ -1,0 +1,216 @@
+/* FlFindingsList: rows are rebuilt only when the run changes (a new load, a CPU stepped
+ * alone); a step merely moves the selection. Hidden while the run has no findings. */
+
+#include "fl-findings-list.h"
+
+#include <glib/gi18n.h>
+
+struct _FlFindingsList
+{
+  GtkWidget   parent_instance;
+
+  FlSession  *session;
+  GtkListBox *list_box;
+
+  /* what the rows were built from */
+  FlSim      *shown_sim;
+  guint       shown_len;
+  guint64     shown_total;
+};
+
+G_DEFINE_FINAL_TYPE (FlFindingsList, fl_findings_list, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GtkWidget *
+fl_findings_list_row_new (const FlFinding *finding)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *kind = gtk_label_new (fl_finding_kind_name (finding->kind));
+  g_autofree char *step = g_strdup_printf ("%" G_GUINT64_FORMAT, finding->step);
+  /* Translators: where a finding happened, e.g. "step 59 · cpu0". */
+  g_autofree char *where = g_strdup_printf (_("step %s · cpu%u"), step, finding->cpu);
+  GtkWidget *where_label = gtk_label_new (where);
+  GtkWidget *message = gtk_label_new (finding->message);
+  GtkWidget *row = gtk_list_box_row_new ();
+
+  gtk_widget_add_css_class (kind, "fl-finding-kind");
+  gtk_widget_add_css_class (where_label, "numeric");
+  /* the message as far as it fits; all of it in the tooltip and to a screen reader */
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (message), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (message, TRUE);
+  gtk_widget_add_css_class (message, "dim-label");
+  gtk_box_append (GTK_BOX (box), kind);
+  gtk_box_append (GTK_BOX (box), where_label);
+  gtk_box_append (GTK_BOX (box), message);
+  gtk_widget_add_css_class (box, "fl-finding");
+
+  gtk_widget_set_tooltip_text (row, finding->message);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, finding->message,
+                                  -1);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+static void
+fl_findings_list_rebuild (FlFindingsList *self, FlSim *sim)
+{
+  GPtrArray *findings = fl_sim_get_findings (sim);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
+    gtk_list_box_remove (self->list_box, child);
+
+  self->shown_sim = sim;
+  self->shown_len = findings->len;
+  self->shown_total = fl_sim_get_total_steps (sim);
+
+  for (guint i = 0; i < self->shown_len; i++)
+    gtk_list_box_append (self->list_box,
+                         fl_findings_list_row_new (g_ptr_array_index (findings, i)));
+  /* nothing to jump to, nothing shown: the counters above say "no findings" */
+  gtk_widget_set_visible (GTK_WIDGET (self), self->shown_len > 0);
+}
+
+static void
+fl_findings_list_changed (FlFindingsList *self)
+{
+  FlSim *sim = fl_session_get_sim (self->session);
+  guint64 step = fl_session_get_step (self->session);
+  GtkListBoxRow *selected = NULL;
+  GPtrArray *findings;
+
+  if (sim == NULL)
+    return;   /* loading: the last run's findings stay until the new run is on screen */
+  findings = fl_sim_get_findings (sim);
+  if (sim != self->shown_sim || findings->len != self->shown_len
+      || fl_sim_get_total_steps (sim) != self->shown_total)
+    fl_findings_list_rebuild (self, sim);
+
+  for (guint i = 0; i < findings->len && selected == NULL; i++)
+    {
+      const FlFinding *finding = g_ptr_array_index (findings, i);
+      if (finding->step + 1 == step)
+        selected = gtk_list_box_get_row_at_index (self->list_box, (int) i);
+    }
+  if (selected != NULL)
+    gtk_list_box_select_row (self->list_box, selected);
+  else
+    gtk_list_box_unselect_all (self->list_box);
+}
+
+static void
+fl_findings_list_row_activated (FlFindingsList *self, GtkListBoxRow *row)
+{
+  int index = gtk_list_box_row_get_index (row);
+  FlSim *sim = fl_session_get_sim (self->session);
+
+  if (sim != NULL && index >= 0 && (guint) index < fl_sim_get_findings (sim)->len)
+    fl_session_show_finding (self->session, (guint) index);
+}
+
+static void
+fl_findings_list_constructed (GObject *object)
+{
+  FlFindingsList *self = FL_FINDINGS_LIST (object);
+
+  G_OBJECT_CLASS (fl_findings_list_parent_class)->constructed (object);
+
+  g_return_if_fail (FL_IS_SESSION (self->session));
+  g_signal_connect_object (self->session, "changed", G_CALLBACK (fl_findings_list_changed),
+                           self, G_CONNECT_SWAPPED);
+  fl_findings_list_changed (self);
+}
+
+static void
+fl_findings_list_dispose (GObject *object)
+{
+  FlFindingsList *self = FL_FINDINGS_LIST (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FL_TYPE_FINDINGS_LIST);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (fl_findings_list_parent_class)->dispose (object);
+}
+
+static void
+fl_findings_list_get_property (GObject *object, guint prop_id, GValue *value,
+                               GParamSpec *pspec)
+{
+  FlFindingsList *self = FL_FINDINGS_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fl_findings_list_set_property (GObject *object, guint prop_id, const GValue *value,
+                               GParamSpec *pspec)
+{
+  FlFindingsList *self = FL_FINDINGS_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fl_findings_list_class_init (FlFindingsListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = fl_findings_list_constructed;
+  object_class->dispose = fl_findings_list_dispose;
+  object_class->get_property = fl_findings_list_get_property;
+  object_class->set_property = fl_findings_list_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, FL_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               FL_RESOURCE_BASE "/ui/fl-findings-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, FlFindingsList, list_box);
+  gtk_widget_class_bind_template_callback (widget_class, fl_findings_list_row_activated);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "flfindings");
+}
+
+static void
+fl_findings_list_init (FlFindingsList *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+GtkWidget *
+fl_findings_list_new (FlSession *session)
+{
+  g_return_val_if_fail (FL_IS_SESSION (session), NULL);
+
+  return g_object_new (FL_TYPE_FINDINGS_LIST, "session", session, NULL);
+}

@@ -1,0 +1,27 @@
+#pragma once
+
+/* FlLanesArea: the CPU lanes view with the hands on it. Ctrl+wheel and pinch zoom around the
+ * pointer, a drag or a scroll pans, a click seeks to the step under the pointer and selects
+ * that CPU, a double click shows the whole run again, and hovering names the step. */
+
+#include "fl-view-area.h"
+
+G_BEGIN_DECLS
+
+#define FL_TYPE_LANES_AREA (fl_lanes_area_get_type ())
+G_DECLARE_FINAL_TYPE (FlLanesArea, fl_lanes_area, FL, LANES_AREA, FlViewArea)
+
+GtkWidget *fl_lanes_area_new      (FlSession   *session);
+
+/* Shows `factor` times less time (more for factor < 1) with the cycle under `x` (in the
+ * widget's coordinates) staying where it is. */
+void       fl_lanes_area_zoom     (FlLanesArea *self,
+                                   double       factor,
+                                   double       x);
+/* Moves the visible time by `dx` pixels' worth (positive: later). */
+void       fl_lanes_area_pan      (FlLanesArea *self,
+                                   double       dx);
+/* Back to the whole run. */
+void       fl_lanes_area_reset    (FlLanesArea *self);
+
+G_END_DECLS

@@ -1,0 +1,43 @@
+#pragma once
+
+/* What the compare view's two files share: the runs, the operation alignment and the
+ * drawing of one run's lanes on the aligned axis. */
+
+#include "fl-paint-compare.h"
+#include "fl-paint-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 t[2];     /* the same moment in run A's cycles and run B's */
+  double  s;        /* where it lies on the shared axis */
+} FlCompareAnchor;
+
+struct _FlCompare {
+  FlSim           *sim[2];
+  FlCompareLayout  layout;
+  GArray          *anchors;       /* FlCompareAnchor, t[0], t[1] and s all nondecreasing */
+  gsize            n_events[2];   /* the event counts the anchors were built from */
+};
+
+void    fl_compare_align     (FlCompare *cmp);
+double  fl_compare_s_of      (FlCompare *cmp, guint run, guint64 t);
+guint64 fl_compare_t_of      (FlCompare *cmp, guint run, double s);
+double  fl_compare_s_end     (FlCompare *cmp);
+guint64 fl_compare_now       (FlSim *sim);
+
+/* One run's lanes (its FlPaintCtx), drawn in (x, y, w, lanes_h) for the shared axis from
+ * s0 to s1, with its own cycles as the ruler under them. */
+typedef struct {
+  double  x, y, w;
+  double  lane_h;
+  double  s0, s1;
+  double  label_w;    /* room left of x for the CPU names */
+} FlCompareLanesBox;
+
+void    fl_compare_paint_lanes  (FlPaintCtx *p, FlCompare *cmp, guint run,
+                                 const FlCompareLanesBox *box);
+double  fl_compare_ruler_height (FlPaintCtx *p);
+guint   fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max);
+
+G_END_DECLS
