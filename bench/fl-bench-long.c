@@ -5,30 +5,16 @@
 #define SEEKS       200
 #define SEEK_SEED   20100108   /* the day of the 2010 table: any fixed seed would do */
 
-static gsize
-next_power_of_two (gsize n)
-{
-  gsize p = 1;
-  while (p < n)
-    p <<= 1;
-  return p;
-}
-
 static void
 add_memory (FlBench *bench, FlSim *sim, gsize heap_before, guint64 hwm_before_kib)
 {
-  gsize n_events;
-  fl_sim_get_events (sim, &n_events);
+  /* counted, not fetched: fl_sim_get_events would decode a 32-byte copy of every event */
+  gsize n_events = fl_sim_get_n_events (sim);
   gsize heap = fl_bench_heap_in_use () - heap_before;
-  /* GArray keeps its capacity a power of two bytes, so the array alone costs between one and
-   * two event sizes per event depending on where the run ends. */
-  double array = (double) next_power_of_two (n_events * sizeof (FlEvent)) / (double) n_events;
 
   fl_bench_add (bench, "steps in the run", (double) fl_sim_get_step (sim), "steps",
                 FL_GOAL_NONE, 0);
   fl_bench_add (bench, "sizeof (FlEvent)", sizeof (FlEvent), "bytes", FL_GOAL_NONE, 0);
-  fl_bench_add (bench, "event array per event (sizeof x GArray doubling)", array, "bytes",
-                FL_GOAL_AT_MOST, 32);
   fl_bench_add (bench, "whole simulation per event (heap in use / events)",
                 (double) heap / (double) n_events, "bytes", FL_GOAL_AT_MOST, 32);
   fl_bench_add (bench, "peak RSS during the run (VmHWM)",

@@ -9,7 +9,7 @@
 static const char *const labels[] = {
   "steps/s, 8 CPUs, oracle per step", "steps/s, 8 CPUs, oracle at end",
   "steps/s, 64 CPUs, oracle per step", "steps/s, 64 CPUs, oracle at end",
-  "steps in the run", "sizeof (FlEvent)", "event array per event",
+  "steps in the run", "sizeof (FlEvent)",
   "whole simulation per event", "peak RSS during the run", "peak RSS growth during the run",
   "seek to a random step, median", "seek to a random step, p95", "seek to a random step, worst",
   "fl_store_record_sim", "bare batched SQLite insert", "store rate / bare rate",

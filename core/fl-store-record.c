@@ -53,14 +53,18 @@ fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError 
   FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim) };
   if (!fl_store_begin_run (store, scenario_id, &info, &run_id, error))
     return -1;
-  gsize n;
-  const FlEvent *events = fl_sim_get_events (sim, &n);
+  /* batch by batch from the packed log: never a decoded copy of the whole run */
+  gsize n = fl_sim_get_n_events (sim);
+  g_autofree FlEvent *batch = g_new (FlEvent, MIN (BATCH, MAX (n, 1)));
   for (gsize i = 0; i < n; i += BATCH)
-    if (!fl_store_add_events (store, run_id, events + i, MIN (BATCH, n - i), error))
-      {
-        fl_store_abort_run (store, run_id);
-        return -1;
-      }
+    {
+      gsize got = fl_sim_get_events_range (sim, i, MIN (BATCH, n - i), batch);
+      if (!fl_store_add_events (store, run_id, batch, got, error))
+        {
+          fl_store_abort_run (store, run_id);
+          return -1;
+        }
+    }
   GPtrArray *findings = fl_sim_get_findings (sim);
   for (guint i = 0; i < findings->len; i++)
     {
