@@ -16,12 +16,14 @@
 #define MAX_ARROWS     256
 #define IPI_ACK_WINDOW 4096   /* events searched for an IPI's acknowledgement */
 
+/* One CPU's steps (findings left out), in order: the cycle each ended at and the activity
+ * after it. Built per frame in one forward pass over the events. */
 typedef struct {
-  const FlEvent *ev;
-  guint32       *idx;       /* per CPU, event indices (findings left out): the CPU's steps */
-  guint32       *start;     /* ncpus + 1 offsets into idx */
-  guint          ncpus;
-} Lanes;
+  guint64 *cyc;
+  guint8  *act;
+  guint    m, cap;
+  guint    boundary;        /* how many of them come before the current step */
+} Lane;
 
 typedef struct {
   double x0, w;             /* lane area, in user units */
@@ -36,45 +38,70 @@ x_of (const TimeMap *m, guint64 t)
   return m->x0 + (double) (t - m->t0) / (double) (m->t1 - m->t0) * m->w;
 }
 
-static void
-lanes_build (Lanes *l, const FlEvent *ev, gsize n, guint ncpus)
+static inline void
+lane_push (Lane *l, guint64 cycle, guint8 act)
 {
-  l->ev = ev;
-  l->ncpus = ncpus;
-  l->start = g_new0 (guint32, ncpus + 1);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
-      l->start[ev[i].cpu + 1]++;
+  if (l->m == l->cap)
+    {
+      l->cap = MAX (l->cap * 2, 256u);
+      l->cyc = g_renew (guint64, l->cyc, l->cap);
+      l->act = g_renew (guint8, l->act, l->cap);
+    }
+  l->cyc[l->m] = cycle;
+  l->act[l->m] = act;
+  l->m++;
+}
+
+/* The lanes' arrays, kept per thread from one frame to the next as memory only (every frame
+ * fills them anew): growing them each frame cost more than filling them. */
+typedef struct {
+  Lane *lanes;
+  guint n;
+} LanePool;
+
+static void
+lane_pool_free (gpointer data)
+{
+  LanePool *pool = data;
+  for (guint c = 0; c < pool->n; c++)
+    {
+      g_free (pool->lanes[c].cyc);
+      g_free (pool->lanes[c].act);
+    }
+  g_free (pool->lanes);
+  g_free (pool);
+}
+
+static GPrivate lane_pool_key = G_PRIVATE_INIT (lane_pool_free);
+
+static Lane *
+lane_pool_get (guint ncpus)
+{
+  LanePool *pool = g_private_get (&lane_pool_key);
+  if (pool == NULL)
+    {
+      pool = g_new0 (LanePool, 1);
+      g_private_set (&lane_pool_key, pool);
+    }
+  if (pool->n < ncpus)
+    {
+      pool->lanes = g_renew (Lane, pool->lanes, ncpus);
+      memset (pool->lanes + pool->n, 0, sizeof (Lane) * (ncpus - pool->n));
+      pool->n = ncpus;
+    }
   for (guint c = 0; c < ncpus; c++)
-    l->start[c + 1] += l->start[c];
-  l->idx = g_new (guint32, MAX (l->start[ncpus], 1u));
-  g_autofree guint32 *fill = g_memdup2 (l->start, sizeof (guint32) * ncpus);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
-      l->idx[fill[ev[i].cpu]++] = (guint32) i;
-}
-
-static void
-lanes_clear (Lanes *l)
-{
-  g_free (l->idx);
-  g_free (l->start);
-}
-
-static inline guint64
-cyc (const Lanes *l, const guint32 *idx, guint k)
-{
-  return l->ev[idx[k]].cycle;
+    pool->lanes[c].m = pool->lanes[c].boundary = 0;
+  return pool->lanes;
 }
 
 /* First k in [lo, hi) with cycle(k) > t; hi if none. */
 static guint
-first_after (const Lanes *l, const guint32 *idx, guint lo, guint hi, guint64 t)
+first_after (const Lane *l, guint lo, guint hi, guint64 t)
 {
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (cyc (l, idx, mid) > t)
+      if (l->cyc[mid] > t)
         hi = mid;
       else
         lo = mid + 1;
@@ -82,37 +109,36 @@ first_after (const Lanes *l, const guint32 *idx, guint lo, guint hi, guint64 t)
   return lo;
 }
 
-/* First k in [lo, hi) whose step is at or after `step`. */
-static guint
-first_at_step (const Lanes *l, const guint32 *idx, guint lo, guint hi, guint64 step)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (l->ev[idx[mid]].step >= step)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return lo;
-}
+/* Where a lane's walk over its columns stands: time only moves forward across a lane, so
+ * the searches of column_activity() advance instead of starting over. */
+typedef struct {
+  guint lo;     /* first k >= 1 with cycle(k) > ta */
+  guint g;      /* first k >= 1 with cycle(k) > tb - 1 */
+} LaneWalk;
 
 /* What covered most of [ta, tb) on this CPU: an activity, or -1 for nothing. Interval k runs
  * from cycle(k-1) to cycle(k) and is coloured by the activity after step k-1 — what the CPU
- * was doing until its next step ended (a CPU parked spinning is spinning until it wakes). */
+ * was doing until its next step ended (a CPU parked spinning is spinning until it wakes).
+ * Columns must come in order of time. */
 static int
-column_activity (const Lanes *l, const guint32 *idx, guint m, guint64 ta, guint64 tb,
-                 guint *first_interval)
+column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *first_interval)
 {
+  guint m = l->m;
   if (m < 2)
     return -1;
-  guint lo = first_after (l, idx, 1, m, ta);
+  const guint64 *cyc = l->cyc;
+  while (w->lo < m && cyc[w->lo] <= ta)
+    w->lo++;
+  guint lo = w->lo;
   if (lo >= m)
     return -1;
-  guint hi = first_after (l, idx, lo, m, tb > 0 ? tb - 1 : 0);
+  guint64 tl = tb > 0 ? tb - 1 : 0;
+  while (w->g < m && cyc[w->g] <= tl)
+    w->g++;
+  guint hi = MAX (lo, w->g);
   guint last = MIN (hi, m - 1);
   *first_interval = lo;
-  if (cyc (l, idx, lo - 1) >= tb)
+  if (cyc[lo - 1] >= tb)
     return -1;
 
   double weight[FL_ACT_N] = { 0 };
@@ -120,8 +146,8 @@ column_activity (const Lanes *l, const guint32 *idx, guint m, guint64 ta, guint6
     {
       for (guint k = lo; k <= last; k++)
         {
-          guint64 a = MAX (ta, cyc (l, idx, k - 1)), b = MIN (tb, cyc (l, idx, k));
-          guint act = l->ev[idx[k - 1]].activity;
+          guint64 a = MAX (ta, cyc[k - 1]), b = MIN (tb, cyc[k]);
+          guint act = l->act[k - 1];
           if (b > a && act < FL_ACT_N)
             weight[act] += (double) (b - a);
           else if (b == a && act < FL_ACT_N)
@@ -133,10 +159,10 @@ column_activity (const Lanes *l, const guint32 *idx, guint m, guint64 ta, guint6
       for (guint s = 0; s < SAMPLES; s++)
         {
           guint64 t = ta + (guint64) ((double) (tb - ta) * (s + 0.5) / SAMPLES);
-          guint k = first_after (l, idx, lo, last + 1, t);
+          guint k = first_after (l, lo, last + 1, t);
           if (k == 0 || k > last)
             continue;
-          guint act = l->ev[idx[k - 1]].activity;
+          guint act = l->act[k - 1];
           if (act < FL_ACT_N)
             weight[act] += 1;
         }
@@ -368,8 +394,7 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   guint ncpus = p->st->sizes.ncpus;
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
+  gsize n = fl_sim_get_n_events (p->sim);
   guint64 total = fl_sim_get_total_steps (p->sim);
   guint mhz = p->config->cost.mhz;
 
@@ -386,13 +411,13 @@ fl_paint_lanes (FlPaintCtx *p)
       while (lo < hi)
         {
           gsize mid = lo + (hi - lo) / 2;
-          if (ev[mid].step < p->step)
+          if (fl_sim_get_event (p->sim, mid).step < p->step)
             lo = mid + 1;
           else
             hi = mid;
         }
       if (lo > 0)
-        now = ev[lo - 1].cycle;
+        now = fl_sim_get_event (p->sim, lo - 1).cycle;
     }
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
@@ -440,24 +465,88 @@ fl_paint_lanes (FlPaintCtx *p)
         }
     }
 
+  /* One forward pass over the events, in chunks: each CPU's steps for its lane, and the
+   * IPI arrows and markers to draw over the segments. */
+  gsize bits = (gsize) ncpus * lw;
+  g_autofree guint8 *seen_arrow = g_malloc0 (bits / 8 + 1);
+  g_autofree guint8 *seen_mark = g_malloc0 (bits / 8 + 1);
+  Lane *lanes = lane_pool_get (ncpus);
+  g_autofree gsize *last_send = g_new (gsize, ncpus);
+  g_autofree guint64 *last_send_cycle = g_new (guint64, ncpus);
+  for (guint c = 0; c < ncpus; c++)
+    last_send[c] = G_MAXSIZE;
+  typedef struct { double xa, xb; guint sender, target; double alpha; } Arrow;
+  typedef struct { double x, y, alpha; } Mark;
+  g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
+  g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
+  g_autoptr (GArray) findings = g_array_new (FALSE, FALSE, sizeof (FlEvent));
+  enum { CHUNK = 4096 };
+  g_autofree FlEvent *chunk = g_new (FlEvent, CHUNK);
+  for (gsize base = 0; base < n; base += CHUNK)
+    {
+      gsize got = fl_sim_get_events_range (p->sim, base, CHUNK, chunk);
+      if (got == 0)
+        break;
+      for (gsize k = 0; k < got; k++)
+        {
+          const FlEvent *e = &chunk[k];
+          gsize i = base + k;
+          if (e->cpu >= ncpus)
+            continue;
+          if (e->kind == FL_EV_FINDING)
+            {
+              g_array_append_val (findings, *e);
+              continue;
+            }
+          Lane *l = &lanes[e->cpu];
+          lane_push (l, e->cycle, e->activity);
+          if (e->step < p->step)
+            l->boundary = l->m;
+          if (e->kind == FL_EV_IPI_SEND)
+            {
+              last_send[e->cpu] = i;
+              last_send_cycle[e->cpu] = e->cycle;
+            }
+          else if (e->kind == FL_EV_IPI_ACK && e->obj < ncpus && arrow_list->len < MAX_ARROWS)
+            {
+              /* An IPI_ACK names its sender; the send is the sender's last IPI_SEND before
+               * it, within a window. */
+              guint sender = e->obj, target = e->cpu;
+              gsize j = last_send[sender];
+              if (j != G_MAXSIZE && j < i && i - j < IPI_ACK_WINDOW)
+                {
+                  Arrow ar = { x_of (&m, last_send_cycle[sender]), x_of (&m, e->cycle), sender,
+                               target, e->step >= p->step ? 0.35 : 0.95 };
+                  if (mark_once (seen_arrow, lw, target, ar.xb, m.x0))
+                    g_array_append_val (arrow_list, ar);
+                }
+            }
+          else if (is_retry (e))
+            {
+              Mark mk = { x_of (&m, e->cycle), lanes_y + (e->cpu + 0.5) * lane_h,
+                          e->step >= p->step ? 0.45 : 1.0 };
+              if (mark_once (seen_mark, lw, e->cpu, mk.x, m.x0))
+                g_array_append_val (retries, mk);
+            }
+        }
+    }
+
   /* the segments */
-  Lanes l;
-  lanes_build (&l, ev, n, ncpus);
   Batches batches = { { NULL } };
   double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
   for (guint c = 0; c < ncpus; c++)
     {
-      const guint32 *idx = l.idx + l.start[c];
-      guint mcount = l.start[c + 1] - l.start[c];
-      guint boundary = first_at_step (&l, idx, 0, mcount, p->step);
+      const Lane *l = &lanes[c];
+      guint boundary = l->boundary;
       /* What the CPU has been doing since its last step taken, up to the cursor: a CPU
        * parked on a lock is spinning now even though its next event lies ahead. */
-      int ongoing = boundary > 0 ? l.ev[idx[boundary - 1]].activity : -1;
-      guint64 ongoing_from = boundary > 0 ? cyc (&l, idx, boundary - 1) : 0;
+      int ongoing = boundary > 0 ? l->act[boundary - 1] : -1;
+      guint64 ongoing_from = boundary > 0 ? l->cyc[boundary - 1] : 0;
       double y = lanes_y + c * lane_h + inset;
       double h = lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
+      LaneWalk walk = { 1, 1 };
       for (guint col = 0; col <= lw; col++)
         {
           int key = -1;
@@ -467,7 +556,7 @@ fl_paint_lanes (FlPaintCtx *p)
               guint64 tb = m.t0 + (guint64) ((double) (m.t1 - m.t0) * (col + 1) / lw);
               tb = MAX (tb, ta + 1);
               guint first = 0;
-              int act = column_activity (&l, idx, mcount, ta, tb, &first);
+              int act = column_activity (l, &walk, ta, tb, &first);
               gboolean future = act >= 0 && first >= boundary;
               if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
                 {
@@ -491,30 +580,17 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_clip (cr);
   batch_fill (p, &batches);
 
-  /* IPIs: from the sender's send to the target's acknowledgement. An IPI_ACK names its
-   * sender; the send is the sender's last IPI_SEND before it. */
-  guint arrows = 0;
-  gsize bits = (gsize) ncpus * lw;
-  g_autofree guint8 *seen = g_malloc0 (bits / 8 + 1);
+  /* IPIs: from the sender's send to the target's acknowledgement */
   cairo_set_line_width (cr, MAX (1.0, p->fs * 0.1));
-  for (gsize i = 0; i < n && arrows < MAX_ARROWS; i++)
+  for (guint a = 0; a < arrow_list->len; a++)
     {
-      if (ev[i].kind != FL_EV_IPI_ACK || ev[i].obj >= ncpus || ev[i].cpu >= ncpus)
-        continue;
-      guint sender = ev[i].obj, target = ev[i].cpu;
-      gsize j = i;
-      while (j-- > 0 && i - j < IPI_ACK_WINDOW)
-        if (ev[j].kind == FL_EV_IPI_SEND && ev[j].cpu == sender)
-          break;
-      if (j >= i || i - j >= IPI_ACK_WINDOW || ev[j].kind != FL_EV_IPI_SEND)
-        continue;
-      double xa = x_of (&m, ev[j].cycle), xb = x_of (&m, ev[i].cycle);
-      if (!mark_once (seen, lw, target, xb, m.x0))
-        continue;
+      const Arrow *ar = &g_array_index (arrow_list, Arrow, a);
+      guint sender = ar->sender, target = ar->target;
+      double xa = ar->xa, xb = ar->xb;
       double ya = lanes_y + (sender + 0.5) * lane_h;
       double yb = lanes_y + (target + (target > sender ? 0.2 : 0.8)) * lane_h;
       double head = MIN (p->fs * 0.5, MAX (lane_h * 0.5, 3.0));
-      fl_set_rgba_alpha (cr, fl_palette_cpu (pal, sender), ev[i].step >= p->step ? 0.35 : 0.95);
+      fl_set_rgba_alpha (cr, fl_palette_cpu (pal, sender), ar->alpha);
       cairo_move_to (cr, xa, ya);
       cairo_line_to (cr, xb, yb);
       cairo_stroke (cr);
@@ -524,45 +600,37 @@ fl_paint_lanes (FlPaintCtx *p)
       cairo_line_to (cr, xb - head * cos (ang + 0.45), yb - head * sin (ang + 0.45));
       cairo_close_path (cr);
       cairo_fill (cr);
-      arrows++;
     }
 
-  /* findings and retries, one marker per pixel column of a lane */
-  memset (seen, 0, bits / 8 + 1);
+  /* retries, then findings, one marker per pixel column of a lane */
   double r = MIN (p->fs * 0.42, MAX (lane_h * 0.42, 2.5));
-  for (int pass = 0; pass < 2; pass++)
-    for (gsize i = 0; i < n; i++)
-      {
-        const FlEvent *e = &ev[i];
-        gboolean finding = e->kind == FL_EV_FINDING;
-        if ((pass == 0 && !is_retry (e)) || (pass == 1 && !finding) || e->cpu >= ncpus)
-          continue;
-        double x = x_of (&m, e->cycle);
-        if (!mark_once (seen, lw, e->cpu, x, m.x0))
-          continue;
-        double y = lanes_y + (e->cpu + 0.5) * lane_h;
-        double alpha = e->step >= p->step ? 0.45 : 1.0;
-        if (finding)
-          {
-            /* a dark rim: a finding while spinning must not vanish in a red lane */
-            fl_diamond (cr, x, y, r * 1.3);
-            fl_set_rgba_alpha (cr, &pal->error, alpha);
-            cairo_fill_preserve (cr);
-            fl_set_rgba_alpha (cr, &pal->text, alpha);
-            cairo_set_line_width (cr, 1.5);
-            cairo_stroke (cr);
-          }
-        else
-          {
-            cairo_new_sub_path (cr);
-            cairo_arc (cr, x, y, r * 0.8, 0, 2 * G_PI);
-            fl_set_rgba_alpha (cr, &pal->background, alpha);
-            cairo_fill_preserve (cr);
-            fl_set_rgba_alpha (cr, &pal->warning, alpha);
-            cairo_set_line_width (cr, MAX (1.5, r * 0.35));
-            cairo_stroke (cr);
-          }
-      }
+  for (guint k = 0; k < retries->len; k++)
+    {
+      const Mark *mk = &g_array_index (retries, Mark, k);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, mk->x, mk->y, r * 0.8, 0, 2 * G_PI);
+      fl_set_rgba_alpha (cr, &pal->background, mk->alpha);
+      cairo_fill_preserve (cr);
+      fl_set_rgba_alpha (cr, &pal->warning, mk->alpha);
+      cairo_set_line_width (cr, MAX (1.5, r * 0.35));
+      cairo_stroke (cr);
+    }
+  for (guint k = 0; k < findings->len; k++)
+    {
+      const FlEvent *e = &g_array_index (findings, FlEvent, k);
+      double x = x_of (&m, e->cycle);
+      if (!mark_once (seen_mark, lw, e->cpu, x, m.x0))
+        continue;
+      double y = lanes_y + (e->cpu + 0.5) * lane_h;
+      double alpha = e->step >= p->step ? 0.45 : 1.0;
+      /* a dark rim: a finding while spinning must not vanish in a red lane */
+      fl_diamond (cr, x, y, r * 1.3);
+      fl_set_rgba_alpha (cr, &pal->error, alpha);
+      cairo_fill_preserve (cr);
+      fl_set_rgba_alpha (cr, &pal->text, alpha);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+    }
 
   /* where each CPU's clock stands at this step */
   if (lane_h >= 8)
@@ -597,7 +665,6 @@ fl_paint_lanes (FlPaintCtx *p)
   draw_ruler (p, &m, ruler_y, pad, small);
   if (legend_h > 0)
     fl_paint_legend (p, pad, legend_y, p->w - 2 * pad, legend, nl, TRUE);
-  lanes_clear (&l);
 }
 
 /**

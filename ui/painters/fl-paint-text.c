@@ -23,25 +23,73 @@ static const char *const families[] = {
  *
  * Returns: (transfer full): a layout for @p's Cairo context
  */
+/* One Pango context per thread, reused for every string: creating a context per string
+ * made text the painters' largest cost. Its font options are set once; each layout brings
+ * it up to date with the Cairo context it draws on (transformation, target's options), as
+ * pango_cairo_create_layout() would. The font descriptions are parsed once too. */
+typedef struct {
+  PangoContext         *context;
+  PangoFontDescription *desc[G_N_ELEMENTS (families)];
+} TextCache;
+
+static void
+text_cache_free (gpointer data)
+{
+  TextCache *tc = data;
+  g_clear_object (&tc->context);
+  for (guint i = 0; i < G_N_ELEMENTS (tc->desc); i++)
+    g_clear_pointer (&tc->desc[i], pango_font_description_free);
+  g_free (tc);
+}
+
+static GPrivate text_cache_key = G_PRIVATE_INIT (text_cache_free);
+
+static TextCache *
+text_cache (void)
+{
+  TextCache *tc = g_private_get (&text_cache_key);
+  if (tc == NULL)
+    {
+      tc = g_new0 (TextCache, 1);
+      tc->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      /* Unhinted metrics: the same text takes the same room on an image, in SVG and in
+       * PDF, so an export is laid out exactly as the window is. */
+      cairo_font_options_t *options = cairo_font_options_create ();
+      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+      cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+      cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+      pango_cairo_context_set_font_options (tc->context, options);
+      cairo_font_options_destroy (options);
+      for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+        tc->desc[i] = pango_font_description_from_string (families[i]);
+      g_private_set (&text_cache_key, tc);
+    }
+  return tc;
+}
+
+/**
+ * fl_text_layout:
+ * @p: the drawing context
+ * @font: which face
+ * @size: the font size in user units
+ * @text: UTF-8 text
+ * @max_width: ellipsize at the end beyond this width; <= 0 for no limit
+ * @max_lines: 0 for one line; N > 0 wraps at words into at most N lines, the last one
+ *   ellipsized
+ *
+ * Returns: (transfer full): a layout for @p's Cairo context
+ */
 PangoLayout *
 fl_text_layout (FlPaintCtx *p, FlFont font, double size, const char *text, double max_width,
                 int max_lines)
 {
-  PangoLayout *layout = pango_cairo_create_layout (p->cr);
-  /* Unhinted metrics: the same text takes the same room on an image, in SVG and in PDF, so
-   * an export is laid out exactly as the window is. */
-  cairo_font_options_t *options = cairo_font_options_create ();
-  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
-  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
-  pango_cairo_context_set_font_options (pango_layout_get_context (layout), options);
-  cairo_font_options_destroy (options);
-  pango_layout_context_changed (layout);
+  TextCache *tc = text_cache ();
+  pango_cairo_update_context (p->cr, tc->context);
+  PangoLayout *layout = pango_layout_new (tc->context);
 
-  PangoFontDescription *desc = pango_font_description_from_string (families[font]);
+  PangoFontDescription *desc = tc->desc[font];
   pango_font_description_set_absolute_size (desc, MAX (size, 1.0) * PANGO_SCALE);
   pango_layout_set_font_description (layout, desc);
-  pango_font_description_free (desc);
 
   if (max_width > 0)
     {
