@@ -7,10 +7,17 @@
 
 static const char *const policy_names[] = { "time", "script", "random", "external" };
 
-/* Every switch, the cost-table entries that differ from the defaults, and the schedule
- * policy: everything a replay needs to take the same steps. */
-static char *
-run_config_text (FlSim *sim)
+/**
+ * fl_store_sim_config_text:
+ * @sim: a simulation
+ *
+ * Every switch, the cost-table entries that differ from the defaults, and the schedule
+ * policy: everything a replay needs to take the same steps, as a run's config column holds it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+fl_store_sim_config_text (FlSim *sim)
 {
   FlConfig defaults;
   fl_config_init_defaults (&defaults);
@@ -49,7 +56,7 @@ fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError 
   if (!fl_store_save_scenario (store, sc->id, sc->title, (const char *const *) sc->tags,
                                sc->text, &scenario_id, error))
     return -1;
-  g_autofree char *config = run_config_text (sim);
+  g_autofree char *config = fl_store_sim_config_text (sim);
   FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim) };
   if (!fl_store_begin_run (store, scenario_id, &info, &run_id, error))
     return -1;

@@ -15,6 +15,7 @@ typedef struct {
   char     stored_hash[65];
 } FlReplayResult;
 
+char    *fl_store_sim_config_text (FlSim *sim);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
 

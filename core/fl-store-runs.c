@@ -403,6 +403,45 @@ fl_store_get_run (FlStore *store, gint64 run_id, GError **error)
 }
 
 /**
+ * fl_store_find_run:
+ * @store: a store
+ * @scenario_text: the scenario's text exactly as recorded
+ * @config: the run's configuration text (fl_store_sim_config_text())
+ * @seed: the run's seed
+ * @out_run_id: (out): the newest completed run with these three, or 0 when there is none
+ * @error: a #GError
+ *
+ * The same text, configuration and seed make the same run, so the window finds the run its
+ * bookmarks belong to again after a restart without recording the run a second time.
+ *
+ * Returns: %TRUE when the query ran (whether or not a run was found).
+ */
+gboolean
+fl_store_find_run (FlStore *store, const char *scenario_text, const char *config, guint64 seed,
+                   gint64 *out_run_id, GError **error)
+{
+  g_return_val_if_fail (store != NULL && scenario_text != NULL && config != NULL, FALSE);
+  g_return_val_if_fail (out_run_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  *out_run_id = 0;
+  g_autoptr (FlStoreCursor) stmt = fl_store_cursor (store, FL_STMT_RUN_FIND,
+    "SELECT r.id " RUN_FROM " AND s.text = ?1 AND r.config = ?2 AND r.seed = ?3 "
+    "ORDER BY r.id DESC LIMIT 1", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, scenario_text, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 2, config, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) seed);
+  int rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    *out_run_id = sqlite3_column_int64 (stmt, 0);
+  else if (rc != SQLITE_DONE)
+    return fl_store_fail (store, rc, error, "find a run");
+  return TRUE;
+}
+
+/**
  * fl_store_delete_run:
  * @store: a store
  * @run_id: a completed run

@@ -171,6 +171,12 @@ GPtrArray   *fl_store_list_runs     (FlStore              *store,
 FlStoredRun *fl_store_get_run       (FlStore              *store,
                                      gint64                run_id,
                                      GError              **error);
+gboolean     fl_store_find_run      (FlStore              *store,
+                                     const char           *scenario_text,
+                                     const char           *config,
+                                     guint64               seed,
+                                     gint64               *out_run_id,
+                                     GError              **error);
 gboolean     fl_store_delete_run    (FlStore              *store,
                                      gint64                run_id,
                                      GError              **error);

@@ -207,6 +207,8 @@ static const struct {
   { "app.quit", { "<Control>q", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.export", { "<Control>e", NULL } },
+  { "win.add-bookmark", { "<Control>d", NULL } },
+  { "win.present", { "F5", NULL } },
   { "win.next-finding", { "F8", NULL } },
   { "win.previous-finding", { "<Shift>F8", NULL } },
 };

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "fl-bookmarks.h"
 #include "fl-style.h"
 
 #define PAD        14.0   /* room for the thumb at either end */
@@ -19,7 +20,8 @@ struct _FlScrubber
 {
   GtkWidget  parent_instance;
 
-  FlSession *session;
+  FlSession  *session;
+  GListModel *bookmarks;   /* FlBookmark items, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (FlScrubber, fl_scrubber, GTK_TYPE_WIDGET)
@@ -125,6 +127,27 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           cairo_close_path (cr);
         }
       fl_set_source (cr, &palette.error, 1.0);
+      cairo_fill (cr);
+    }
+
+  /* bookmarks: an upward triangle below the track, in the text colour */
+  if (sim != NULL && self->bookmarks != NULL)
+    {
+      guint n = g_list_model_get_n_items (self->bookmarks);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(FlBookmark) bookmark = g_list_model_get_item (self->bookmarks, i);
+          double bx = fl_scrubber_x_of (self, MIN (fl_bookmark_get_step (bookmark), total),
+                                        total);
+          double bottom = cy + TRACK / 2 + 2 + 2 * MARK;
+
+          cairo_move_to (cr, bx - MARK, bottom);
+          cairo_line_to (cr, bx + MARK, bottom);
+          cairo_line_to (cr, bx, bottom - 2 * MARK);
+          cairo_close_path (cr);
+        }
+      fl_set_source (cr, &palette.text, 0.8);
       cairo_fill (cr);
     }
 
@@ -277,6 +300,7 @@ fl_scrubber_dispose (GObject *object)
 {
   FlScrubber *self = FL_SCRUBBER (object);
 
+  fl_scrubber_set_bookmarks (self, NULL);
   g_clear_object (&self->session);
   G_OBJECT_CLASS (fl_scrubber_parent_class)->dispose (object);
 }
@@ -336,4 +360,19 @@ fl_scrubber_new (FlSession *session)
   g_return_val_if_fail (FL_IS_SESSION (session), NULL);
 
   return g_object_new (FL_TYPE_SCRUBBER, "session", session, NULL);
+}
+
+void
+fl_scrubber_set_bookmarks (FlScrubber *self, GListModel *bookmarks)
+{
+  g_return_if_fail (FL_IS_SCRUBBER (self));
+  g_return_if_fail (bookmarks == NULL || G_IS_LIST_MODEL (bookmarks));
+
+  if (self->bookmarks != NULL)
+    g_signal_handlers_disconnect_by_data (self->bookmarks, self);
+  g_set_object (&self->bookmarks, bookmarks);
+  if (bookmarks != NULL)
+    g_signal_connect_swapped (bookmarks, "items-changed", G_CALLBACK (gtk_widget_queue_draw),
+                              self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

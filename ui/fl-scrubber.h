@@ -1,7 +1,7 @@
 #pragma once
 
 /* FlScrubber: the whole run as one bar under the views. The filled part is the steps taken,
- * red marks are the findings; a click or a drag seeks there. A slider to assistive
+ * red marks above it are the findings, marks below it the bookmarks; a click or a drag seeks there. A slider to assistive
  * technologies, its value the current step. */
 
 #include <gtk/gtk.h>
@@ -17,5 +17,8 @@ GtkWidget *fl_scrubber_new          (FlSession  *session);
 /* The step a point `x` pixels from the scrubber's left edge stands for. */
 guint64    fl_scrubber_step_at      (FlScrubber *self,
                                      double      x);
+/* The bookmarks to mark under the track (FlBookmark items), or NULL for none. */
+void       fl_scrubber_set_bookmarks (FlScrubber *self,
+                                      GListModel *bookmarks);
 
 G_END_DECLS

@@ -15,6 +15,8 @@ static const FlShortcutEntry fl_shortcut_entries[] = {
   { "<Shift>Right", "win.step-cpu", -1 },
   { "Home", "win.start", -1 },
   { "End", "win.end", -1 },
+  { "Page_Down", "win.next-bookmark", -1 },
+  { "Page_Up", "win.previous-bookmark", -1 },
   { "1", "win.select-cpu", 0 },
   { "2", "win.select-cpu", 1 },
   { "3", "win.select-cpu", 2 },

@@ -13,6 +13,7 @@ typedef struct
   FlSession     *session;
   FlView         view;
   guint64        time_start, time_end;
+  double         font_scale;    /* 1 in the window; larger in presentation mode */
 
   GskRenderNode *picture;       /* the view as last painted; NULL when it must be repainted */
   int            picture_width, picture_height;
@@ -89,7 +90,7 @@ fl_view_area_get_viewport (FlViewArea *self, FlViewport *viewport)
   *viewport = (FlViewport) {
     .width = gtk_widget_get_width (GTK_WIDGET (self)),
     .height = gtk_widget_get_height (GTK_WIDGET (self)),
-    .font_scale = 1.0,
+    .font_scale = priv->font_scale,
     .selected_cpu = priv->session ? fl_session_get_selected_cpu (priv->session) : 0,
     .time_start = priv->time_start,
     .time_end = priv->time_end,
@@ -128,6 +129,22 @@ fl_view_area_invalidate (FlViewArea *self)
 
   g_clear_pointer (&priv->picture, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+fl_view_area_set_font_scale (FlViewArea *self, double font_scale)
+{
+  FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
+
+  g_return_if_fail (FL_IS_VIEW_AREA (self));
+  g_return_if_fail (font_scale > 0);
+
+  if (priv->font_scale == font_scale)
+    return;
+  priv->font_scale = font_scale;
+  fl_view_area_invalidate (self);
+  /* the painters' natural sizes grow with the type */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void
@@ -342,8 +359,10 @@ fl_view_area_pressed (GtkGestureClick *gesture, int n_press, double x, double y,
 static void
 fl_view_area_init (FlViewArea *self)
 {
+  FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
   GtkGesture *gesture = gtk_gesture_click_new ();
 
+  priv->font_scale = 1.0;
   g_signal_connect (gesture, "pressed", G_CALLBACK (fl_view_area_pressed), self);
   /* capture: the lanes' own click and drag gestures still get the press */
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);

@@ -42,5 +42,8 @@ void        fl_view_area_get_palette     (FlViewArea       *self,
 void        fl_view_area_set_time_window (FlViewArea       *self,
                                           guint64           start,
                                           guint64           end);
+/* Scales the views' type (presentation mode); 1 is the window's normal size. */
+void        fl_view_area_set_font_scale  (FlViewArea       *self,
+                                          double            font_scale);
 
 G_END_DECLS

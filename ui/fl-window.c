@@ -8,8 +8,11 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "fl-bookmark-dialog.h"
+#include "fl-bookmarks-button.h"
 #include "fl-export-dialog.h"
 #include "fl-findings-list.h"
+#include "fl-presentation.h"
 #include "fl-lanes-area.h"
 #include "fl-scenario-button.h"
 #include "fl-scrubber.h"
@@ -20,6 +23,8 @@
 
 /* The lanes take at most this share of the height between header and scrubber at first. */
 #define LANES_SHARE 0.36
+/* How long a one-line message stays. */
+#define MESSAGE_SECONDS 8
 
 struct _FlWindow
 {
@@ -37,8 +42,14 @@ struct _FlWindow
   GtkScale       *speed_scale;
   GtkAdjustment  *speed_adjustment;
   GtkPaned       *paned;
+  FlScrubber     *scrubber;
   FlViewArea     *lanes;
   FlSession      *session;
+  GtkLabel       *message_label;
+  FlBookmarks    *bookmarks;
+  GtkWidget      *bookmarks_button;
+  FlPresentation *presentation;
+  guint           message_id;
 
   GSettings      *settings;
   GtkWidget      *last_view;   /* the view Export means: the one focused or clicked last */
@@ -130,6 +141,8 @@ fl_window_update_actions (FlWindow *self)
   guint64 step = fl_session_get_step (self->session);
   guint64 total = fl_session_get_total_steps (self->session);
   GActionMap *map = G_ACTION_MAP (self);
+  guint n_bookmarks = self->bookmarks != NULL
+    ? g_list_model_get_n_items (fl_bookmarks_get_model (self->bookmarks)) : 0;
   struct { const char *name; gboolean enabled; } states[] = {
     { "play", sim != NULL && total > 0 },
     { "step-forward", sim != NULL && step < total },
@@ -141,6 +154,10 @@ fl_window_update_actions (FlWindow *self)
     { "previous-finding", sim != NULL && fl_sim_get_findings (sim)->len > 0 },
     { "select-cpu", sim != NULL },
     { "export", sim != NULL },
+    { "add-bookmark", sim != NULL },
+    { "present", sim != NULL },
+    { "next-bookmark", sim != NULL && n_bookmarks > 0 },
+    { "previous-bookmark", sim != NULL && n_bookmarks > 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
@@ -393,6 +410,84 @@ fl_window_export (GSimpleAction *action, GVariant *parameter, gpointer user_data
   fl_export_dialog_present (GTK_WINDOW (self), self->session, view, &viewport);
 }
 
+static void
+fl_window_add_bookmark_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (self->bookmarks_button));
+  fl_session_set_playing (self->session, FALSE);
+  fl_bookmark_dialog_present (GTK_WINDOW (self), self->bookmarks, NULL,
+                              fl_session_get_step (self->session));
+}
+
+static void
+fl_window_bookmarks_failed (FlWindow *self, const GError *error)
+{
+  fl_window_show_message (self, error->message);
+}
+
+static void
+fl_window_present (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  if (fl_presentation_is_active (self->presentation))
+    fl_presentation_leave (self->presentation);
+  else if (!fl_presentation_enter (self->presentation))
+    fl_window_show_message (self, _("This run has no bookmarks to present: "
+                                    "Ctrl+D adds one at the current step."));
+}
+
+/* PageDown/PageUp: the walk's next slide when presenting, else the next bookmark by step. */
+static void
+fl_window_next_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  gboolean moved;
+
+  if (fl_presentation_is_active (self->presentation))
+    moved = fl_presentation_next (self->presentation);
+  else
+    {
+      int i = fl_bookmarks_next_after (self->bookmarks, fl_session_get_step (self->session));
+      moved = i >= 0;
+      if (moved)
+        {
+          g_autoptr(FlBookmark) bookmark =
+            g_list_model_get_item (fl_bookmarks_get_model (self->bookmarks), (guint) i);
+          fl_session_set_playing (self->session, FALSE);
+          fl_session_seek (self->session, fl_bookmark_get_step (bookmark));
+        }
+    }
+  if (!moved)
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static void
+fl_window_previous_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  gboolean moved;
+
+  if (fl_presentation_is_active (self->presentation))
+    moved = fl_presentation_previous (self->presentation);
+  else
+    {
+      int i = fl_bookmarks_previous_before (self->bookmarks, fl_session_get_step (self->session));
+      moved = i >= 0;
+      if (moved)
+        {
+          g_autoptr(FlBookmark) bookmark =
+            g_list_model_get_item (fl_bookmarks_get_model (self->bookmarks), (guint) i);
+          fl_session_set_playing (self->session, FALSE);
+          fl_session_seek (self->session, fl_bookmark_get_step (bookmark));
+        }
+    }
+  if (!moved)
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
 static const GActionEntry fl_window_actions[] = {
   { .name = "play", .activate = fl_window_play },
   { .name = "step-forward", .activate = fl_window_step_forward },
@@ -405,7 +500,22 @@ static const GActionEntry fl_window_actions[] = {
   { .name = "select-cpu", .activate = fl_window_select_cpu, .parameter_type = "u" },
   { .name = "open", .activate = fl_window_open },
   { .name = "export", .activate = fl_window_export },
+  { .name = "add-bookmark", .activate = fl_window_add_bookmark_action },
+  { .name = "present", .activate = fl_window_present },
+  { .name = "next-bookmark", .activate = fl_window_next_bookmark },
+  { .name = "previous-bookmark", .activate = fl_window_previous_bookmark },
 };
+
+/* The views presentation mode gives larger type: every painter view of the window. */
+static void
+fl_window_collect_views (GtkWidget *widget, GPtrArray *views)
+{
+  if (FL_IS_VIEW_AREA (widget))
+    g_ptr_array_add (views, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    fl_window_collect_views (child, views);
+}
 
 /* ---- GObject ---- */
 
@@ -420,11 +530,16 @@ fl_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->session, self);
       fl_session_set_playing (self->session, FALSE);
     }
+  g_clear_handle_id (&self->message_id, g_source_remove);
+  if (self->bookmarks != NULL)
+    g_signal_handlers_disconnect_by_data (self->bookmarks, self);
   if (self->place_paned_id != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->paned), self->place_paned_id);
   self->place_paned_id = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), FL_TYPE_WINDOW);
   g_clear_object (&self->settings);
+  g_clear_object (&self->presentation);
+  g_clear_object (&self->bookmarks);
   self->last_view = NULL;
 
   G_OBJECT_CLASS (fl_window_parent_class)->dispose (object);
@@ -507,6 +622,8 @@ fl_window_class_init (FlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FlWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, lanes);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, session);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, message_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, scrubber);
 }
 
 static void
@@ -521,6 +638,28 @@ fl_window_init (FlWindow *self)
 
   gtk_box_append (self->scenario_box, fl_scenario_button_new (self->session));
   gtk_box_append (self->scenario_box, fl_switches_button_new (self->session));
+
+  /* Created before any load completes, so it sees the first run arrive. */
+  self->bookmarks = fl_bookmarks_new (self->session);
+  g_signal_connect_object (self->bookmarks, "failed",
+                           G_CALLBACK (fl_window_bookmarks_failed), self, G_CONNECT_SWAPPED);
+  self->bookmarks_button = fl_bookmarks_button_new (self->bookmarks, self->session);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
+                           self->bookmarks_button);
+  fl_scrubber_set_bookmarks (self->scrubber, fl_bookmarks_get_model (self->bookmarks));
+  g_signal_connect_object (fl_bookmarks_get_model (self->bookmarks), "items-changed",
+                           G_CALLBACK (fl_window_update_actions), self, G_CONNECT_SWAPPED);
+  {
+    g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+    /* The overlay is the window's own child: not bound as a template child, since disposing
+     * the template would unparent it under GtkWindow's feet. */
+    GtkOverlay *overlay = GTK_OVERLAY (gtk_window_get_child (GTK_WINDOW (self)));
+
+    fl_window_collect_views (GTK_WIDGET (self->stack), views);
+    self->presentation = fl_presentation_new (GTK_WINDOW (self), self->session,
+                                              self->bookmarks, overlay, views);
+  }
 
   /* Speed: GSettings ⇄ session ⇄ slider (logarithmic, 0.25 to 1000 steps a second). */
   g_settings_bind (self->settings, "playback-speed", self->session, "speed",
@@ -589,4 +728,71 @@ fl_window_get_session (FlWindow *self)
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
 
   return self->session;
+}
+
+gboolean
+fl_window_is_presenting (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), FALSE);
+
+  return fl_presentation_is_active (self->presentation);
+}
+
+FlBookmarks *
+fl_window_get_bookmarks (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return self->bookmarks;
+}
+
+GtkListBox *
+fl_window_get_bookmarks_list (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return fl_bookmarks_button_get_list (self->bookmarks_button);
+}
+
+gboolean
+fl_window_add_bookmark (FlWindow *self, const char *title, const char *note, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (FL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* The first bookmark records the whole run, which takes a moment on a long one. */
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "wait");
+  if (!fl_bookmarks_add (self->bookmarks, title, note, &local))
+    {
+      gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
+      fl_window_show_message (self, local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
+  return TRUE;
+}
+
+static gboolean
+fl_window_hide_message (gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), FALSE);
+  self->message_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+void
+fl_window_show_message (FlWindow *self, const char *message)
+{
+  g_return_if_fail (FL_IS_WINDOW (self));
+
+  gtk_label_set_label (self->message_label, message);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), message);
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+  g_clear_handle_id (&self->message_id, g_source_remove);
+  self->message_id = g_timeout_add_seconds (MESSAGE_SECONDS, fl_window_hide_message, self);
 }

@@ -2,6 +2,7 @@
 
 #include <gtk/gtk.h>
 
+#include "fl-bookmarks.h"
 #include "fl-session.h"
 
 G_BEGIN_DECLS
@@ -16,5 +17,21 @@ void        fl_window_set_scenario (FlWindow       *self,
 const char *fl_window_get_scenario (FlWindow       *self);
 /* The session every view of the window shows. */
 FlSession  *fl_window_get_session  (FlWindow       *self);
+/* The bookmarks of the session's run. */
+FlBookmarks *fl_window_get_bookmarks (FlWindow     *self);
+/* What the bookmark dialog's Add button does: a bookmark at the current step, recording the
+ * run into the user's store first when it is not there yet. On failure the window also
+ * shows the error (which names the store file) as its one-line message. */
+gboolean    fl_window_add_bookmark (FlWindow       *self,
+                                    const char     *title,
+                                    const char     *note,
+                                    GError        **error);
+/* A one-line message over the bottom of the window, gone after a few seconds. */
+void        fl_window_show_message (FlWindow       *self,
+                                    const char     *message);
+/* Presentation mode (win.present, F5) is on. */
+gboolean    fl_window_is_presenting (FlWindow      *self);
+/* The list of the header bar's bookmarks popover (one row per bookmark), for tests. */
+GtkListBox *fl_window_get_bookmarks_list (FlWindow *self);
 
 G_END_DECLS
