@@ -209,6 +209,7 @@ static const struct {
   { "win.export", { "<Control>e", NULL } },
   { "win.add-bookmark", { "<Control>d", NULL } },
   { "win.present", { "F5", NULL } },
+  { "win.compare", { "<Control>k", NULL } },
   { "win.next-finding", { "F8", NULL } },
   { "win.previous-finding", { "<Shift>F8", NULL } },
 };

@@ -8,8 +8,11 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "fl-bench-window.h"
 #include "fl-bookmark-dialog.h"
 #include "fl-bookmarks-button.h"
+#include "fl-compare-dialog.h"
+#include "fl-compare-page.h"
 #include "fl-export-dialog.h"
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
@@ -49,6 +52,7 @@ struct _FlWindow
   FlBookmarks    *bookmarks;
   GtkWidget      *bookmarks_button;
   FlPresentation *presentation;
+  GtkWidget      *compare_page;
   guint           message_id;
 
   GSettings      *settings;
@@ -158,6 +162,7 @@ fl_window_update_actions (FlWindow *self)
     { "present", sim != NULL },
     { "next-bookmark", sim != NULL && n_bookmarks > 0 },
     { "previous-bookmark", sim != NULL && n_bookmarks > 0 },
+    { "compare", sim != NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
@@ -393,6 +398,11 @@ fl_window_export (GSimpleAction *action, GVariant *parameter, gpointer user_data
   FlViewport viewport;
   FlView view = FL_VIEW_ALL;
 
+  if (fl_window_is_comparing (self))
+    {
+      fl_compare_page_export_dialog (FL_COMPARE_PAGE (self->compare_page), GTK_WINDOW (self));
+      return;
+    }
   if (self->last_view != NULL)
     {
       view = fl_view_area_get_view (FL_VIEW_AREA (self->last_view));
@@ -488,6 +498,39 @@ fl_window_previous_bookmark (GSimpleAction *action, GVariant *parameter, gpointe
     gtk_widget_error_bell (GTK_WIDGET (self));
 }
 
+static void
+fl_window_compare (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  fl_session_set_playing (self->session, FALSE);
+  fl_compare_dialog_present (self);
+}
+
+static void
+fl_window_bench (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  gtk_window_present (GTK_WINDOW (fl_bench_window_new (GTK_WINDOW (user_data))));
+}
+
+static void
+fl_window_leave_compare_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  fl_window_leave_compare (FL_WINDOW (user_data));
+}
+
+/* Escape leaves compare mode; otherwise it goes on to whoever else wants it. */
+static gboolean
+fl_window_compare_escape (GtkWidget *widget, GVariant *args, gpointer user_data)
+{
+  FlWindow *self = FL_WINDOW (widget);
+
+  if (!fl_window_is_comparing (self))
+    return FALSE;
+  fl_window_leave_compare (self);
+  return TRUE;
+}
+
 static const GActionEntry fl_window_actions[] = {
   { .name = "play", .activate = fl_window_play },
   { .name = "step-forward", .activate = fl_window_step_forward },
@@ -504,6 +547,9 @@ static const GActionEntry fl_window_actions[] = {
   { .name = "present", .activate = fl_window_present },
   { .name = "next-bookmark", .activate = fl_window_next_bookmark },
   { .name = "previous-bookmark", .activate = fl_window_previous_bookmark },
+  { .name = "compare", .activate = fl_window_compare },
+  { .name = "leave-compare", .activate = fl_window_leave_compare_action },
+  { .name = "bench", .activate = fl_window_bench },
 };
 
 /* The views presentation mode gives larger type: every painter view of the window. */
@@ -531,6 +577,9 @@ fl_window_dispose (GObject *object)
       fl_session_set_playing (self->session, FALSE);
     }
   g_clear_handle_id (&self->message_id, g_source_remove);
+  if (self->compare_page != NULL)
+    fl_compare_page_stop (FL_COMPARE_PAGE (self->compare_page));
+  self->compare_page = NULL;
   if (self->bookmarks != NULL)
     g_signal_handlers_disconnect_by_data (self->bookmarks, self);
   if (self->place_paned_id != 0)
@@ -659,6 +708,19 @@ fl_window_init (FlWindow *self)
     fl_window_collect_views (GTK_WIDGET (self->stack), views);
     self->presentation = fl_presentation_new (GTK_WINDOW (self), self->session,
                                               self->bookmarks, overlay, views);
+  }
+
+  /* Compare mode: a page of its own, added after the views were collected for presenting. */
+  self->compare_page = fl_compare_page_new (self->session);
+  gtk_stack_add_named (self->stack, self->compare_page, "compare");
+  {
+    GtkEventController *keys = gtk_shortcut_controller_new ();
+
+    gtk_event_controller_set_name (keys, "fl-compare-shortcuts");
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                        gtk_callback_action_new (fl_window_compare_escape, NULL, NULL)));
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
   }
 
   /* Speed: GSettings ⇄ session ⇄ slider (logarithmic, 0.25 to 1000 steps a second). */
@@ -795,4 +857,46 @@ fl_window_show_message (FlWindow *self, const char *message)
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
   g_clear_handle_id (&self->message_id, g_source_remove);
   self->message_id = g_timeout_add_seconds (MESSAGE_SECONDS, fl_window_hide_message, self);
+}
+
+gboolean
+fl_window_start_compare (FlWindow *self, const char *key, const char *value, GError **error)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), FALSE);
+
+  if (!fl_compare_page_start (FL_COMPARE_PAGE (self->compare_page), key, value, error))
+    return FALSE;
+  if (fl_presentation_is_active (self->presentation))
+    fl_presentation_leave (self->presentation);
+  gtk_stack_set_visible_child (self->stack, self->compare_page);
+  return TRUE;
+}
+
+void
+fl_window_leave_compare (FlWindow *self)
+{
+  g_return_if_fail (FL_IS_WINDOW (self));
+
+  fl_compare_page_stop (FL_COMPARE_PAGE (self->compare_page));
+  if (fl_window_is_comparing (self))
+    gtk_stack_set_visible_child_name (self->stack,
+                                      fl_session_get_sim (self->session) != NULL ? "views"
+                                                                                 : "welcome");
+}
+
+gboolean
+fl_window_is_comparing (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), FALSE);
+
+  return self->compare_page != NULL
+    && gtk_stack_get_visible_child (self->stack) == self->compare_page;
+}
+
+GtkWidget *
+fl_window_get_compare_page (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return self->compare_page;
 }

@@ -33,5 +33,16 @@ void        fl_window_show_message (FlWindow       *self,
 gboolean    fl_window_is_presenting (FlWindow      *self);
 /* The list of the header bar's bookmarks popover (one row per bookmark), for tests. */
 GtkListBox *fl_window_get_bookmarks_list (FlWindow *self);
+/* What the compare dialog's Compare button does: simulate run B, the session's run with
+ * `key` set to `value`, and show the compare page (a spinner until B is ready). */
+gboolean    fl_window_start_compare (FlWindow      *self,
+                                     const char    *key,
+                                     const char    *value,
+                                     GError       **error);
+/* Back to the views (win.leave-compare, Escape). */
+void        fl_window_leave_compare (FlWindow      *self);
+gboolean    fl_window_is_comparing  (FlWindow      *self);
+/* The FlComparePage, for tests. */
+GtkWidget  *fl_window_get_compare_page (FlWindow   *self);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* fl-cli-bench.c — `bench`: a workload under each design at each CPU count, as the 2010
  * table measured it: faults per (simulated) second and the ratio to the baseline. */
 #include "fl-cli.h"
+#include "fl-bench-run.h"
 #include "fl-paint-chart.h"
 #include "fl-workload.h"
 
@@ -8,13 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-  const FlBenchConfig *config;
-  guint   cpus;
-  guint64 faults, cycles, steps;
-  double  per_sec, ratio;
-  guint   findings;
-} Row;
+typedef FlBenchRow Row;
 
 static gboolean
 parse_cpus (const char *text, GArray *out)
@@ -54,33 +49,21 @@ parse_configs (const char *text, GPtrArray *out)
 }
 
 static gboolean
+apply_sets (FlConfig *config, gpointer sets)
+{
+  return fl_cli_apply_sets (config, sets);
+}
+
+static gboolean
 measure (const char *workload, guint rounds, char **sets, Row *row)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) sc = fl_workload_build (workload, row->cpus, rounds, &error);
-  if (sc == NULL)
+  if (!fl_bench_measure (workload, rounds, apply_sets, sets, row, &error))
     {
-      fl_cli_fail ("%s", error->message);
+      if (error != NULL)
+        fl_cli_fail ("%s", error->message);
       return FALSE;
     }
-  FlConfig config = sc->config;
-  fl_bench_config_apply (row->config, &config);
-  if (!fl_cli_apply_sets (&config, sets))
-    return FALSE;
-  g_autoptr (FlSim) sim = fl_sim_new (sc, &config, 1, &error);
-  if (sim == NULL)
-    {
-      fl_cli_fail ("%s", error->message);
-      return FALSE;
-    }
-  fl_sim_run (sim, 0);
-  FlCounters k;
-  fl_sim_get_counters (sim, &k);
-  row->faults = k.total;
-  row->cycles = k.cycles;
-  row->steps = fl_sim_get_step (sim);
-  row->findings = fl_sim_get_findings (sim)->len;
-  row->per_sec = k.cycles ? (double) k.total * config.cost.mhz * 1e6 / (double) k.cycles : 0;
   return TRUE;
 }
 

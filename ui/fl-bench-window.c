@@ -1,0 +1,401 @@
+/* The benchmark window: a header bar with Export and a progress bar, and the chart. The
+ * worker measures row after row with fl_bench_measure(), as `faultline-cli bench` does; the
+ * main thread polls how many rows are done. */
+
+#include "fl-bench-window.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "fl-bench-run.h"
+#include "fl-paint-chart.h"
+#include "fl-style.h"
+
+#define FL_BENCH_WORKLOAD "multi-fault"
+#define FL_BENCH_ROUNDS   1
+
+struct _FlBenchWindow
+{
+  GtkWindow parent_instance;
+
+  GtkWidget      *area;
+  GtkProgressBar *progress;
+  GtkWidget      *export_button;
+  GtkLabel       *message;
+
+  GArray       *cpus;        /* guint */
+  GCancellable *cancellable;
+  gint          done;        /* atomic: rows measured by the worker */
+  guint         total;
+  guint         poll_id;
+  GArray       *rows;        /* FlBenchRow, after the worker finished */
+  GArray       *points;      /* FlBenchPoint, borrowing the rows' names */
+};
+
+G_DEFINE_FINAL_TYPE (FlBenchWindow, fl_bench_window, GTK_TYPE_WINDOW)
+
+/* ---- the worker ---- */
+
+typedef struct {
+  GArray *cpus;
+  gint   *done;
+} FlBenchJob;
+
+static void
+fl_bench_job_free (gpointer data)
+{
+  FlBenchJob *job = data;
+
+  g_array_unref (job->cpus);
+  g_free (job);
+}
+
+static void
+fl_bench_window_measure (GTask *task, gpointer source, gpointer task_data,
+                         GCancellable *cancellable)
+{
+  FlBenchJob *job = task_data;
+  guint n_configs = 0;
+  const FlBenchConfig *configs = fl_bench_configs (&n_configs);
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (FlBenchRow));
+
+  for (guint c = 0; c < job->cpus->len; c++)
+    {
+      double base = 0;
+
+      for (guint i = 0; i < n_configs; i++)
+        {
+          FlBenchRow row = { .config = &configs[i], .cpus = g_array_index (job->cpus, guint, c) };
+          GError *error = NULL;
+
+          if (g_cancellable_set_error_if_cancelled (cancellable, &error)
+              || !fl_bench_measure (FL_BENCH_WORKLOAD, FL_BENCH_ROUNDS, NULL, NULL, &row, &error))
+            {
+              g_task_return_error (task, error);
+              return;
+            }
+          if (strcmp (row.config->name, "baseline") == 0)
+            base = row.per_sec;
+          g_array_append_val (rows, row);
+          g_atomic_int_inc (job->done);
+        }
+      for (guint i = rows->len - n_configs; i < rows->len; i++)
+        {
+          FlBenchRow *r = &g_array_index (rows, FlBenchRow, i);
+          r->ratio = base > 0 ? r->per_sec / base : 0;
+        }
+    }
+  g_task_return_pointer (task, g_steal_pointer (&rows), (GDestroyNotify) g_array_unref);
+}
+
+static void
+fl_bench_window_update_progress (FlBenchWindow *self)
+{
+  guint done = (guint) g_atomic_int_get (&self->done);
+  /* Translators: the benchmark's progress, "3 of 16 runs". */
+  g_autofree char *text = g_strdup_printf (_("%u of %u runs"), done, self->total);
+
+  gtk_progress_bar_set_fraction (self->progress, self->total ? (double) done / self->total : 0);
+  gtk_progress_bar_set_text (self->progress, text);
+}
+
+static gboolean
+fl_bench_window_poll (gpointer user_data)
+{
+  fl_bench_window_update_progress (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+fl_bench_window_describe (FlBenchWindow *self)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < self->points->len; i++)
+    {
+      const FlBenchPoint *p = &g_array_index (self->points, FlBenchPoint, i);
+
+      if (text->len > 0)
+        g_string_append (text, " ");
+      /* Translators: one measured point of the benchmark chart: configuration, CPU count,
+       * faults per simulated second (a number), ratio to baseline. */
+      g_string_append_printf (text, _("%s on %u CPUs: %.0f faults per second, %.2f × baseline."),
+                              p->config, p->cpus, p->faults_per_sec, p->ratio);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
+  g_string_free (text, TRUE);
+}
+
+static void
+fl_bench_window_measured (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  FlBenchWindow *self = FL_BENCH_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+  GArray *rows = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  if (rows == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          gtk_label_set_label (self->message, error->message);
+          gtk_widget_set_visible (GTK_WIDGET (self->message), TRUE);
+        }
+      gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+      return;
+    }
+  self->rows = rows;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const FlBenchRow *r = &g_array_index (rows, FlBenchRow, i);
+      FlBenchPoint point = {
+        .workload = FL_BENCH_WORKLOAD, .config = r->config->name, .cpus = r->cpus,
+        .faults_per_sec = r->per_sec, .ratio = r->ratio,
+        .published = r->cpus == FL_BENCH_TABLE_CPUS ? r->config->published : 0,
+      };
+      g_array_append_val (self->points, point);
+    }
+  fl_bench_window_update_progress (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  gtk_widget_set_sensitive (self->export_button, TRUE);
+  fl_bench_window_describe (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+fl_bench_window_start (FlBenchWindow *self)
+{
+  FlBenchJob *job = g_new0 (FlBenchJob, 1);
+  g_autoptr(GTask) task = NULL;
+  guint n_configs = 0;
+
+  fl_bench_configs (&n_configs);
+  self->total = self->cpus->len * n_configs;
+  job->cpus = g_array_ref (self->cpus);
+  job->done = &self->done;
+  self->cancellable = g_cancellable_new ();
+  fl_bench_window_update_progress (self);
+  self->poll_id = g_timeout_add (100, fl_bench_window_poll, self);
+
+  task = g_task_new (self, self->cancellable, fl_bench_window_measured, NULL);
+  g_task_set_source_tag (task, fl_bench_window_start);
+  g_task_set_task_data (task, job, fl_bench_job_free);
+  g_task_run_in_thread (task, fl_bench_window_measure);
+}
+
+/* ---- drawing and export ---- */
+
+static void
+fl_bench_window_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height,
+                      gpointer user_data)
+{
+  FlBenchWindow *self = user_data;
+  FlViewport viewport = { .width = width, .height = height, .font_scale = 1.0 };
+  FlPalette palette;
+
+  if (self->points->len == 0)
+    return;
+  fl_style_get_palette (&palette);
+  fl_paint_bench_chart (cr, (const FlBenchPoint *) self->points->data, self->points->len,
+                        &viewport, &palette);
+}
+
+gboolean
+fl_bench_window_export (FlBenchWindow *self, const char *format, const char *path, GError **error)
+{
+  FlViewport viewport = { .width = 1280, .height = 720, .font_scale = 1.0 };
+  FlPalette palette;
+
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), FALSE);
+
+  if (self->points->len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                           _("The benchmark has not been measured yet."));
+      return FALSE;
+    }
+  fl_style_get_palette (&palette);
+  return fl_export_bench_chart ((const FlBenchPoint *) self->points->data, self->points->len,
+                                &viewport, &palette, format, path, error);
+}
+
+static void
+fl_bench_window_export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  FlBenchWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      const char *dot = path != NULL ? strrchr (path, '.') : NULL;
+      const char *format = "png";
+      g_autofree char *with_suffix = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (dot != NULL && strchr (dot, '/') == NULL
+          && (g_ascii_strcasecmp (dot + 1, "svg") == 0 || g_ascii_strcasecmp (dot + 1, "pdf") == 0
+              || g_ascii_strcasecmp (dot + 1, "png") == 0))
+        format = dot + 1;
+      else if (path != NULL)
+        with_suffix = g_strconcat (path, ".png", NULL);
+      if (path != NULL
+          && !fl_bench_window_export (self, format, with_suffix ? with_suffix : path, &error))
+        {
+          gtk_label_set_label (self->message, error->message);
+          gtk_widget_set_visible (GTK_WIDGET (self->message), TRUE);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+fl_bench_window_export_clicked (FlBenchWindow *self)
+{
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Export the Chart"), GTK_WINDOW (self),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "bench.png");
+  gtk_file_filter_set_name (filter, _("PNG, SVG or PDF"));
+  gtk_file_filter_add_suffix (filter, "png");
+  gtk_file_filter_add_suffix (filter, "svg");
+  gtk_file_filter_add_suffix (filter, "pdf");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_unref (filter);
+  gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
+  g_signal_connect (dialog, "response", G_CALLBACK (fl_bench_window_export_response),
+                    g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---- GObject ---- */
+
+gboolean
+fl_bench_window_is_running (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+guint
+fl_bench_window_get_n_points (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), 0);
+  return self->points->len;
+}
+
+GtkWidget *
+fl_bench_window_get_area (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), NULL);
+  return self->area;
+}
+
+static void
+fl_bench_window_dispose (GObject *object)
+{
+  FlBenchWindow *self = FL_BENCH_WINDOW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+
+  G_OBJECT_CLASS (fl_bench_window_parent_class)->dispose (object);
+}
+
+static void
+fl_bench_window_finalize (GObject *object)
+{
+  FlBenchWindow *self = FL_BENCH_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->cpus, g_array_unref);
+  g_clear_pointer (&self->points, g_array_unref);
+  g_clear_pointer (&self->rows, g_array_unref);
+
+  G_OBJECT_CLASS (fl_bench_window_parent_class)->finalize (object);
+}
+
+static void
+fl_bench_window_class_init (FlBenchWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = fl_bench_window_dispose;
+  object_class->finalize = fl_bench_window_finalize;
+}
+
+static void
+fl_bench_window_init (FlBenchWindow *self)
+{
+  GtkWidget *header = gtk_header_bar_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  self->points = g_array_new (FALSE, TRUE, sizeof (FlBenchPoint));
+  self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Benchmark Chart"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 1100, 700);
+  self->export_button = gtk_button_new_with_mnemonic (_("_Export…"));
+  gtk_widget_set_tooltip_text (self->export_button, _("Export the chart as PNG, SVG or PDF"));
+  gtk_widget_set_sensitive (self->export_button, FALSE);
+  g_signal_connect_swapped (self->export_button, "clicked",
+                            G_CALLBACK (fl_bench_window_export_clicked), self);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), self->export_button);
+  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+
+  self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_show_text (self->progress, TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->progress), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->progress), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->progress), 6);
+  self->message = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->message, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->message), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
+  self->area = g_object_new (GTK_TYPE_DRAWING_AREA,
+                             "accessible-role", GTK_ACCESSIBLE_ROLE_IMG,
+                             "hexpand", TRUE, "vexpand", TRUE, NULL);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), fl_bench_window_draw, self, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Faults per simulated second by CPU count and design"),
+                                  -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->message));
+  gtk_box_append (GTK_BOX (box), self->area);
+  gtk_window_set_child (GTK_WINDOW (self), box);
+}
+
+GtkWidget *
+fl_bench_window_new_full (GtkWindow *parent, const guint *cpus, guint n_cpus)
+{
+  FlBenchWindow *self;
+
+  g_return_val_if_fail (cpus != NULL && n_cpus > 0, NULL);
+
+  self = g_object_new (FL_TYPE_BENCH_WINDOW, NULL);
+  if (parent != NULL)
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
+    }
+  g_array_append_vals (self->cpus, cpus, n_cpus);
+  fl_bench_window_start (self);
+  return GTK_WIDGET (self);
+}
+
+GtkWidget *
+fl_bench_window_new (GtkWindow *parent)
+{
+  static const guint cpus[] = { 1, 2, 4, 8 };
+
+  return fl_bench_window_new_full (parent, cpus, G_N_ELEMENTS (cpus));
+}

@@ -1,0 +1,31 @@
+#pragma once
+
+/* FlBenchWindow: the benchmark chart. Measures the 2010 table (multi-fault, one round, the
+ * four configurations at each CPU count) in a worker with a progress bar, then draws
+ * fl_paint_bench_chart(): the scaling lines and the bars with the published ratios. */
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define FL_TYPE_BENCH_WINDOW (fl_bench_window_get_type ())
+G_DECLARE_FINAL_TYPE (FlBenchWindow, fl_bench_window, FL, BENCH_WINDOW, GtkWindow)
+
+/* The CPU counts the window measures by default: 1, 2, 4 and 8. */
+GtkWidget *fl_bench_window_new        (GtkWindow     *parent);
+/* The same with other CPU counts (tests measure fewer). Measuring starts at once. */
+GtkWidget *fl_bench_window_new_full   (GtkWindow     *parent,
+                                       const guint   *cpus,
+                                       guint          n_cpus);
+gboolean   fl_bench_window_is_running (FlBenchWindow *self);
+/* The number of points measured, 0 while running or after a failure. */
+guint      fl_bench_window_get_n_points (FlBenchWindow *self);
+/* The chart's drawing widget, an image to assistive technologies. */
+GtkWidget *fl_bench_window_get_area   (FlBenchWindow *self);
+/* The chart at 1280 × 720 to PNG, SVG or PDF. */
+gboolean   fl_bench_window_export     (FlBenchWindow *self,
+                                       const char    *format,
+                                       const char    *path,
+                                       GError       **error);
+
+G_END_DECLS
