@@ -3,18 +3,20 @@
  * window as it is drawn to a PNG. Run under a display (make screenshot, or xvfb-run):
  *
  *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
- *                     [--dark] SCENARIO FILE.png
+ *                     [--compare KEY=VALUE] [--dark] SCENARIO FILE.png
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fl-compare-page.h"
 #include "ui-test-helpers.h"
 
 typedef struct {
   char    *scenario;
   char    *output;
   char   **sets;
+  char    *compare;      /* KEY=VALUE of run B: the window's compare mode */
   gint64   step;
   gboolean finding;
   gint     cpu;
@@ -48,6 +50,17 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
     fl_session_seek (session, (guint64) shot->step);
   if (shot->cpu >= 0)
     fl_session_select_cpu (session, (guint) shot->cpu);
+  if (shot->compare != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) kv = g_strsplit (shot->compare, "=", 2);
+      FlComparePage *page = FL_COMPARE_PAGE (fl_window_get_compare_page (FL_WINDOW (window)));
+
+      if (kv[1] == NULL || !fl_window_start_compare (FL_WINDOW (window), kv[0], kv[1], &error))
+        g_error ("--compare %s: %s", shot->compare, error ? error->message : "expected KEY=VALUE");
+      while (fl_compare_page_is_loading (page))
+        g_main_context_iteration (NULL, TRUE);
+    }
 
   /* The default size counts the frame around the window: grow it by what the frame takes,
    * so the picture has the size asked for. */
@@ -105,6 +118,7 @@ main (int argc, char *argv[])
     { "finding", 0, 0, G_OPTION_ARG_NONE, &shot.finding, "Show the first finding", NULL },
     { "cpu", 0, 0, G_OPTION_ARG_INT, &shot.cpu, "CPU to select", "N" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &shot.sets, "Set a design switch", "KEY=VALUE" },
+    { "compare", 0, 0, G_OPTION_ARG_STRING, &shot.compare, "Compare with run B", "KEY=VALUE" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
     { NULL }
   };
@@ -134,5 +148,6 @@ main (int argc, char *argv[])
 
   fl_test_run_application (fl_take_screenshot, &shot);
   g_strfreev (shot.sets);
+  g_free (shot.compare);
   return shot.saved ? EXIT_SUCCESS : EXIT_FAILURE;
 }
