@@ -16,11 +16,13 @@
 #define MAX_ARROWS     256
 #define IPI_ACK_WINDOW 4096   /* events searched for an IPI's acknowledgement */
 
-/* One CPU's steps (findings left out), in order: the cycle each ended at and the activity
- * after it. Built per frame in one forward pass over the events. */
+/* One CPU's steps (findings left out), in order: the cycle each ended at, the activity
+ * after it and the step number. Built in one forward pass over the events, again whenever
+ * the events are not those of the last frame. */
 typedef struct {
   guint64 *cyc;
   guint8  *act;
+  guint32 *step;
   guint    m, cap;
   guint    boundary;        /* how many of them come before the current step */
 } Lane;
@@ -39,24 +41,38 @@ x_of (const TimeMap *m, guint64 t)
 }
 
 static inline void
-lane_push (Lane *l, guint64 cycle, guint8 act)
+lane_push (Lane *l, guint64 cycle, guint8 act, guint32 step)
 {
   if (l->m == l->cap)
     {
       l->cap = MAX (l->cap * 2, 256u);
       l->cyc = g_renew (guint64, l->cyc, l->cap);
       l->act = g_renew (guint8, l->act, l->cap);
+      l->step = g_renew (guint32, l->step, l->cap);
     }
   l->cyc[l->m] = cycle;
   l->act[l->m] = act;
+  l->step[l->m] = step;
   l->m++;
 }
 
-/* The lanes' arrays, kept per thread from one frame to the next as memory only (every frame
- * fills them anew): growing them each frame cost more than filling them. */
+/* An IPI from its send to its acknowledgement, and a retry, by cycle and step. */
+typedef struct { guint64 ca, cb; guint sender, target; guint32 step; } ArrowAt;
+typedef struct { guint64 cycle; guint cpu; guint32 step; } MarkAt;
+
+/* What the pass over the events finds, kept per thread from one frame to the next: the
+ * lanes, the IPIs and markers, the findings and the latest cycle. A frame of the same events
+ * (same simulation, as many events, same hash over all of them) reuses it; only what
+ * depends on the current step is worked out again. */
 typedef struct {
-  Lane *lanes;
-  guint n;
+  Lane   *lanes;
+  guint   n;
+  FlSim  *sim;              /* what the pass was over; NULL when nothing is kept */
+  gsize   n_events;
+  guint64 hash;
+  guint   ncpus;
+  guint64 last;
+  GArray *arrows_at, *retries_at, *findings;
 } LanePool;
 
 static void
@@ -67,31 +83,95 @@ lane_pool_free (gpointer data)
     {
       g_free (pool->lanes[c].cyc);
       g_free (pool->lanes[c].act);
+      g_free (pool->lanes[c].step);
     }
   g_free (pool->lanes);
+  g_clear_pointer (&pool->arrows_at, g_array_unref);
+  g_clear_pointer (&pool->retries_at, g_array_unref);
+  g_clear_pointer (&pool->findings, g_array_unref);
   g_free (pool);
 }
 
 static GPrivate lane_pool_key = G_PRIVATE_INIT (lane_pool_free);
 
-static Lane *
-lane_pool_get (guint ncpus)
+static gboolean is_retry (const FlEvent *e);
+
+/* The pass over `ev` for `ncpus` lanes, made now unless the last frame's holds. */
+static LanePool *
+lane_pool_get (FlSim *sim, const FlEvent *ev, gsize n, guint ncpus)
 {
   LanePool *pool = g_private_get (&lane_pool_key);
   if (pool == NULL)
     {
       pool = g_new0 (LanePool, 1);
+      pool->arrows_at = g_array_new (FALSE, FALSE, sizeof (ArrowAt));
+      pool->retries_at = g_array_new (FALSE, FALSE, sizeof (MarkAt));
+      pool->findings = g_array_new (FALSE, FALSE, sizeof (FlEvent));
       g_private_set (&lane_pool_key, pool);
     }
+  guint64 hash = fl_sim_get_hash (sim);
+  if (pool->sim == sim && pool->n_events == n && pool->hash == hash && pool->ncpus == ncpus)
+    return pool;
+  pool->sim = NULL;
   if (pool->n < ncpus)
     {
       pool->lanes = g_renew (Lane, pool->lanes, ncpus);
       memset (pool->lanes + pool->n, 0, sizeof (Lane) * (ncpus - pool->n));
       pool->n = ncpus;
     }
+  Lane *lanes = pool->lanes;
   for (guint c = 0; c < ncpus; c++)
-    pool->lanes[c].m = pool->lanes[c].boundary = 0;
-  return pool->lanes;
+    lanes[c].m = 0;
+  g_array_set_size (pool->arrows_at, 0);
+  g_array_set_size (pool->retries_at, 0);
+  g_array_set_size (pool->findings, 0);
+
+  g_autofree gsize *last_send = g_new (gsize, ncpus);
+  g_autofree guint64 *last_send_cycle = g_new (guint64, ncpus);
+  for (guint c = 0; c < ncpus; c++)
+    last_send[c] = G_MAXSIZE;
+  guint64 last = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      const FlEvent *e = &ev[i];
+      last = MAX (last, e->cycle);
+      if (e->cpu >= ncpus)
+        continue;
+      if (e->kind == FL_EV_FINDING)
+        {
+          g_array_append_val (pool->findings, *e);
+          continue;
+        }
+      lane_push (&lanes[e->cpu], e->cycle, e->activity, e->step);
+      if (e->kind == FL_EV_IPI_SEND)
+        {
+          last_send[e->cpu] = i;
+          last_send_cycle[e->cpu] = e->cycle;
+        }
+      else if (e->kind == FL_EV_IPI_ACK && e->obj < ncpus)
+        {
+          /* An IPI_ACK names its sender; the send is the sender's last IPI_SEND before
+           * it, within a window. */
+          guint sender = e->obj;
+          gsize j = last_send[sender];
+          if (j != G_MAXSIZE && j < i && i - j < IPI_ACK_WINDOW)
+            {
+              ArrowAt ar = { last_send_cycle[sender], e->cycle, sender, e->cpu, e->step };
+              g_array_append_val (pool->arrows_at, ar);
+            }
+        }
+      else if (is_retry (e))
+        {
+          MarkAt mk = { e->cycle, e->cpu, e->step };
+          g_array_append_val (pool->retries_at, mk);
+        }
+    }
+  pool->last = last;
+  pool->sim = sim;
+  pool->n_events = n;
+  pool->hash = hash;
+  pool->ncpus = ncpus;
+  return pool;
 }
 
 /* First k in [lo, hi) with cycle(k) > t; hi if none. */
@@ -338,12 +418,12 @@ typedef struct {
   guint   lw;               /* pixel columns */
 } Layout;
 
+/* `last`: the latest cycle any event reached (fl_last_cycle()). */
 static void
-layout_lanes (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl)
+layout_lanes (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl, guint64 last)
 {
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   double pad = p->fs * 0.6;
-  guint64 last = fl_last_cycle (p->sim);
 
   g->top = fl_paint_header_height (p);
   /* legend at the bottom, ruler above it, lanes take the rest */
@@ -394,7 +474,9 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   guint ncpus = p->st->sizes.ncpus;
-  gsize n = fl_sim_get_n_events (p->sim);
+  /* the events as one array: the cache and listing painters read them so too */
+  gsize n = 0;
+  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
   guint64 total = fl_sim_get_total_steps (p->sim);
   guint mhz = p->config->cost.mhz;
 
@@ -411,13 +493,13 @@ fl_paint_lanes (FlPaintCtx *p)
       while (lo < hi)
         {
           gsize mid = lo + (hi - lo) / 2;
-          if (fl_sim_get_event (p->sim, mid).step < p->step)
+          if (ev[mid].step < p->step)
             lo = mid + 1;
           else
             hi = mid;
         }
       if (lo > 0)
-        now = fl_sim_get_event (p->sim, lo - 1).cycle;
+        now = ev[lo - 1].cycle;
     }
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
@@ -429,12 +511,42 @@ fl_paint_lanes (FlPaintCtx *p)
   if (ncpus == 0)
     return;
 
+  /* One forward pass over the events (or the last frame's, for the same events): each
+   * CPU's steps for its lane, the latest cycle of the run (what fl_last_cycle() finds,
+   * which the time axis needs), and the IPI arrows and markers to draw over the segments,
+   * kept by cycle until the axis is known. */
+  LanePool *pool = lane_pool_get (p->sim, ev, n, ncpus);
+  Lane *lanes = pool->lanes;
+  GArray *arrows_at = pool->arrows_at, *retries_at = pool->retries_at;
+  GArray *findings = pool->findings;
+  guint64 last = pool->last;
+  guint64 step_now = p->step;
+  /* a lane's steps come in order: those before the current step are a prefix */
+  for (guint c = 0; c < ncpus; c++)
+    {
+      Lane *l = &lanes[c];
+      guint lo = 0, hi = l->m;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (l->step[mid] < step_now)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      l->boundary = lo;
+    }
+  typedef struct { double xa, xb; guint sender, target; double alpha; } Arrow;
+  typedef struct { double x, y, alpha; } Mark;
+  g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
+  g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
+
   double pad = p->fs * 0.6;
   double small = p->fs * 0.85;
   FlLegendItem legend[FL_ACT_N + 3];
   guint nl = legend_items (p, legend);
   Layout g;
-  layout_lanes (p, &g, legend, nl);
+  layout_lanes (p, &g, legend, nl, last);
   double lanes_y = g.lanes_y, lanes_h = g.lanes_h, lane_h = g.lane_h;
   double ruler_y = g.ruler_y, legend_y = g.legend_y, legend_h = g.legend_h;
   double label_size = g.label_size, label_h = g.label_h, label_w = g.label_w;
@@ -465,70 +577,25 @@ fl_paint_lanes (FlPaintCtx *p)
         }
     }
 
-  /* One forward pass over the events, in chunks: each CPU's steps for its lane, and the
-   * IPI arrows and markers to draw over the segments. */
+  /* arrows and retry markers, thinned to one per pixel column of a lane, in event order */
   gsize bits = (gsize) ncpus * lw;
   g_autofree guint8 *seen_arrow = g_malloc0 (bits / 8 + 1);
   g_autofree guint8 *seen_mark = g_malloc0 (bits / 8 + 1);
-  Lane *lanes = lane_pool_get (ncpus);
-  g_autofree gsize *last_send = g_new (gsize, ncpus);
-  g_autofree guint64 *last_send_cycle = g_new (guint64, ncpus);
-  for (guint c = 0; c < ncpus; c++)
-    last_send[c] = G_MAXSIZE;
-  typedef struct { double xa, xb; guint sender, target; double alpha; } Arrow;
-  typedef struct { double x, y, alpha; } Mark;
-  g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
-  g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
-  g_autoptr (GArray) findings = g_array_new (FALSE, FALSE, sizeof (FlEvent));
-  enum { CHUNK = 4096 };
-  g_autofree FlEvent *chunk = g_new (FlEvent, CHUNK);
-  for (gsize base = 0; base < n; base += CHUNK)
+  for (guint k = 0; k < arrows_at->len && arrow_list->len < MAX_ARROWS; k++)
     {
-      gsize got = fl_sim_get_events_range (p->sim, base, CHUNK, chunk);
-      if (got == 0)
-        break;
-      for (gsize k = 0; k < got; k++)
-        {
-          const FlEvent *e = &chunk[k];
-          gsize i = base + k;
-          if (e->cpu >= ncpus)
-            continue;
-          if (e->kind == FL_EV_FINDING)
-            {
-              g_array_append_val (findings, *e);
-              continue;
-            }
-          Lane *l = &lanes[e->cpu];
-          lane_push (l, e->cycle, e->activity);
-          if (e->step < p->step)
-            l->boundary = l->m;
-          if (e->kind == FL_EV_IPI_SEND)
-            {
-              last_send[e->cpu] = i;
-              last_send_cycle[e->cpu] = e->cycle;
-            }
-          else if (e->kind == FL_EV_IPI_ACK && e->obj < ncpus && arrow_list->len < MAX_ARROWS)
-            {
-              /* An IPI_ACK names its sender; the send is the sender's last IPI_SEND before
-               * it, within a window. */
-              guint sender = e->obj, target = e->cpu;
-              gsize j = last_send[sender];
-              if (j != G_MAXSIZE && j < i && i - j < IPI_ACK_WINDOW)
-                {
-                  Arrow ar = { x_of (&m, last_send_cycle[sender]), x_of (&m, e->cycle), sender,
-                               target, e->step >= p->step ? 0.35 : 0.95 };
-                  if (mark_once (seen_arrow, lw, target, ar.xb, m.x0))
-                    g_array_append_val (arrow_list, ar);
-                }
-            }
-          else if (is_retry (e))
-            {
-              Mark mk = { x_of (&m, e->cycle), lanes_y + (e->cpu + 0.5) * lane_h,
-                          e->step >= p->step ? 0.45 : 1.0 };
-              if (mark_once (seen_mark, lw, e->cpu, mk.x, m.x0))
-                g_array_append_val (retries, mk);
-            }
-        }
+      const ArrowAt *a = &g_array_index (arrows_at, ArrowAt, k);
+      Arrow ar = { x_of (&m, a->ca), x_of (&m, a->cb), a->sender, a->target,
+                   a->step >= step_now ? 0.35 : 0.95 };
+      if (mark_once (seen_arrow, lw, a->target, ar.xb, m.x0))
+        g_array_append_val (arrow_list, ar);
+    }
+  for (guint k = 0; k < retries_at->len; k++)
+    {
+      const MarkAt *a = &g_array_index (retries_at, MarkAt, k);
+      Mark mk = { x_of (&m, a->cycle), lanes_y + (a->cpu + 0.5) * lane_h,
+                  a->step >= step_now ? 0.45 : 1.0 };
+      if (mark_once (seen_mark, lw, a->cpu, mk.x, m.x0))
+        g_array_append_val (retries, mk);
     }
 
   /* the segments */
@@ -709,7 +776,7 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
       FlLegendItem legend[FL_ACT_N + 3];
       guint nl = legend_items (&p, legend);
       Layout g;
-      layout_lanes (&p, &g, legend, nl);
+      layout_lanes (&p, &g, legend, nl, fl_last_cycle (sim));
       if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
         {
           guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
@@ -796,7 +863,7 @@ fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *
   FlLegendItem legend[FL_ACT_N + 3];
   guint nl = legend_items (&m.p, legend);
   Layout g;
-  layout_lanes (&m.p, &g, legend, nl);
+  layout_lanes (&m.p, &g, legend, nl, fl_last_cycle (sim));
   if (x0)
     *x0 = g.m.x0 * m.scale;
   if (width)

@@ -293,6 +293,17 @@ header_width (Tables *t, guint32 id)
   return w;
 }
 
+/* What stroking the rectangle x, y, w, h with a 1-unit line draws (mitred corners), as four
+ * boxes: filling boxes is much cheaper for Cairo than stroking the same outline. */
+static void
+ring (cairo_t *cr, double x, double y, double w, double h)
+{
+  cairo_rectangle (cr, x - 0.5, y - 0.5, w + 1, 1);
+  cairo_rectangle (cr, x - 0.5, y + h - 0.5, w + 1, 1);
+  cairo_rectangle (cr, x - 0.5, y + 0.5, 1, h - 1);
+  cairo_rectangle (cr, x + w - 0.5, y + 0.5, 1, h - 1);
+}
+
 static void
 draw_pte_page (Tables *t, Box *b, double header_h, double cell)
 {
@@ -361,27 +372,67 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
   guint cols = MAX ((guint) floor (gw / cell), 1u);
   double gap = cell >= 8 ? 1.5 : 0;
   const guint64 *e = fl_table_entries (st, b->id);
+  /* One path per state for the fills, one per alpha for the thin borders: a fill and a
+   * stroke per cell cost most of this view. */
+  guint8 state[FL_PTRS_PER_TABLE];
+  guint present = 0;
   for (guint k = 0; k < n; k++)
     {
-      guint idx = b->lo + k;
-      FlPteState s = fl_pte_state (st, e[idx]);
-      FlRgba col = fl_palette_pte (pal, s);
-      double cx = gx + (k % cols) * cell, cy = gy + (k / cols) * cell;
-      cairo_rectangle (cr, cx + gap / 2, cy + gap / 2, cell - gap, cell - gap);
-      fl_set_rgba (cr, &col);
-      cairo_fill_preserve (cr);
-      if (gap > 0)
-        {
-          fl_set_rgba_alpha (cr, &pal->text, s == FL_PTE_STATE_NONE ? 0.25 : 0.15);
-          cairo_set_line_width (cr, 1);
-          cairo_stroke (cr);
-        }
-      else
-        cairo_new_path (cr);
-      if (cell >= t->size * 1.7 && s != FL_PTE_STATE_NONE)
-        fl_text_draw (p, FL_FONT_SANS, cell * 0.36, fl_rgba_text_on (pal, &col), cx + cell / 2,
-                      cy + cell * 0.28, cell, FL_ALIGN_CENTER, fl_pte_state_code (s));
+      state[k] = (guint8) fl_pte_state (st, e[b->lo + k]);
+      present |= 1u << state[k];
     }
+  if (gap == 0)
+    /* Cells that touch are filled one by one, in order: the faint seams between them are
+     * what shows them as cells when they are small. */
+    for (guint k = 0; k < n; k++)
+      {
+        FlRgba col = fl_palette_pte (pal, (FlPteState) state[k]);
+        cairo_rectangle (cr, gx + (k % cols) * cell, gy + (k / cols) * cell, cell, cell);
+        fl_set_rgba (cr, &col);
+        cairo_fill (cr);
+      }
+  else
+    for (guint sv = 0; sv < FL_PTE_STATE_N; sv++)
+      {
+        if (!(present & (1u << sv)))
+          continue;
+        for (guint k = 0; k < n; k++)
+          if (state[k] == sv)
+            cairo_rectangle (cr, gx + (k % cols) * cell + gap / 2,
+                             gy + (k / cols) * cell + gap / 2, cell - gap, cell - gap);
+        FlRgba col = fl_palette_pte (pal, (FlPteState) sv);
+        fl_set_rgba (cr, &col);
+        cairo_fill (cr);
+      }
+  if (gap > 0)
+    {
+      for (guint none = 0; none < 2; none++)
+        {
+          gboolean any = FALSE;
+          for (guint k = 0; k < n; k++)
+            if ((state[k] == FL_PTE_STATE_NONE) == (none == 1))
+              {
+                ring (cr, gx + (k % cols) * cell + gap / 2, gy + (k / cols) * cell + gap / 2,
+                      cell - gap, cell - gap);
+                any = TRUE;
+              }
+          if (!any)
+            continue;
+          fl_set_rgba_alpha (cr, &pal->text, none ? 0.25 : 0.15);
+          cairo_fill (cr);
+        }
+    }
+  if (cell >= t->size * 1.7)
+    for (guint k = 0; k < n; k++)
+      {
+        FlPteState sv = (FlPteState) state[k];
+        if (sv == FL_PTE_STATE_NONE)
+          continue;
+        FlRgba col = fl_palette_pte (pal, sv);
+        double cx = gx + (k % cols) * cell, cy = gy + (k / cols) * cell;
+        fl_text_draw (p, FL_FONT_SANS, cell * 0.36, fl_rgba_text_on (pal, &col), cx + cell / 2,
+                      cy + cell * 0.28, cell, FL_ALIGN_CENTER, fl_pte_state_code (sv));
+      }
   /* walkers' slots */
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {

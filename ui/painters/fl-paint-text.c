@@ -3,6 +3,8 @@
  * an ellipsis. */
 #include "fl-paint-private.h"
 
+#include <string.h>
+
 static const char *const families[] = {
   [FL_FONT_SANS] = "Sans",
   [FL_FONT_BOLD] = "Sans Bold",
@@ -27,15 +29,53 @@ static const char *const families[] = {
  * made text the painters' largest cost. Its font options are set once; each layout brings
  * it up to date with the Cairo context it draws on (transformation, target's options), as
  * pango_cairo_create_layout() would. The font descriptions are parsed once too. */
+/* Laid-out lines, kept from frame to frame: shaping the same strings again (titles, labels,
+ * numbers) was most of the cost of text. A layout belongs to the context it was made in, so
+ * there is one context per Cairo transformation the painters draw under (each sub-view of
+ * the whole window has its own), each with the layouts made in it. A context is brought up
+ * to date with the Cairo context only when it is made: pango_cairo_update_context() marks it
+ * changed every time, and a changed context lays its layouts out anew. */
+#define LAYOUT_SLOTS     16
+#define LAYOUTS_PER_SLOT 1024
+
+typedef struct {
+  PangoContext *context;
+  cairo_matrix_t matrix;      /* the Cairo transformation it was brought up to date with */
+  cairo_font_options_t *target_options;   /* and its target's font options */
+  GHashTable   *layouts;      /* key → Laid */
+  guint64       used;
+} LayoutSlot;
+
+typedef struct {
+  PangoLayout   *layout;
+  PangoRectangle logical;
+} Laid;
+
 typedef struct {
   PangoContext         *context;
   PangoFontDescription *desc[G_N_ELEMENTS (families)];
+  LayoutSlot            slots[LAYOUT_SLOTS];
+  guint64               clock;
 } TextCache;
+
+static void
+laid_free (gpointer data)
+{
+  Laid *l = data;
+  g_object_unref (l->layout);
+  g_free (l);
+}
 
 static void
 text_cache_free (gpointer data)
 {
   TextCache *tc = data;
+  for (guint i = 0; i < LAYOUT_SLOTS; i++)
+    {
+      g_clear_pointer (&tc->slots[i].layouts, g_hash_table_unref);
+      g_clear_pointer (&tc->slots[i].target_options, cairo_font_options_destroy);
+      g_clear_object (&tc->slots[i].context);
+    }
   g_clear_object (&tc->context);
   for (guint i = 0; i < G_N_ELEMENTS (tc->desc); i++)
     g_clear_pointer (&tc->desc[i], pango_font_description_free);
@@ -44,6 +84,21 @@ text_cache_free (gpointer data)
 
 static GPrivate text_cache_key = G_PRIVATE_INIT (text_cache_free);
 
+static PangoContext *
+new_context (void)
+{
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  /* Unhinted metrics: the same text takes the same room on an image, in SVG and in
+   * PDF, so an export is laid out exactly as the window is. */
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  pango_cairo_context_set_font_options (context, options);
+  cairo_font_options_destroy (options);
+  return context;
+}
+
 static TextCache *
 text_cache (void)
 {
@@ -51,20 +106,37 @@ text_cache (void)
   if (tc == NULL)
     {
       tc = g_new0 (TextCache, 1);
-      tc->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-      /* Unhinted metrics: the same text takes the same room on an image, in SVG and in
-       * PDF, so an export is laid out exactly as the window is. */
-      cairo_font_options_t *options = cairo_font_options_create ();
-      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-      cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
-      cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
-      pango_cairo_context_set_font_options (tc->context, options);
-      cairo_font_options_destroy (options);
+      tc->context = new_context ();
       for (guint i = 0; i < G_N_ELEMENTS (families); i++)
         tc->desc[i] = pango_font_description_from_string (families[i]);
       g_private_set (&text_cache_key, tc);
     }
   return tc;
+}
+
+/* A layout made in `context`, as fl_text_layout() describes. */
+static PangoLayout *
+make_layout (TextCache *tc, PangoContext *context, FlFont font, double size, const char *text,
+             double max_width, int max_lines)
+{
+  PangoLayout *layout = pango_layout_new (context);
+
+  PangoFontDescription *desc = tc->desc[font];
+  pango_font_description_set_absolute_size (desc, MAX (size, 1.0) * PANGO_SCALE);
+  pango_layout_set_font_description (layout, desc);
+
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      if (max_lines > 0)
+        {
+          pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+          pango_layout_set_height (layout, -max_lines);
+        }
+    }
+  pango_layout_set_text (layout, text ? text : "", -1);
+  return layout;
 }
 
 /**
@@ -85,24 +157,73 @@ fl_text_layout (FlPaintCtx *p, FlFont font, double size, const char *text, doubl
 {
   TextCache *tc = text_cache ();
   pango_cairo_update_context (p->cr, tc->context);
-  PangoLayout *layout = pango_layout_new (tc->context);
+  return make_layout (tc, tc->context, font, size, text, max_width, max_lines);
+}
 
-  PangoFontDescription *desc = tc->desc[font];
-  pango_font_description_set_absolute_size (desc, MAX (size, 1.0) * PANGO_SCALE);
-  pango_layout_set_font_description (layout, desc);
-
-  if (max_width > 0)
+/* The context for p's Cairo context as it stands, brought up to date with it. */
+static LayoutSlot *
+layout_slot (TextCache *tc, cairo_t *cr)
+{
+  cairo_matrix_t m;
+  cairo_get_matrix (cr, &m);
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_surface_get_font_options (cairo_get_target (cr), options);
+  LayoutSlot *slot = NULL, *oldest = &tc->slots[0];
+  for (guint i = 0; i < LAYOUT_SLOTS; i++)
     {
-      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      if (max_lines > 0)
+      LayoutSlot *s = &tc->slots[i];
+      if (s->context && memcmp (&s->matrix, &m, sizeof m) == 0
+          && cairo_font_options_equal (s->target_options, options))
         {
-          pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
-          pango_layout_set_height (layout, -max_lines);
+          slot = s;
+          break;
         }
+      if (s->context == NULL || (oldest->context && s->used < oldest->used))
+        oldest = s;
     }
-  pango_layout_set_text (layout, text ? text : "", -1);
-  return layout;
+  if (slot == NULL)
+    {
+      slot = oldest;
+      if (slot->context == NULL)
+        {
+          slot->context = new_context ();
+          slot->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, laid_free);
+        }
+      else
+        g_hash_table_remove_all (slot->layouts);
+      g_clear_pointer (&slot->target_options, cairo_font_options_destroy);
+      slot->target_options = g_steal_pointer (&options);
+      slot->matrix = m;
+      pango_cairo_update_context (cr, slot->context);
+    }
+  g_clear_pointer (&options, cairo_font_options_destroy);
+  slot->used = ++tc->clock;
+  if (g_hash_table_size (slot->layouts) >= LAYOUTS_PER_SLOT)
+    g_hash_table_remove_all (slot->layouts);
+  return slot;
+}
+
+/* A one-line (max_lines 0) or wrapped layout for p, made once and kept; not to be changed. */
+static const Laid *
+cached_layout (FlPaintCtx *p, FlFont font, double size, const char *text, double max_width,
+               int max_lines)
+{
+  TextCache *tc = text_cache ();
+  LayoutSlot *slot = layout_slot (tc, p->cr);
+  if (max_width <= 0)
+    max_width = 0, max_lines = 0;
+  char head[64];
+  g_snprintf (head, sizeof head, "%d %a %a %d ", (int) font, size, max_width, max_lines);
+  g_autofree char *key = g_strconcat (head, text ? text : "", NULL);
+  Laid *l = g_hash_table_lookup (slot->layouts, key);
+  if (l == NULL)
+    {
+      l = g_new (Laid, 1);
+      l->layout = make_layout (tc, slot->context, font, size, text, max_width, max_lines);
+      pango_layout_get_pixel_extents (l->layout, NULL, &l->logical);
+      g_hash_table_insert (slot->layouts, g_steal_pointer (&key), l);
+    }
+  return l;
 }
 
 /* Draws one line of text with its top at `y`. Returns the width it took. */
@@ -120,9 +241,9 @@ fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, doub
     max_width = edge;
   if (max_width < size * 0.8)
     return 0;    /* no room for even an ellipsis */
-  g_autoptr (PangoLayout) layout = fl_text_layout (p, font, size, text, max_width, 0);
-  PangoRectangle logical;
-  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  const Laid *laid = cached_layout (p, font, size, text, max_width, 0);
+  PangoLayout *layout = laid->layout;
+  PangoRectangle logical = laid->logical;
   double w = logical.width;
   if (max_width > 0 && w > max_width)
     w = max_width;
@@ -140,20 +261,14 @@ fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, doub
 double
 fl_text_width (FlPaintCtx *p, FlFont font, double size, const char *text)
 {
-  g_autoptr (PangoLayout) layout = fl_text_layout (p, font, size, text, 0, 0);
-  PangoRectangle logical;
-  pango_layout_get_pixel_extents (layout, NULL, &logical);
-  return logical.width;
+  return cached_layout (p, font, size, text, 0, 0)->logical.width;
 }
 
 /* The height of one line in this face and size. */
 double
 fl_text_height (FlPaintCtx *p, FlFont font, double size)
 {
-  g_autoptr (PangoLayout) layout = fl_text_layout (p, font, size, "Ag", 0, 0);
-  PangoRectangle logical;
-  pango_layout_get_pixel_extents (layout, NULL, &logical);
-  return logical.height;
+  return cached_layout (p, font, size, "Ag", 0, 0)->logical.height;
 }
 
 /* Word-wrapped text in at most `max_lines` lines, the last ellipsized. Returns its height. */
@@ -163,9 +278,9 @@ fl_text_paragraph (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
 {
   if (text == NULL || *text == '\0' || width < size * 2 || max_lines <= 0)
     return 0;
-  g_autoptr (PangoLayout) layout = fl_text_layout (p, font, size, text, width, max_lines);
-  PangoRectangle logical;
-  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  const Laid *laid = cached_layout (p, font, size, text, width, max_lines);
+  PangoLayout *layout = laid->layout;
+  PangoRectangle logical = laid->logical;
   fl_set_rgba (p->cr, color);
   cairo_move_to (p->cr, x, y);
   pango_cairo_show_layout (p->cr, layout);
