@@ -46,7 +46,7 @@ check_size (double width, double height, GError **error)
 }
 
 /* Cairo names SVG groups after a process-wide surface counter, so a second export of the
- * same drawing would differ: renumber them in order of appearance (as fl-export.c does). */
+ * same drawing would differ: renumber them in order of appearance. */
 static GByteArray *
 renumber_svg_surfaces (GByteArray *svg)
 {
