@@ -1,5 +1,6 @@
 /* faultline-bench — the simulator's own speed (issue 7): steps per second, memory per event,
- * seek latency, recording rate and drawing time, printed and optionally written up. */
+ * seek latency, recording rate and drawing time, printed and optionally written up, with the
+ * window's frames measured by faultline-bench-window (--window-results). */
 #include "fl-bench.h"
 
 #include <locale.h>
@@ -10,11 +11,14 @@ main (int argc, char **argv)
 {
   gboolean quick = FALSE;
   g_autofree char *doc = NULL;
+  g_autofree char *window = NULL;
   GOptionEntry entries[] = {
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick,
       "Tiny sizes: check that every measurement runs (the numbers mean nothing)", NULL },
     { "write-doc", 0, 0, G_OPTION_ARG_FILENAME, &doc,
       "Write the machine and the results to PATH (docs/performance.md)", "PATH" },
+    { "window-results", 0, 0, G_OPTION_ARG_FILENAME, &window,
+      "Add the window's numbers, as faultline-bench-window --results wrote them", "FILE" },
     { NULL }
   };
   /* numbers in the C locale: the write-up and the smoke test parse them */
@@ -36,7 +40,8 @@ main (int argc, char **argv)
 
   g_autoptr (FlBench) bench = fl_bench_new (quick);
   if (!fl_bench_steps (bench, &error) || !fl_bench_long_run (bench, &error)
-      || !fl_bench_record (bench, &error) || !fl_bench_paint (bench, &error))
+      || !fl_bench_record (bench, &error) || !fl_bench_paint (bench, &error)
+      || (window != NULL && !fl_bench_load_results (bench, window, &error)))
     {
       g_printerr ("faultline-bench: %s\n", error->message);
       return 1;

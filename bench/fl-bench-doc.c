@@ -63,9 +63,18 @@ fl_bench_write_doc (FlBench *bench, const char *path, GError **error)
     "one run on the machine below.\n\n"
     "Method: wall-clock time on `CLOCK_MONOTONIC`; a warm-up before anything is timed; every\n"
     "simulation is multi-fault from `core/fl-workload.c` with fixed seeds, so every run\n"
-    "simulates exactly the same steps and only the time it takes varies. Not measured by this\n"
-    "version: the GTK window itself (snapshot + render to texture of the whole window, time\n"
-    "from launch to the first frame); the painters' times below are the drawing part of it.\n\n");
+    "simulates exactly the same steps and only the time it takes varies.");
+  if (bench->window)
+    g_string_append (doc,
+      " The window's numbers\n"
+      "(launch to the first frame, whole frames of the window and of each view with the Cairo\n"
+      "renderer) come from `faultline-bench-window`, which `make bench` runs first, under\n"
+      "`xvfb-run` when there is no display, and hands over with `--window-results`.\n\n");
+  else
+    g_string_append (doc,
+      " Not measured by this\n"
+      "run: the GTK window itself (`faultline-bench-window`, which needs a display; `make\n"
+      "bench` runs it); the painters' times below are the drawing part of it.\n\n");
   machine_table (doc);
   g_string_append (doc, "\n## Results\n");
   for (guint s = 0; s < bench->sections->len; s++)

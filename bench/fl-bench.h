@@ -39,6 +39,7 @@ typedef struct {
   GPtrArray *notes;       /* char *: what each section simulated (notes[i] is sections[i]'s) */
   GPtrArray *misses;      /* char *: one sentence per target missed */
   char      *current;     /* the section metrics are added to */
+  gboolean   window;      /* the window's numbers were loaded (fl_bench_load_results) */
 } FlBench;
 
 /* fl-bench-report.c */
@@ -70,6 +71,10 @@ gboolean  fl_bench_paint     (FlBench *bench, GError **error);
 
 /* fl-bench-machine.c: name, value, name, value, ... NULL */
 GStrv     fl_bench_machine   (void);
+
+/* fl-bench-results.c: the numbers of another program (faultline-bench-window), as a file */
+gboolean  fl_bench_save_results (FlBench *bench, const char *path, GError **error);
+gboolean  fl_bench_load_results (FlBench *bench, const char *path, GError **error);
 
 /* fl-bench-doc.c */
 gboolean  fl_bench_write_doc (FlBench *bench, const char *path, GError **error);
