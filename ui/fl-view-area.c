@@ -1,6 +1,6 @@
-/* FlViewArea: a painter view as a widget. The picture is recorded once per change (a new
- * step, CPU, size, time window or style) as a Cairo render node and replayed for every other
- * frame, so an idle window, a resize of a neighbour or a tooltip costs no painting. */
+/* FlViewArea: a painter view as a widget. The picture is painted once per change (a new
+ * step, CPU, size, time window or style) into a texture that every other frame reuses, so an
+ * idle window, a resize of a neighbour or a tooltip costs no painting. */
 
 #include "fl-view-area.h"
 
@@ -171,16 +171,26 @@ fl_view_area_set_time_window (FlViewArea *self, guint64 start, guint64 end)
   fl_view_area_update_description (self);
 }
 
+/* The view rasterized once into an image the size of the widget in device pixels, wrapped in
+ * a Cairo render node that only paints that image. A node holding the drawing itself would
+ * keep it as a recording that the renderer plays back, rasterizing it again, on every frame
+ * that shows it; a GdkTexture costs the Cairo renderer of GTK 4.8 a format conversion per
+ * frame. An image in a Cairo node is a plain copy. */
 static GskRenderNode *
 fl_view_area_paint (FlViewArea *self, int width, int height)
 {
   FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
   FlSim *sim = priv->session ? fl_session_get_sim (priv->session) : NULL;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                       width * scale, height * scale);
   GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+  cairo_t *cr;
   FlViewport viewport;
   FlPalette palette;
 
+  cairo_surface_set_device_scale (image, scale, scale);
+  cr = cairo_create (image);
   fl_view_area_get_viewport (self, &viewport);
   fl_view_area_get_palette (self, &palette);
   if (sim != NULL)
@@ -193,6 +203,12 @@ fl_view_area_paint (FlViewArea *self, int width, int height)
       cairo_paint (cr);
     }
   cairo_destroy (cr);
+
+  cr = gsk_cairo_node_get_draw_context (node);
+  cairo_set_source_surface (cr, image, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
   return node;
 }
 

@@ -73,6 +73,13 @@ typedef struct {
   guint   ncpus;
   guint64 last;
   GArray *arrows_at, *retries_at, *findings;
+  /* What each pixel column of each lane shows, for the last time window and width: it does
+   * not depend on the step, so stepping only decides which columns are past or future. */
+  guint64 col_t0, col_t1;
+  guint   col_lw;           /* columns per lane; 0 when nothing is kept */
+  gint8   *col_act;         /* [cpu * col_lw + col]: activity, -1 for nothing */
+  guint32 *col_first;       /* [cpu * col_lw + col]: the column's first interval */
+  guint64 *col_ta;          /* [col]: where the column's time span starts */
 } LanePool;
 
 static void
@@ -89,6 +96,9 @@ lane_pool_free (gpointer data)
   g_clear_pointer (&pool->arrows_at, g_array_unref);
   g_clear_pointer (&pool->retries_at, g_array_unref);
   g_clear_pointer (&pool->findings, g_array_unref);
+  g_free (pool->col_act);
+  g_free (pool->col_first);
+  g_free (pool->col_ta);
   g_free (pool);
 }
 
@@ -113,6 +123,7 @@ lane_pool_get (FlSim *sim, const FlEvent *ev, gsize n, guint ncpus)
   if (pool->sim == sim && pool->n_events == n && pool->hash == hash && pool->ncpus == ncpus)
     return pool;
   pool->sim = NULL;
+  pool->col_lw = 0;
   if (pool->n < ncpus)
     {
       pool->lanes = g_renew (Lane, pool->lanes, ncpus);
@@ -252,6 +263,38 @@ column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *firs
     if (weight[a] > 0 && (best < 0 || weight[a] > weight[best]))
       best = (int) a;
   return best;
+}
+
+/* Every lane's column activities for the time map and `lw` columns, unless the last frame
+ * worked them out for the same: that is most of the lanes' work, and a step changes none of
+ * it. Column `col` spans [ta(col), ta(col + 1)), at least one cycle. */
+static void
+lane_pool_columns (LanePool *pool, guint ncpus, guint64 t0, guint64 t1, guint lw)
+{
+  if (pool->col_lw == lw && pool->col_t0 == t0 && pool->col_t1 == t1)
+    return;
+  pool->col_act = g_renew (gint8, pool->col_act, (gsize) ncpus * lw);
+  pool->col_first = g_renew (guint32, pool->col_first, (gsize) ncpus * lw);
+  pool->col_ta = g_renew (guint64, pool->col_ta, lw + 1);
+  for (guint col = 0; col <= lw; col++)
+    pool->col_ta[col] = t0 + (guint64) ((double) (t1 - t0) * col / lw);
+  for (guint c = 0; c < ncpus; c++)
+    {
+      LaneWalk walk = { 1, 1 };
+      gint8 *act = pool->col_act + (gsize) c * lw;
+      guint32 *first = pool->col_first + (gsize) c * lw;
+      for (guint col = 0; col < lw; col++)
+        {
+          guint64 ta = pool->col_ta[col];
+          guint64 tb = MAX (pool->col_ta[col + 1], ta + 1);
+          guint f = 0;
+          act[col] = (gint8) column_activity (&pool->lanes[c], &walk, ta, tb, &f);
+          first[col] = f;
+        }
+    }
+  pool->col_t0 = t0;
+  pool->col_t1 = t1;
+  pool->col_lw = lw;
 }
 
 typedef struct {
@@ -599,6 +642,7 @@ fl_paint_lanes (FlPaintCtx *p)
     }
 
   /* the segments */
+  lane_pool_columns (pool, ncpus, m.t0, m.t1, lw);
   Batches batches = { { NULL } };
   double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
   for (guint c = 0; c < ncpus; c++)
@@ -613,18 +657,16 @@ fl_paint_lanes (FlPaintCtx *p)
       double h = lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
-      LaneWalk walk = { 1, 1 };
+      const gint8 *col_act = pool->col_act + (gsize) c * lw;
+      const guint32 *col_first = pool->col_first + (gsize) c * lw;
       for (guint col = 0; col <= lw; col++)
         {
           int key = -1;
           if (col < lw)
             {
-              guint64 ta = m.t0 + (guint64) ((double) (m.t1 - m.t0) * col / lw);
-              guint64 tb = m.t0 + (guint64) ((double) (m.t1 - m.t0) * (col + 1) / lw);
-              tb = MAX (tb, ta + 1);
-              guint first = 0;
-              int act = column_activity (l, &walk, ta, tb, &first);
-              gboolean future = act >= 0 && first >= boundary;
+              guint64 ta = pool->col_ta[col];
+              int act = col_act[col];
+              gboolean future = act >= 0 && col_first[col] >= boundary;
               if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
                 {
                   act = ongoing;
