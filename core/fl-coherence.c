@@ -44,18 +44,35 @@ fl_charge (FlSim *sim, guint cpu, guint64 cycles)
   sim->st.cpus[cpu].clock += cycles;
 }
 
+/* Bits set in a word, without the library call __builtin_popcountll becomes on the baseline
+ * x86-64 this builds for (no POPCNT instruction there). */
+static inline guint
+popcount64 (guint64 x)
+{
+  x = x - ((x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555));
+  x = (x & G_GUINT64_CONSTANT (0x3333333333333333))
+      + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+}
+
 /* Where the freshest copy comes from: the owner, else the nearest sharer, else memory.
  * With k waiters reloading a released lock word this runs k times over k sharers, so the
- * sharers are taken a word of 64 CPUs at a time against the socket's mask. */
-static FlXfer
+ * sharers are taken a word of 64 CPUs at a time against the socket's mask. A write also
+ * wants how many other copies it invalidates (`others`) and whether one is on another
+ * socket (`remote_any`); a read passes NULL for both. */
+static inline FlXfer
 source_of (FlSim *sim, const FlLine *l, guint cpu, guint *others, gboolean *remote_any)
 {
   guint my_socket = sim->socket_of[cpu];
   if (l->owner >= 0 && l->owner != (gint) cpu)
     {
       gboolean remote = sim->socket_of[l->owner] != my_socket;
-      *others = 1;
-      *remote_any = remote;
+      if (others != NULL)
+        {
+          *others = 1;
+          *remote_any = remote;
+        }
       return remote ? FL_XFER_REMOTE : FL_XFER_LOCAL;
     }
   const guint64 *mine = sim->socket_cpus[my_socket];
@@ -69,12 +86,16 @@ source_of (FlSim *sim, const FlLine *l, guint cpu, guint *others, gboolean *remo
         bits &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
       if (bits == 0)
         continue;
-      n += (guint) __builtin_popcountll (bits);
+      if (others != NULL)
+        n += popcount64 (bits);
       local |= bits & mine[w];
       remote |= bits & ~mine[w];
     }
-  *others = n;
-  *remote_any = remote != 0;
+  if (others != NULL)
+    {
+      *others = n;
+      *remote_any = remote != 0;
+    }
   return local ? FL_XFER_LOCAL : remote ? FL_XFER_REMOTE : FL_XFER_MEMORY;
 }
 
@@ -153,7 +174,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
           note_event (sim, line, FL_XFER_HIT, k->l1_hit);
           return;
         }
-      FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+      FlXfer from = source_of (sim, l, cpu, NULL, NULL);
       guint64 cost = read_cost (k, l, from);
       c->clock = occupy (l, c->clock, cost);
       if (from == FL_XFER_MEMORY)
@@ -227,11 +248,9 @@ fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
 {
   FlState *st = &sim->st;
   FlLine *l = &st->lines[line];
-  guint others;
-  gboolean remote_any;
   if (l->owner == (gint) cpu || is_sharer (l, cpu))
     return at + sim->config.cost.l1_hit;
-  FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+  FlXfer from = source_of (sim, l, cpu, NULL, NULL);
   guint64 done = occupy (l, at, read_cost (&sim->config.cost, l, from));
   if (l->owner >= 0)
     fl_line_add_sharer (st, line, l->owner);

@@ -137,22 +137,35 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
 
   guint64 at = st->cpus[cpu].clock;
   guint n = st->sizes.ncpus;
-  for (guint k = 1; k < n; k++)
-    {
-      guint c = (cpu + k) % n;
-      FlCpu *w = &st->cpus[c];
-      if (w->status != FL_CPU_SPIN || w->wait_obj != lock)
-        continue;
-      guint64 seen = fl_line_reload (sim, f.line, c, at);
-      if (w->ticket == *f.owner)
-        {
-          *f.holder = c;
-          w->locks_held++;
-          fl_wake (sim, c, seen);
-        }
-      else if (w->ticket == G_MAXUINT32)
-        fl_wake (sim, c, seen);     /* a trylock loop: it sees the lock free and retries */
-    }
+  /* The CPUs spinning on it see it free, in the order of the CPUs after this one (wrapping
+   * round): first the spinners above `cpu`, then those below. A word of the mask is read
+   * once; waking a CPU changes no other CPU's bit. */
+  const guint64 *spinning = st->g->spinning;
+  guint mine = cpu / 64, nwords = (n + 63) / 64;
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint w = pass == 0 ? mine : 0; w < (pass == 0 ? nwords : mine + 1); w++)
+      {
+        guint64 bits = spinning[w];
+        guint64 me = G_GUINT64_CONSTANT (1) << (cpu % 64);
+        if (w == mine)
+          bits &= pass == 0 ? ~(me | (me - 1)) : me - 1;
+        for (; bits; bits &= bits - 1)
+          {
+            guint c = w * 64 + (guint) __builtin_ctzll (bits);
+            FlCpu *waiter = &st->cpus[c];
+            if (waiter->wait_obj != lock)
+              continue;
+            guint64 seen = fl_line_reload (sim, f.line, c, at);
+            if (waiter->ticket == *f.owner)
+              {
+                *f.holder = c;
+                waiter->locks_held++;
+                fl_wake (sim, c, seen);
+              }
+            else if (waiter->ticket == G_MAXUINT32)
+              fl_wake (sim, c, seen);   /* a trylock loop: it sees the lock free and retries */
+          }
+      }
 }
 
 /* A trylock loop that found the lock busy parks until a release, then tries again. */

@@ -225,6 +225,8 @@ typedef struct {
   /* CPUs whose status is FL_CPU_RUNNING, kept by fl_cpu_set_status: the scheduler looks only
    * at these instead of asking every CPU every step */
   guint64 running[FL_MAX_CPUS / 64];
+  /* CPUs whose status is FL_CPU_SPIN, kept likewise: a lock's release looks only at these */
+  guint64 spinning[FL_MAX_CPUS / 64];
   FlMm    mm;
   FlRcu   rcu;
 } FlGlobals;
@@ -263,6 +265,10 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
     st->g->running[cpu / 64] |= bit;
   else
     st->g->running[cpu / 64] &= ~bit;
+  if (status == FL_CPU_SPIN)
+    st->g->spinning[cpu / 64] |= bit;
+  else
+    st->g->spinning[cpu / 64] &= ~bit;
 }
 
 static inline guint
