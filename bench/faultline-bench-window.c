@@ -166,7 +166,7 @@ median_frame_ms (Run *run, GtkWidget *widget, GskRenderer *renderer, FlSession *
     {
       if (redraw == REDRAW_ALL)
         {
-          /* as for a new state: the views drop what they cached of the last one (not timed:
+          /* as for a new step of the same run: every view paints its picture again (not timed:
            * the stepping frames count the session's handlers) */
           g_signal_emit_by_name (session, "changed");
           invalidate_all (widget);
@@ -219,8 +219,8 @@ measure (GtkWindow *window, Run *run)
                     "a frame is the widget's snapshot (gtk_widget_snapshot_child, or for the "
                     "window gtk_widget_allocate at its size and the window class's snapshot), gtk_snapshot_free_to_node and "
                     "gsk_renderer_render_texture, median of %u after one warm-up; \"every "
-                    "widget redrawn\" emits the session's \"changed\" (the views drop their "
-                    "caches as for a new state) and queues a draw on every widget first, so all "
+                    "widget redrawn\" emits the session's \"changed\" (every view paints its "
+                    "picture again, as for a new step of the same run) and queues a draw on every widget first, so all "
                     "of it is snapshot again; \"render nodes cached\" is gtk_widget_paintable_new, "
                     "gdk_paintable_snapshot and the render of what GTK drew last (the render "
                     "alone); \"stepping\" seeks one step forward before each frame, counts the "
