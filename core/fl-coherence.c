@@ -23,12 +23,6 @@ clear_sharers (FlLine *l)
   memset (l->sharers, 0, sizeof l->sharers);
 }
 
-void
-fl_line_add_sharer (FlState *st, guint line, guint cpu)
-{
-  st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
-}
-
 FlMesi
 fl_mesi (const FlState *st, guint line, guint cpu)
 {

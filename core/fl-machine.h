@@ -55,8 +55,14 @@ void     fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
 void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
 void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
 FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);
-void     fl_line_add_sharer (FlState *st, guint line, guint cpu);
 guint64  fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at);
+
+/* A CPU now holds a shared copy of the line (inline: every spinner's reload does this). */
+static inline void
+fl_line_add_sharer (FlState *st, guint line, guint cpu)
+{
+  st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+}
 
 /* events */
 static inline void
