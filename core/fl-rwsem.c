@@ -179,7 +179,8 @@ step_generic_up (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* __down_read_trylock (xadd): read the count, then cmpxchg it one higher if no writer. */
+/* __down_read_trylock (xadd): read the count, then cmpxchg it one higher while no writer is
+ * active or waiting. a[1] holds the count the CPU last saw (the cmpxchg's expected value). */
 static void
 step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -189,6 +190,7 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_load:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);
       fl_ev (sim, FL_EV_LOAD, 0, (guint32) sem->count);
+      f->a[1] = (guint64) sem->count;
       if (!grantable (sem, FALSE))
         {
           fl_return (sim, cpu, 0);
@@ -198,11 +200,15 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_cmpxchg:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      /* the value may have changed since the load: then the cmpxchg fails and we go back */
-      if (!grantable (sem, FALSE))
+      if (sem->count != (gint64) f->a[1])
         {
+          /* Another CPU changed the count since we saw it: the cmpxchg fails and hands back
+           * the count it found. A writer in it ends the try; another reader's come or gone
+           * means one more cmpxchg with the new value, one more locked bounce of the line. */
+          f->a[1] = (guint64) sem->count;
           fl_ev (sim, FL_EV_RMW, 0, 0);
-          fl_return (sim, cpu, 0);
+          if (!grantable (sem, FALSE))
+            fl_return (sim, cpu, 0);
           return;
         }
       grant (sim, cpu, FALSE);
