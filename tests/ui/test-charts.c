@@ -379,10 +379,10 @@ measure_alignment (FlCompare *cmp, Alignment *out)
 }
 
 /* Operations line up: every one in a race (two CPUs keeping their order in both runs);
- * where CPUs overtake each other differently in the two runs (multi-fault under a
- * contended rwsem against xadd) one axis per run cannot line up all of them, and those
- * left out lie close. The cursor maps through the alignment: start to start, end to end,
- * in order. */
+ * where CPUs overtake each other differently in the two runs (multi-fault under the
+ * generic rwsem against xadd, whose trylock's lost cmpxchg reorder the CPUs too) one axis
+ * per run cannot line up all of them: most lie within 1% of the axis and none far off.
+ * The cursor maps through the alignment: start to start, end to end, in order. */
 static void
 test_compare_alignment (void)
 {
@@ -400,7 +400,7 @@ test_compare_alignment (void)
   measure_alignment (cmp, &al);
   g_assert_cmpuint (al.total, >, 1000);
   g_assert_cmpuint (al.exact * 100, >=, al.total * 10);
-  g_assert_cmpuint (al.near * 100, >=, al.total * 80);
+  g_assert_cmpuint (al.near * 100, >=, al.total * 60);
   g_assert_cmpfloat (al.worst, <, 0.05);
 
   guint64 ta = fl_sim_get_total_steps (a), tb = fl_sim_get_total_steps (b);
