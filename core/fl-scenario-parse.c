@@ -621,6 +621,12 @@ id_of (const char *source_name)
   return g_steal_pointer (&base);
 }
 
+static const char *
+source_of (const char *source_name)
+{
+  return source_name ? source_name : "<text>";
+}
+
 /* The one parser behind every entry point; they differ only in the size they accept. */
 FlScenario *
 fl_scenario_parse_limited (const char *data, gsize length, const char *source_name,
@@ -629,7 +635,7 @@ fl_scenario_parse_limited (const char *data, gsize length, const char *source_na
   g_autoptr (FlScenario) scenario = fl_scenario_new ();
   Parser p = {
     .r = {
-      .source = source_name ? source_name : "<text>",
+      .source = source_of (source_name),
       .error = error,
       .scratch = g_ptr_array_new_with_free_func (g_free),
     },
@@ -692,3 +698,43 @@ fl_scenario_parse (const char *text, const char *source_name, GError **error)
   return fl_scenario_parse_data (text, strlen (text), source_name, error);
 }
 
+
+/**
+ * fl_scenario_error_get_line:
+ * @error: an error from fl_scenario_parse() or fl_scenario_parse_data()
+ * @source_name: (nullable): the source name that parse was given
+ * @out_line: (out) (optional): the line the error points at, 1-based
+ * @out_what: (out) (optional) (transfer none): what is wrong, without the "SOURCE:LINE: "
+ *   prefix; points into @error's message
+ *
+ * Every scenario error reads "SOURCE:LINE: what (expected ...)" (docs/scenario-format.md).
+ * Knowing SOURCE, the split is exact even when the source name holds colons or digits, so an
+ * editor can mark the line without guessing at the message.
+ *
+ * Returns: %TRUE when @error is a %FL_SCENARIO_ERROR of that form.
+ */
+gboolean
+fl_scenario_error_get_line (const GError *error, const char *source_name, guint *out_line,
+                            const char **out_what)
+{
+  const char *source = source_of (source_name);
+  const char *at;
+  char *end = NULL;
+  guint64 line;
+
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (error->domain != FL_SCENARIO_ERROR || !g_str_has_prefix (error->message, source))
+    return FALSE;
+  at = error->message + strlen (source);
+  if (at[0] != ':' || !g_ascii_isdigit (at[1]))
+    return FALSE;
+  line = g_ascii_strtoull (at + 1, &end, 10);
+  if (end[0] != ':' || end[1] != ' ' || line == 0 || line > G_MAXUINT)
+    return FALSE;
+  if (out_line != NULL)
+    *out_line = (guint) line;
+  if (out_what != NULL)
+    *out_what = end + 2;
+  return TRUE;
+}

@@ -134,6 +134,12 @@ FlScenario *fl_scenario_load_builtin(const char *id,
                                      GError    **error);
 FlScenario *fl_scenario_load        (const char *id_or_path,
                                      GError    **error);
+/* The line a parse error of text parsed as `source_name` points at (1-based), and its text
+ * after the "SOURCE:LINE: " prefix; FALSE for an error that is not such a parse error. */
+gboolean    fl_scenario_error_get_line (const GError *error,
+                                        const char   *source_name,
+                                        guint        *out_line,
+                                        const char  **out_what);
 GStrv       fl_scenario_builtin_ids (void);
 char       *fl_scenario_to_text     (const FlScenario *scenario);
 gboolean    fl_scenario_equal       (const FlScenario *a,

@@ -38,6 +38,61 @@ fl_store_sim_config_text (FlSim *sim)
 }
 
 /**
+ * fl_store_sim_hash_text:
+ * @sim: a simulation
+ *
+ * Returns: (transfer full): the hash of the simulation's event stream as the run's hash
+ *   column holds it, so a recorded run and a replay compare as text.
+ */
+char *
+fl_store_sim_hash_text (FlSim *sim)
+{
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+}
+
+/**
+ * fl_store_run_config_apply:
+ * @config_text: a run's config column (fl_store_sim_config_text())
+ * @config: (inout): the configuration to set each switch on, usually the scenario's own
+ * @out_policy: (out): the schedule policy the run used
+ * @out_switches: (out) (optional): the switches, alternating keys and values, in text order
+ * @error: an %FL_CONFIG_ERROR for a key or value this build does not know
+ *
+ * Reads a run's configuration back: what a replay and the window need to take the same steps.
+ *
+ * Returns: %TRUE when every switch was set.
+ */
+gboolean
+fl_store_run_config_apply (const char *config_text, FlConfig *config, FlSchedPolicy *out_policy,
+                           GStrv *out_switches, GError **error)
+{
+  g_auto (GStrv) pairs = g_strsplit (config_text, " ", -1);
+  g_autoptr (GStrvBuilder) switches = g_strv_builder_new ();
+  *out_policy = FL_SCHED_TIME;
+  for (guint i = 0; pairs[i]; i++)
+    {
+      char *eq = strchr (pairs[i], '=');
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      if (strcmp (pairs[i], "schedule") == 0)
+        {
+          for (guint p = 0; p < G_N_ELEMENTS (policy_names); p++)
+            if (strcmp (eq + 1, policy_names[p]) == 0)
+              *out_policy = p;
+          continue;
+        }
+      if (!fl_config_set (config, pairs[i], eq + 1, error))
+        return FALSE;
+      g_strv_builder_add (switches, pairs[i]);
+      g_strv_builder_add (switches, eq + 1);
+    }
+  if (out_switches != NULL)
+    *out_switches = g_strv_builder_end (switches);
+  return TRUE;
+}
+
+/**
  * fl_store_record_sim:
  * @store: a writable store
  * @sim: a simulation that has run (to its end, or stopped early)
@@ -85,7 +140,7 @@ fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError 
     }
   FlCounters k;
   fl_sim_get_counters (sim, &k);
-  g_autofree char *hash = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  g_autofree char *hash = fl_store_sim_hash_text (sim);
   const char *verdict = stopped_early ? "stopped" : findings->len ? "findings" : "clean";
   if (!fl_store_finish_run (store, run_id, fl_sim_get_step (sim), k.cycles, hash,
                             findings->len, verdict, error))
@@ -118,30 +173,17 @@ fl_store_replay_run (FlStore *store, gint64 run_id, FlReplayResult *out, GError 
   g_free (scenario->id);
   scenario->id = g_strdup (run->scenario_name);
   FlConfig config = scenario->config;
-  FlSchedPolicy policy = FL_SCHED_TIME;
-  g_auto (GStrv) pairs = g_strsplit (run->config, " ", -1);
-  for (guint i = 0; pairs[i]; i++)
-    {
-      char *eq = strchr (pairs[i], '=');
-      if (eq == NULL)
-        continue;
-      *eq = '\0';
-      if (strcmp (pairs[i], "schedule") == 0)
-        {
-          for (guint p = 0; p < G_N_ELEMENTS (policy_names); p++)
-            if (strcmp (eq + 1, policy_names[p]) == 0)
-              policy = p;
-        }
-      else if (!fl_config_set (&config, pairs[i], eq + 1, error))
-        return FALSE;
-    }
+  FlSchedPolicy policy;
+  if (!fl_store_run_config_apply (run->config, &config, &policy, NULL, error))
+    return FALSE;
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, run->seed, error);
   if (sim == NULL)
     return FALSE;
   fl_sim_set_policy (sim, policy);
   fl_sim_run (sim, run->steps);
   out->steps = fl_sim_get_step (sim);
-  g_snprintf (out->hash, sizeof out->hash, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  g_autofree char *hash = fl_store_sim_hash_text (sim);
+  g_strlcpy (out->hash, hash, sizeof out->hash);
   g_strlcpy (out->stored_hash, run->hash, sizeof out->stored_hash);
   out->matches = strcmp (out->hash, run->hash) == 0 && out->steps == run->steps;
   out->first_difference = -1;

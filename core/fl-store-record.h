@@ -16,6 +16,13 @@ typedef struct {
 } FlReplayResult;
 
 char    *fl_store_sim_config_text (FlSim *sim);
+/* The event-stream hash as a run's hash column holds it (hex). */
+char    *fl_store_sim_hash_text   (FlSim *sim);
+gboolean fl_store_run_config_apply (const char     *config_text,
+                                    FlConfig       *config,
+                                    FlSchedPolicy  *out_policy,
+                                    GStrv          *out_switches,
+                                    GError        **error);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
 

@@ -408,17 +408,20 @@ fl_store_get_run (FlStore *store, gint64 run_id, GError **error)
  * @scenario_text: the scenario's text exactly as recorded
  * @config: the run's configuration text (fl_store_sim_config_text())
  * @seed: the run's seed
- * @out_run_id: (out): the newest completed run with these three, or 0 when there is none
+ * @hash: (nullable): the hex digest of the run's event stream, as recorded; %NULL for any
+ * @out_run_id: (out): the newest completed run with these, or 0 when there is none
  * @error: a #GError
  *
  * The same text, configuration and seed make the same run, so the window finds the run its
- * bookmarks belong to again after a restart without recording the run a second time.
+ * bookmarks belong to again after a restart without recording the run a second time. A run
+ * that took other steps than the scheduler's (a branch the user stepped into) has the same
+ * three but another event stream: @hash tells the two apart.
  *
  * Returns: %TRUE when the query ran (whether or not a run was found).
  */
 gboolean
 fl_store_find_run (FlStore *store, const char *scenario_text, const char *config, guint64 seed,
-                   gint64 *out_run_id, GError **error)
+                   const char *hash, gint64 *out_run_id, GError **error)
 {
   g_return_val_if_fail (store != NULL && scenario_text != NULL && config != NULL, FALSE);
   g_return_val_if_fail (out_run_id != NULL, FALSE);
@@ -427,12 +430,16 @@ fl_store_find_run (FlStore *store, const char *scenario_text, const char *config
   *out_run_id = 0;
   g_autoptr (FlStoreCursor) stmt = fl_store_cursor (store, FL_STMT_RUN_FIND,
     "SELECT r.id " RUN_FROM " AND s.text = ?1 AND r.config = ?2 AND r.seed = ?3 "
-    "ORDER BY r.id DESC LIMIT 1", error);
+    "AND (?4 IS NULL OR r.hash = ?4) ORDER BY r.id DESC LIMIT 1", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, scenario_text, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (stmt, 2, config, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) seed);
+  if (hash != NULL)
+    sqlite3_bind_text (stmt, 4, hash, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, 4);
   int rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
     *out_run_id = sqlite3_column_int64 (stmt, 0);

@@ -175,6 +175,7 @@ gboolean     fl_store_find_run      (FlStore              *store,
                                      const char           *scenario_text,
                                      const char           *config,
                                      guint64               seed,
+                                     const char           *hash,
                                      gint64               *out_run_id,
                                      GError              **error);
 gboolean     fl_store_delete_run    (FlStore              *store,

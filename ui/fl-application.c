@@ -189,7 +189,10 @@ fl_application_quit (GSimpleAction *action,
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_close (GTK_WINDOW (l->data));
 
-  g_application_quit (app);
+  /* A window that stays open is asking about unsaved changes (the scenario editor): the
+   * application ends when the last window closes, not under that question. */
+  if (gtk_application_get_windows (GTK_APPLICATION (app)) == NULL)
+    g_application_quit (app);
 }
 
 static const GActionEntry fl_application_actions[] = {
@@ -210,6 +213,12 @@ static const struct {
   { "win.add-bookmark", { "<Control>d", NULL } },
   { "win.present", { "F5", NULL } },
   { "win.compare", { "<Control>k", NULL } },
+  { "win.edit-scenario", { "<Control><Shift>e", NULL } },
+  { "win.browse-store", { "<Control><Shift>o", NULL } },
+  /* the scenario editor's own (FlEditorWindow); win.open above opens a file into it */
+  { "win.run", { "<Control>Return", NULL } },
+  { "win.save", { "<Control>s", NULL } },
+  { "win.save-as", { "<Control><Shift>s", NULL } },
   { "win.next-finding", { "F8", NULL } },
   { "win.previous-finding", { "<Shift>F8", NULL } },
 };

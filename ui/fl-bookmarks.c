@@ -148,13 +148,15 @@ fl_bookmarks_reread (FlBookmarks *self, GError **error)
   return TRUE;
 }
 
-/* A new run (a load, a switch, a branch) has other bookmarks: find its twin in the store. */
+/* A new run (a load, a switch, a branch) has other bookmarks: find its twin in the store,
+ * the run with the same text, configuration, seed and event stream. */
 static void
 fl_bookmarks_run_changed (FlBookmarks *self)
 {
   FlSim *sim = fl_session_get_sim (self->session);
   g_autoptr(GError) error = NULL;
   g_autofree char *config = NULL;
+  g_autofree char *hash = NULL;
 
   if (fl_session_is_loading (self->session))
     return;
@@ -162,8 +164,11 @@ fl_bookmarks_run_changed (FlBookmarks *self)
   if (sim != NULL && fl_bookmarks_open_store (self, FALSE, &error) != NULL)
     {
       config = fl_store_sim_config_text (sim);
+      /* A branch (the user stepped another CPU) has the same text, configuration and seed
+       * as the run it left, but its own events: its own bookmarks. */
+      hash = fl_store_sim_hash_text (sim);
       if (!fl_store_find_run (self->store, fl_sim_get_scenario (sim)->text, config,
-                              fl_sim_get_seed (sim), &self->run_id, &error))
+                              fl_sim_get_seed (sim), hash, &self->run_id, &error))
         self->run_id = 0;
     }
   if (error == NULL)

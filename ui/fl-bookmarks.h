@@ -3,7 +3,8 @@
 /* FlBookmarks: the bookmarks of the session's run, kept in the user's store. A bookmark
  * belongs to a recorded run: the first one added records the run (scenario text,
  * configuration, seed and events), and whenever a run is loaded the store is asked for a run
- * of the same text, configuration and seed, whose bookmarks then come back. The store is
+ * of the same text, configuration, seed and event-stream hash (so a branched run has its
+ * own), whose bookmarks then come back. The store is
  * opened on the main thread when first needed and kept open until the object goes. */
 
 #include <glib-object.h>

@@ -1,12 +1,17 @@
 /* Exporting a view: a save chooser, then fl_export_view(). The chooser offers the size and
  * the colours as choices because both are properties of the figure, not of the file name;
- * the format is the file name's extension, so what the user reads is what is written. */
+ * the format is the file name's extension, so what the user reads is what is written.
+ * Which steps is a choice too: this step, or every step between two of the run's bookmarks
+ * (written by fl_export_range_job_start() in a worker, with a progress window). */
 
 #include "fl-export-dialog.h"
 
 #include <glib/gi18n.h>
 
+#include "fl-export-range.h"
+#include "fl-export-range-job.h"
 #include "fl-style.h"
+#include "fl-window.h"
 
 typedef struct {
   const char *format;
@@ -40,6 +45,10 @@ typedef struct {
   char          *path;
   FlViewport     viewport;        /* what to export, once chosen */
   FlPalette      palette;
+  GPtrArray     *marks;           /* FlBookmark, in step order, as when the dialog opened */
+  gboolean       range;           /* every step from `first` to `last`, not this one */
+  guint64        first, last;
+  char          *proposed;        /* the name the chooser was opened with */
 } FlExportRequest;
 
 static void
@@ -50,6 +59,8 @@ fl_export_request_free (FlExportRequest *request)
   for (guint i = 0; i < G_N_ELEMENTS (request->filters); i++)
     g_clear_object (&request->filters[i]);
   g_free (request->path);
+  g_clear_pointer (&request->marks, g_ptr_array_unref);
+  g_free (request->proposed);
   g_free (request);
 }
 
@@ -136,6 +147,25 @@ fl_export_dialog_export_to (FlSession        *session,
   return FALSE;
 }
 
+char *
+fl_export_dialog_range_name (FlSession  *session,
+                             FlView      view,
+                             guint64     first,
+                             guint64     last,
+                             const char *format)
+{
+  const char *name;
+
+  g_return_val_if_fail (FL_IS_SESSION (session), NULL);
+  g_return_val_if_fail ((guint) view < FL_VIEW_N && format != NULL, NULL);
+
+  name = fl_session_get_name (session);
+  if (name == NULL || name[0] == '\0')
+    name = "faultline";
+  return g_strdup_printf ("%s-steps-%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "-%s.%s", name,
+                          MIN (first, last), MAX (first, last), fl_view_name (view), format);
+}
+
 /* ---- the dialog ---- */
 
 static void
@@ -155,10 +185,36 @@ fl_export_show_error (GtkWindow  *parent,
 }
 
 static void
+fl_export_range_done (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(FlExportRequest) request = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!fl_export_range_job_finish (result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    fl_export_show_error (request->parent, request->path, error);
+}
+
+/* Takes the request when it exports a range: it lives until the worker is done. */
+static void
 fl_export_request_finish (FlExportRequest *request)
 {
   g_autoptr(GError) error = NULL;
 
+  if (request->range)
+    {
+      FlExportRequest *copy = g_new0 (FlExportRequest, 1);
+
+      /* the chooser's callers free theirs; the job's callback frees this one */
+      copy->parent = request->parent != NULL ? g_object_ref (request->parent) : NULL;
+      copy->path = g_strdup (request->path);
+      fl_export_range_job_start (request->parent, request->session, request->view,
+                                 &request->viewport, &request->palette, request->first,
+                                 request->last, request->path, fl_export_range_done, copy);
+      return;
+    }
   if (!fl_export_dialog_export_to (request->session, request->view, &request->viewport,
                                    &request->palette, request->path, &error))
     fl_export_show_error (request->parent, request->path, error);
@@ -177,21 +233,20 @@ fl_export_replace_response (GtkDialog       *dialog,
 }
 
 /* The chooser confirms replacing the name the user picked. When we add the extension
- * ourselves the name is a different one, so ask the same question before replacing it. */
+ * ourselves, or the range gets its own name or folder, the name is a different one, so ask
+ * the same question before replacing it. */
 static void
-fl_export_confirm_replace (FlExportRequest *request)
+fl_export_confirm_replace (FlExportRequest *request,
+                           const char      *question,
+                           const char      *explanation)
 {
-  g_autofree char *name = g_filename_display_basename (request->path);
   GtkWidget *dialog;
   GtkWidget *replace;
 
   dialog = gtk_message_dialog_new (request->parent,
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   _("Replace “%s”?"), name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("A file with this name already exists. "
-                                              "Replacing it overwrites its contents."));
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", explanation);
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
   replace = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Replace"), GTK_RESPONSE_ACCEPT);
   gtk_widget_add_css_class (replace, "destructive-action");
@@ -229,6 +284,101 @@ fl_export_request_choose_viewport (FlExportRequest *request,
     fl_palette_init_light (&request->palette);
 }
 
+static guint64
+fl_export_mark_step (FlExportRequest *request,
+                     const char      *id)
+{
+  guint64 index = 0;
+
+  if (id == NULL || !g_ascii_string_to_unsigned (id, 10, 0, request->marks->len - 1, &index,
+                                                 NULL))
+    index = 0;
+  return fl_bookmark_get_step (g_ptr_array_index (request->marks, index));
+}
+
+static void
+fl_export_request_choose_steps (FlExportRequest *request,
+                                GtkFileChooser  *chooser)
+{
+  guint64 from, to;
+
+  request->range = request->marks->len >= 2
+                   && g_strcmp0 (gtk_file_chooser_get_choice (chooser, "steps"), "range") == 0;
+  if (!request->range)
+    return;
+  from = fl_export_mark_step (request, gtk_file_chooser_get_choice (chooser, "from"));
+  to = fl_export_mark_step (request, gtk_file_chooser_get_choice (chooser, "to"));
+  request->first = MIN (from, to);
+  request->last = MAX (from, to);
+}
+
+/* The name proposed for this step promises one step; when a range was chosen and the name
+ * is still the one proposed, the range's own name is used instead, in the same folder. */
+static void
+fl_export_request_name_range (FlExportRequest *request,
+                              const char      *proposed)
+{
+  g_autofree char *base = g_path_get_basename (request->path);
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  const FlExportFormat *format = fl_export_format_for_path (request->path);
+
+  if (g_strcmp0 (base, proposed) != 0 || format == NULL)
+    return;
+  dir = g_path_get_dirname (request->path);
+  name = fl_export_dialog_range_name (request->session, request->view, request->first,
+                                      request->last, format->format);
+  g_free (request->path);
+  request->path = g_build_filename (dir, name, NULL);
+}
+
+/* Whether writing the request replaces anything: the file, or for a series any numbered
+ * file already in its folder. */
+static gboolean
+fl_export_request_replaces (FlExportRequest *request)
+{
+  g_autofree char *prefix = NULL;
+  const FlExportFormat *format = fl_export_format_for_path (request->path);
+
+  if (!request->range || format == NULL || g_str_equal (format->format, "pdf"))
+    return g_file_test (request->path, G_FILE_TEST_EXISTS);
+  prefix = fl_export_range_job_series_prefix (request->path);
+  for (guint64 step = request->first; step <= request->last; step++)
+    {
+      g_autofree char *file = fl_export_range_file_name (prefix, step, format->format);
+
+      if (g_file_test (file, G_FILE_TEST_EXISTS))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+fl_export_request_confirm (FlExportRequest *request)
+{
+  g_autofree char *name = g_filename_display_basename (request->path);
+  g_autofree char *prefix = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *question = NULL;
+
+  prefix = request->range ? fl_export_range_job_series_prefix (request->path) : NULL;
+  if (prefix == NULL)
+    {
+      question = g_strdup_printf (_("Replace “%s”?"), name);
+      fl_export_confirm_replace (request, question,
+                                 _("A file with this name already exists. "
+                                   "Replacing it overwrites its contents."));
+      return;
+    }
+  folder = g_path_get_dirname (prefix);
+  g_free (name);
+  name = g_filename_display_basename (folder);
+  question = g_strdup_printf (_("Replace the images in “%s”?"), name);
+  fl_export_confirm_replace (request, question,
+                             _("The folder already holds numbered images of some of these "
+                               "steps. Replacing them overwrites their contents."));
+}
+
 static void
 fl_export_chooser_response (GtkNativeDialog *native,
                             int              response,
@@ -237,6 +387,7 @@ fl_export_chooser_response (GtkNativeDialog *native,
   g_autoptr(FlExportRequest) owned = request;
   g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
+  gboolean confirmed;
 
   if (response != GTK_RESPONSE_ACCEPT)
     goto out;
@@ -247,32 +398,112 @@ fl_export_chooser_response (GtkNativeDialog *native,
     goto out;
 
   fl_export_request_choose_viewport (request, GTK_FILE_CHOOSER (native));
+  fl_export_request_choose_steps (request, GTK_FILE_CHOOSER (native));
 
-  if (fl_export_format_for_path (path) != NULL)
+  /* The chooser asked before replacing the name the user picked, and only that name. */
+  confirmed = fl_export_format_for_path (path) != NULL;
+  if (confirmed)
+    request->path = g_steal_pointer (&path);
+  else
     {
-      request->path = g_steal_pointer (&path);
-      fl_export_request_finish (request);
-      goto out;
+      /* No known extension: the format of the filter the user picked decides, PNG if none. */
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (native));
+      const FlExportFormat *format = &fl_export_formats[0];
+
+      for (guint i = 0; i < G_N_ELEMENTS (fl_export_formats); i++)
+        if (filter == request->filters[i])
+          format = &fl_export_formats[i];
+      request->path = g_strconcat (path, format->suffix, NULL);
     }
 
-  /* No known extension: the format of the filter the user picked decides, PNG if none. */
-  {
-    GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (native));
-    const FlExportFormat *format = &fl_export_formats[0];
+  if (request->range)
+    {
+      g_autofree char *picked = g_strdup (request->path);
+      g_autofree char *series = NULL;
 
-    for (guint i = 0; i < G_N_ELEMENTS (fl_export_formats); i++)
-      if (filter == request->filters[i])
-        format = &fl_export_formats[i];
-    request->path = g_strconcat (path, format->suffix, NULL);
-  }
+      fl_export_request_name_range (request, request->proposed);
+      series = fl_export_range_job_series_prefix (request->path);
+      if (series != NULL || g_strcmp0 (picked, request->path) != 0)
+        confirmed = FALSE;
+    }
 
-  if (g_file_test (request->path, G_FILE_TEST_EXISTS))
-    fl_export_confirm_replace (g_steal_pointer (&owned));
+  if (!confirmed && fl_export_request_replaces (request))
+    fl_export_request_confirm (g_steal_pointer (&owned));
   else
     fl_export_request_finish (request);
 
 out:
   g_object_unref (native);
+}
+
+/* "Steps": this step, or every step from one bookmark to another (a PDF page or a numbered
+ * image each). With fewer than two bookmarks the range is not offered, and the only entry
+ * says why, since a chooser's choices cannot be greyed out. */
+static void
+fl_export_add_step_choices (GtkFileChooser  *chooser,
+                            FlExportRequest *request)
+{
+  char step[32];
+  g_autofree char *this_step = NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  g_snprintf (step, sizeof step, "%" G_GUINT64_FORMAT, fl_session_get_step (request->session));
+  if (request->marks->len < 2)
+    {
+      /* Translators: the only "Steps" choice of the export dialog while the run has fewer
+       * than two bookmarks; %s is the current step. */
+      const char *only_ids[] = { "step", NULL };
+      const char *only_labels[] = { NULL, NULL };
+
+      this_step = g_strdup_printf (_("Step %s (add two bookmarks to export a range)"), step);
+      only_labels[0] = this_step;
+      gtk_file_chooser_add_choice (chooser, "steps", _("Steps"), only_ids, only_labels);
+      gtk_file_chooser_set_choice (chooser, "steps", "step");
+      return;
+    }
+
+  {
+    const char *step_ids[] = { "step", "range", NULL };
+    const char *step_labels[] = { NULL, _("From bookmark to bookmark"), NULL };
+
+    /* Translators: an export choice: only the step shown now; %s is its number. */
+    this_step = g_strdup_printf (_("This step (%s)"), step);
+    step_labels[0] = this_step;
+    gtk_file_chooser_add_choice (chooser, "steps", _("Steps"), step_ids, step_labels);
+    gtk_file_chooser_set_choice (chooser, "steps", "step");
+  }
+
+  /* "From" lists the bookmarks from the first, "To" from the last: GTK 4.8's own chooser
+   * looks a default up among the labels, not the ids, and so opens on the first entry; the
+   * order makes the whole bookmarked stretch the range offered. The ids are the bookmarks'. */
+  for (guint k = 0; k < 2 * request->marks->len; k++)
+    {
+      guint i = k < request->marks->len ? k : 2 * request->marks->len - 1 - k;
+      FlBookmark *mark = g_ptr_array_index (request->marks, i);
+      char at[32];
+
+      g_snprintf (at, sizeof at, "%" G_GUINT64_FORMAT, fl_bookmark_get_step (mark));
+      g_ptr_array_add (ids, g_strdup_printf ("%u", i));
+      /* Translators: a bookmark in the export dialog's From and To choices: its step, its
+       * title. */
+      g_ptr_array_add (labels, g_strdup_printf (_("Step %s: %s"), at,
+                                                fl_bookmark_get_title (mark)));
+      if (k == request->marks->len - 1)
+        {
+          g_ptr_array_add (ids, NULL);
+          g_ptr_array_add (labels, NULL);
+        }
+    }
+  g_ptr_array_add (ids, NULL);
+  g_ptr_array_add (labels, NULL);
+  gtk_file_chooser_add_choice (chooser, "from", _("From"), (const char **) ids->pdata,
+                               (const char **) labels->pdata);
+  gtk_file_chooser_add_choice (chooser, "to", _("To"),
+                               (const char **) ids->pdata + request->marks->len + 1,
+                               (const char **) labels->pdata + request->marks->len + 1);
+  gtk_file_chooser_set_choice (chooser, "from", "0");
+  gtk_file_chooser_set_choice (chooser, "to", g_ptr_array_index (ids, request->marks->len + 1));
 }
 
 static void
@@ -315,6 +546,8 @@ fl_export_add_choices (GtkFileChooser  *chooser,
   /* The chooser copied the labels. */
   for (guint i = 0; i < G_N_ELEMENTS (fl_export_sizes); i++)
     g_free (size_texts[i]);
+
+  fl_export_add_step_choices (chooser, request);
 }
 
 void
@@ -349,6 +582,16 @@ fl_export_dialog_present (GtkWindow        *parent,
   if (request->shown.font_scale <= 0)
     request->shown.font_scale = 1.0;
 
+  /* The window's bookmarks, as they are now: the choices list them. */
+  request->marks = g_ptr_array_new_with_free_func (g_object_unref);
+  if (parent != NULL && FL_IS_WINDOW (parent))
+    {
+      GListModel *model = fl_bookmarks_get_model (fl_window_get_bookmarks (FL_WINDOW (parent)));
+
+      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+        g_ptr_array_add (request->marks, g_list_model_get_item (model, i));
+    }
+
   native = gtk_file_chooser_native_new (view == FL_VIEW_ALL ? _("Export Window")
                                                             : _("Export View"),
                                         parent, GTK_FILE_CHOOSER_ACTION_SAVE,
@@ -376,6 +619,7 @@ fl_export_dialog_present (GtkWindow        *parent,
     }
   name = fl_export_dialog_default_name (session, view, "png");
   gtk_file_chooser_set_current_name (chooser, name);
+  request->proposed = g_strdup (name);
 
   fl_export_add_choices (chooser, request);
 

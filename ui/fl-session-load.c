@@ -15,6 +15,10 @@ struct _FlLoadJob
   guint64   return_step;
   FlSim    *sim;              /* a run to finish, or NULL for a new one */
   gboolean  continuation;
+  gboolean  recorded;         /* fl_load_job_set_recorded() was called */
+  guint64   seed;
+  FlSchedPolicy policy;
+  guint64   max_steps;        /* 0: the run's natural end */
 
   /* written by the worker; the base configuration is read after the task completed */
   FlConfig  base_config;
@@ -37,6 +41,15 @@ fl_load_job_new (const char        *scenario,
   job->switches = g_strdupv ((GStrv) switches);
   job->return_step = return_step;
   return job;
+}
+
+void
+fl_load_job_set_recorded (FlLoadJob *job, guint64 seed, FlSchedPolicy policy, guint64 max_steps)
+{
+  job->recorded = TRUE;
+  job->seed = seed;
+  job->policy = policy;
+  job->max_steps = max_steps;
 }
 
 FlLoadJob *
@@ -128,6 +141,7 @@ static FlSim *
 fl_load_job_new_sim (FlLoadJob *job, GError **error)
 {
   g_autoptr(FlScenario) scenario = NULL;
+  FlSim *sim;
   FlConfig config;
 
   if (job->text != NULL)
@@ -147,7 +161,12 @@ fl_load_job_new_sim (FlLoadJob *job, GError **error)
     return NULL;
 
   fl_load_job_count_ops (job, scenario);
-  return fl_sim_new (scenario, &config, scenario->seed, error);
+  if (!job->recorded)
+    return fl_sim_new (scenario, &config, scenario->seed, error);
+  sim = fl_sim_new (scenario, &config, job->seed, error);
+  if (sim != NULL)
+    fl_sim_set_policy (sim, job->policy);
+  return sim;
 }
 
 void
@@ -161,6 +180,7 @@ fl_load_job_run (GTask        *task,
   g_autoptr(FlSim) sim = NULL;
   gsize seen = 0;
   gboolean more = TRUE;
+  guint64 limit = FL_LOAD_MAX_STEPS;
 
   sim = job->continuation ? g_steal_pointer (&job->sim) : fl_load_job_new_sim (job, &error);
   if (sim == NULL)
@@ -170,14 +190,17 @@ fl_load_job_run (GTask        *task,
     }
   if (job->continuation)
     fl_load_job_count_ops (job, fl_sim_get_scenario (sim));
+  /* A run recorded as stopped early is shown as far as it went, as a replay takes it. */
+  if (job->max_steps != 0)
+    limit = MIN (limit, job->max_steps);
 
-  while (more && fl_sim_get_step (sim) < FL_LOAD_MAX_STEPS)
+  while (more && fl_sim_get_step (sim) < limit)
     {
       gsize n = 0;
       const FlEvent *events;
       gint started = 0;
 
-      for (guint i = 0; i < BATCH && more; i++)
+      for (guint i = 0; i < BATCH && more && fl_sim_get_step (sim) < limit; i++)
         more = fl_sim_step (sim);
 
       events = fl_sim_get_events (sim, &n);

@@ -20,6 +20,12 @@ FlLoadJob      *fl_load_job_new              (const char        *scenario,
                                               const char        *text,
                                               const char *const *switches,
                                               guint64            return_step);
+/* A recorded run taken again (the store browser): its seed and schedule policy instead of the
+ * scenario's, and, when `max_steps` is not 0, only as many steps as it was recorded with. */
+void            fl_load_job_set_recorded     (FlLoadJob         *job,
+                                              guint64            seed,
+                                              FlSchedPolicy      policy,
+                                              guint64            max_steps);
 /* Simulates `sim` (taken) from where it stands to the end of its run. */
 FlLoadJob      *fl_load_job_new_continue     (FlSim             *sim,
                                               guint64            return_step);

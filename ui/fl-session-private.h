@@ -21,6 +21,11 @@ struct _FlSession
   char       *text;           /* the text of fl_session_load_text(), for re-runs */
   char       *title;
   GHashTable *switches;       /* key → value set by fl_session_set_switch() */
+  /* fl_session_load_run(): the recorded run's seed and schedule, kept for its re-runs */
+  gboolean    recorded;
+  guint64     recorded_seed;
+  FlSchedPolicy recorded_policy;
+  guint64     recorded_steps; /* 0: to the run's natural end */
   FlConfig    base_config;    /* the scenario's own configuration, once parsed */
   gboolean    have_base;
 

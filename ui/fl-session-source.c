@@ -3,6 +3,8 @@
 
 #include "fl-session-private.h"
 
+#include "fl-store-record.h"
+
 static void
 fl_session_set_progress (FlSession *self, double progress)
 {
@@ -134,16 +136,24 @@ static void
 fl_session_rerun (FlSession *self, guint64 keep_step)
 {
   g_auto(GStrv) switches = fl_session_switch_list (self);
+  FlLoadJob *job;
 
   if (self->scenario == NULL && self->text == NULL)
     return;
-  fl_session_start_job (self, fl_load_job_new (self->scenario, self->name, self->text,
-                                               (const char *const *) switches, keep_step));
+  job = fl_load_job_new (self->scenario, self->name, self->text,
+                         (const char *const *) switches, keep_step);
+  if (self->recorded)
+    fl_load_job_set_recorded (job, self->recorded_seed, self->recorded_policy,
+                              self->recorded_steps);
+  fl_session_start_job (self, job);
 }
 
+/* A new source is not the recorded run any more, unless fl_session_load_run() says so after. */
 static void
-fl_session_set_source (FlSession *self, const char *scenario, const char *name, const char *text)
+fl_session_set_source (FlSession *self, const char *scenario, const char *name, const char *text,
+                       gboolean recorded)
 {
+  self->recorded = recorded;
   g_free (self->scenario);
   self->scenario = g_strdup (scenario);
   g_free (self->name);
@@ -188,7 +198,7 @@ fl_session_load (FlSession *self, const char *scenario)
   g_return_if_fail (scenario != NULL);
 
   name = fl_session_display_name (scenario);
-  fl_session_set_source (self, scenario, name, NULL);
+  fl_session_set_source (self, scenario, name, NULL, FALSE);
 }
 
 void
@@ -197,7 +207,46 @@ fl_session_load_text (FlSession *self, const char *name, const char *text)
   g_return_if_fail (FL_IS_SESSION (self));
   g_return_if_fail (name != NULL && text != NULL);
 
-  fl_session_set_source (self, NULL, name, text);
+  fl_session_set_source (self, NULL, name, text, FALSE);
+}
+
+gboolean
+fl_session_load_run (FlSession *self, const char *name, const char *text, const char *config,
+                     guint64 seed, guint64 max_steps, GError **error)
+{
+  g_autoptr(FlScenario) scenario = NULL;
+  g_auto(GStrv) switches = NULL;
+  FlConfig run_config;
+  FlSchedPolicy policy;
+
+  g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (name != NULL && text != NULL && config != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Parsed here as well as in the worker: the switches are the run's differences from the
+   * scenario's own configuration, so the switches popover shows what the run changed. */
+  scenario = fl_scenario_parse (text, name, error);
+  if (scenario == NULL)
+    return FALSE;
+  run_config = scenario->config;
+  if (!fl_store_run_config_apply (config, &run_config, &policy, &switches, error)
+      || !fl_config_validate (&run_config, error))
+    return FALSE;
+
+  g_hash_table_remove_all (self->switches);
+  for (guint i = 0; switches[i] != NULL; i += 2)
+    {
+      g_autofree char *own = fl_config_get (&scenario->config, switches[i]);
+      g_autofree char *value = fl_config_get (&run_config, switches[i]);
+
+      if (g_strcmp0 (own, value) != 0)
+        g_hash_table_insert (self->switches, g_strdup (switches[i]), g_steal_pointer (&value));
+    }
+  self->recorded_seed = seed;
+  self->recorded_policy = policy;
+  self->recorded_steps = max_steps;
+  fl_session_set_source (self, NULL, name, text, TRUE);
+  return TRUE;
 }
 
 /* The configuration the next run gets: the scenario's own (or the defaults before it was

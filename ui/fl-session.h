@@ -41,6 +41,16 @@ FlSession      *fl_session_new              (void);
 void            fl_session_load             (FlSession *self, const char *scenario);
 /* Load from scenario text (the editor, the store); `name` is what the header shows. */
 void            fl_session_load_text        (FlSession *self, const char *name, const char *text);
+/* Load a run recorded in a store: its scenario text, its configuration (the config column,
+ * fl_store_sim_config_text()) and seed, and, when `max_steps` is not 0, only that many steps
+ * (a run recorded as stopped early). The switches become those of the run (where it differs
+ * from the scenario's own configuration); the seed and schedule stay for re-runs with other
+ * switches until another scenario is loaded. FALSE, loading nothing, with an FL_SCENARIO_ERROR
+ * or FL_CONFIG_ERROR when the text or the configuration cannot be used by this build. */
+gboolean        fl_session_load_run         (FlSession *self, const char *name,
+                                             const char *text, const char *config,
+                                             guint64 seed, guint64 max_steps,
+                                             GError **error);
 /* Set one configuration switch (fl_config_keys()) and re-run the scenario, keeping the step
  * when the new run is long enough. FALSE with an FL_CONFIG_ERROR for a bad key or value. */
 gboolean        fl_session_set_switch       (FlSession *self, const char *key,

@@ -5,6 +5,7 @@
 #include "fl-view-area.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "fl-style.h"
 
@@ -265,6 +266,44 @@ fl_view_area_size_allocate (GtkWidget *widget, int width, int height, int baseli
   fl_view_area_update_description (self);
 }
 
+/* The cache view shortens long line names to keep its columns apart: hovering a row gives
+ * the name in full, with how often the line moved and where it went last. */
+static gboolean
+fl_view_area_cache_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip,
+                            FlViewArea *self)
+{
+  FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
+  FlSim *sim = priv->session ? fl_session_get_sim (priv->session) : NULL;
+  g_autoptr(GArray) boxes = NULL;
+  FlViewport viewport;
+
+  if (sim == NULL || keyboard)
+    return FALSE;
+  fl_view_area_get_viewport (self, &viewport);
+  boxes = fl_cache_label_boxes (sim, &viewport);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const FlLabelBox *box = &g_array_index (boxes, FlLabelBox, i);
+
+      /* anywhere along the row's text: its name, its count, its last move */
+      if (box->line != 0 && y >= box->y && y < box->y + box->height)
+        {
+          g_autofree char *text = fl_cache_describe_line (sim, box->line);
+          GdkRectangle area = { 0, (int) box->y, gtk_widget_get_width (widget),
+                                (int) ceil (box->height) };
+
+          gtk_tooltip_set_text (tooltip, text);
+          gtk_tooltip_set_tip_area (tooltip, &area);
+          return text != NULL;
+        }
+    }
+  return FALSE;
+}
+
 static void
 fl_view_area_constructed (GObject *object)
 {
@@ -278,6 +317,11 @@ fl_view_area_constructed (GObject *object)
                                   -1);
   gtk_widget_add_css_class (GTK_WIDGET (self), fl_view_name (priv->view));
   fl_style_connect (object, G_CALLBACK (fl_view_area_invalidate));
+  if (priv->view == FL_VIEW_CACHE)
+    {
+      gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+      g_signal_connect (self, "query-tooltip", G_CALLBACK (fl_view_area_cache_tooltip), self);
+    }
   if (priv->session != NULL)
     {
       g_signal_connect_object (priv->session, "changed",

@@ -13,6 +13,7 @@
 #include "fl-bookmarks-button.h"
 #include "fl-compare-dialog.h"
 #include "fl-compare-page.h"
+#include "fl-editor-window.h"
 #include "fl-export-dialog.h"
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
@@ -21,6 +22,7 @@
 #include "fl-scrubber.h"
 #include "fl-session.h"
 #include "fl-shortcuts.h"
+#include "fl-store-browser.h"
 #include "fl-switches-button.h"
 #include "fl-view-area.h"
 
@@ -163,6 +165,7 @@ fl_window_update_actions (FlWindow *self)
     { "next-bookmark", sim != NULL && n_bookmarks > 0 },
     { "previous-bookmark", sim != NULL && n_bookmarks > 0 },
     { "compare", sim != NULL },
+    { "edit-scenario", sim != NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
@@ -508,6 +511,20 @@ fl_window_compare (GSimpleAction *action, GVariant *parameter, gpointer user_dat
 }
 
 static void
+fl_window_edit_scenario (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  fl_editor_window_show (GTK_WINDOW (self), self->session);
+}
+
+static void
+fl_window_browse_store (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  fl_store_browser_present (FL_WINDOW (user_data));
+}
+
+static void
 fl_window_bench (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   gtk_window_present (GTK_WINDOW (fl_bench_window_new (GTK_WINDOW (user_data))));
@@ -550,6 +567,8 @@ static const GActionEntry fl_window_actions[] = {
   { .name = "compare", .activate = fl_window_compare },
   { .name = "leave-compare", .activate = fl_window_leave_compare_action },
   { .name = "bench", .activate = fl_window_bench },
+  { .name = "edit-scenario", .activate = fl_window_edit_scenario },
+  { .name = "browse-store", .activate = fl_window_browse_store },
 };
 
 /* The views presentation mode gives larger type: every painter view of the window. */

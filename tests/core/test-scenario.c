@@ -378,6 +378,41 @@ test_good_corpus (void)
 
 /* ---- the bad corpus ----------------------------------------------------------------------- */
 
+/* What the editor relies on: the line and the message come apart exactly, for the source
+ * name the text was parsed under (here a file's path, with its slashes and digits). */
+static void
+assert_error_line (const GError *error, const char *source, guint expect_line)
+{
+  guint line = 0;
+  const char *what = NULL;
+
+  g_assert_true (fl_scenario_error_get_line (error, source, &line, &what));
+  g_assert_cmpuint (line, ==, expect_line);
+  g_assert_true (g_str_has_suffix (error->message, what));
+  g_assert_false (g_str_has_prefix (what, " "));
+  g_assert_cmpuint (strlen (what), >, 0);
+  /* another source name is not this error's */
+  g_assert_false (fl_scenario_error_get_line (error, "other.fault", NULL, NULL));
+}
+
+static void
+test_error_line (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) other = g_error_new_literal (G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                                                  "<text>:3: looks alike");
+  guint line = 0;
+  const char *what = NULL;
+  g_autoptr (FlScenario) s = fl_scenario_parse ("[scenario]\ntitle=t\n\n[cpu0]\n"
+                                                "ops=fualt 0x1000 read\n", NULL, &error);
+
+  g_assert_null (s);
+  g_assert_true (fl_scenario_error_get_line (error, NULL, &line, &what));
+  g_assert_cmpuint (line, ==, 5);
+  g_assert_true (g_str_has_prefix (what, "unknown operation"));
+  g_assert_false (fl_scenario_error_get_line (other, NULL, &line, NULL));
+}
+
 static void
 test_bad_corpus (void)
 {
@@ -413,6 +448,7 @@ test_bad_corpus (void)
        * values, or what to raise). */
       g_assert_true (strstr (error->message, "expected") || strstr (error->message, "valid")
                      || strstr (error->message, "raise"));
+      assert_error_line (error, path, expect_line);
     }
 }
 
@@ -772,6 +808,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/scenario/good-corpus", test_good_corpus);
   g_test_add_func ("/core/scenario/bad-corpus", test_bad_corpus);
+  g_test_add_func ("/core/scenario/error-line", test_error_line);
   g_test_add_func ("/core/scenario/flattened-repeats", test_flattened_repeats);
   g_test_add_func ("/core/scenario/cursor-reach", test_cursor_reach);
   g_test_add_func ("/core/scenario/prose-wraps", test_prose_wraps_and_round_trips);

@@ -397,6 +397,63 @@ test_killed_while_recording (FlStoreFixture *fx, gconstpointer data)
     fl_sim_free (earlier[i]);
 }
 
+/* A branch (another CPU stepped at some step, the rest simulated from there) has the same
+ * scenario, configuration and seed as the run it left: only the event-stream hash finds
+ * each of the two again. */
+static void
+test_find_run_by_hash (FlStoreFixture *fx, gconstpointer data)
+{
+  g_autoptr (FlStore) store = open_store (fx->db);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlSim) run = simulate ("spf-vs-munmap");
+  g_autoptr (FlSim) branch = simulate ("spf-vs-munmap");
+  const guint64 at = 10;
+  gint64 found = -1;
+  gboolean branched = FALSE;
+
+  /* step another CPU than the run did at `at` */
+  g_assert_true (fl_sim_seek (branch, at));
+  guint recorded = fl_sim_get_event (run, (gsize) at).cpu;
+  g_assert_cmpuint (fl_sim_get_event (run, (gsize) at).step, ==, at);
+  for (guint cpu = 0; cpu < FL_MAX_CPUS && !branched; cpu++)
+    if (cpu != recorded && fl_sim_cpu_can_step (branch, cpu))
+      branched = fl_sim_step_cpu (branch, cpu);
+  g_assert_true (branched);
+  fl_sim_run (branch, 0);
+
+  g_autofree char *config = fl_store_sim_config_text (run);
+  g_autofree char *branch_config = fl_store_sim_config_text (branch);
+  g_autofree char *hash = fl_store_sim_hash_text (run);
+  g_autofree char *branch_hash = fl_store_sim_hash_text (branch);
+  const char *text = fl_sim_get_scenario (run)->text;
+  g_assert_cmpstr (config, ==, branch_config);
+  g_assert_cmpstr (hash, !=, branch_hash);
+
+  gint64 run_id = record (store, run);
+  g_assert_true (fl_store_find_run (store, text, config, fl_sim_get_seed (run), branch_hash,
+                                    &found, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, 0);
+
+  gint64 branch_id = record (store, branch);
+  g_assert_cmpint (branch_id, !=, run_id);
+  g_assert_true (fl_store_find_run (store, text, config, fl_sim_get_seed (run), hash, &found,
+                                    &error));
+  g_assert_cmpint (found, ==, run_id);
+  g_assert_true (fl_store_find_run (store, text, config, fl_sim_get_seed (run), branch_hash,
+                                    &found, &error));
+  g_assert_cmpint (found, ==, branch_id);
+  /* no hash: the newest of the three alike */
+  g_assert_true (fl_store_find_run (store, text, config, fl_sim_get_seed (run), NULL, &found,
+                                    &error));
+  g_assert_cmpint (found, ==, branch_id);
+  /* another seed is another run */
+  g_assert_true (fl_store_find_run (store, text, config, fl_sim_get_seed (run) + 1, hash,
+                                    &found, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -410,6 +467,7 @@ main (int argc, char **argv)
   ADD ("events-by-range", test_events_by_range);
   ADD ("reports-the-difference", test_replay_reports_the_difference);
   ADD ("killed-while-recording", test_killed_while_recording);
+  ADD ("find-run-by-hash", test_find_run_by_hash);
 #undef ADD
   return g_test_run ();
 }

@@ -1,14 +1,22 @@
-/* screenshot-window: the README's screenshot, taken from the app itself. Starts the
+/* screenshot-window: the README's screenshots, taken from the app itself. Starts the
  * application, opens a scenario with optional switches, goes to a step, and saves the
  * window as it is drawn to a PNG. Run under a display (make screenshot, or xvfb-run):
  *
  *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
- *                     [--compare KEY=VALUE] [--dark] SCENARIO FILE.png
+ *                     [--compare KEY=VALUE] [--bookmark STEP:TITLE:NOTE… --present [--slide K]]
+ *                     [--bench-window] [--dark] SCENARIO FILE.png
+ *
+ * --bookmark adds bookmarks in a store of the tool's own (a temporary XDG_DATA_HOME, removed
+ * at the end: never the user's); --present then shows presentation mode (F5) on slide K
+ * (default 1, the first bookmark). --bench-window saves the benchmark chart window (Ctrl+B)
+ * once it has measured, instead of the main window.
  */
 
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fl-bench-window.h"
 #include "fl-compare-page.h"
 #include "ui-test-helpers.h"
 
@@ -17,6 +25,10 @@ typedef struct {
   char    *output;
   char   **sets;
   char    *compare;      /* KEY=VALUE of run B: the window's compare mode */
+  char   **bookmarks;    /* STEP:TITLE:NOTE, added before presenting */
+  gboolean present;
+  gint     slide;
+  gboolean bench_window;
   gint64   step;
   gboolean finding;
   gint     cpu;
@@ -24,6 +36,79 @@ typedef struct {
   gboolean dark;
   gboolean saved;
 } Shot;
+
+/* The default size counts the frame around the window: grow it by what the frame takes, so
+ * the picture has the size asked for. */
+static void
+fl_fit_window (GtkWindow *window, int width, int height)
+{
+  for (int attempt = 0; attempt < 3; attempt++)
+    {
+      int dw = width - gtk_widget_get_width (GTK_WIDGET (window));
+      int dh = height - gtk_widget_get_height (GTK_WIDGET (window));
+      int w, h;
+
+      if (dw == 0 && dh == 0)
+        break;
+      gtk_window_get_default_size (window, &w, &h);
+      gtk_window_set_default_size (window, w + dw, h + dh);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+}
+
+/* Each --bookmark STEP:TITLE:NOTE, as Ctrl+D adds one: into the tool's own store. */
+static void
+fl_add_bookmarks (Shot *shot, GtkWindow *window)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  guint64 step = fl_session_get_step (session);
+
+  for (guint i = 0; shot->bookmarks != NULL && shot->bookmarks[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) parts = g_strsplit (shot->bookmarks[i], ":", 3);
+      guint64 at = 0;
+
+      if (g_strv_length (parts) < 2
+          || !g_ascii_string_to_unsigned (parts[0], 10, 0, fl_session_get_total_steps (session),
+                                          &at, NULL))
+        g_error ("--bookmark %s: expected STEP:TITLE[:NOTE] with a step of the run",
+                 shot->bookmarks[i]);
+      fl_session_seek (session, at);
+      if (!fl_window_add_bookmark (FL_WINDOW (window), parts[1], parts[2] ? parts[2] : "",
+                                   &error))
+        g_error ("--bookmark %s: %s", shot->bookmarks[i], error->message);
+    }
+  fl_session_seek (session, step);
+}
+
+/* A store of the tool's own: the bookmarks it adds never reach the user's. */
+static char *
+fl_use_own_data_home (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *home = g_dir_make_tmp ("faultline-screenshot-XXXXXX", &error);
+
+  if (home == NULL)
+    g_error ("cannot make a temporary data folder: %s", error->message);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  return home;
+}
+
+static void
+fl_remove_data_home (const char *home)
+{
+  g_autofree char *dir = g_build_filename (home, "faultline", NULL);
+  const char *names[] = { "faultline.db", "faultline.db-wal", "faultline.db-shm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file = g_build_filename (dir, names[i], NULL);
+      g_remove (file);
+    }
+  g_rmdir (dir);
+  g_rmdir (home);
+}
 
 static void
 fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
@@ -61,28 +146,43 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
       while (fl_compare_page_is_loading (page))
         g_main_context_iteration (NULL, TRUE);
     }
-
-  /* The default size counts the frame around the window: grow it by what the frame takes,
-   * so the picture has the size asked for. */
-  for (int attempt = 0; attempt < 3; attempt++)
+  fl_add_bookmarks (shot, window);
+  if (shot->present)
     {
-      int dw = shot->width - gtk_widget_get_width (GTK_WIDGET (window));
-      int dh = shot->height - gtk_widget_get_height (GTK_WIDGET (window));
-      int w, h;
-
-      if (dw == 0 && dh == 0)
-        break;
-      gtk_window_get_default_size (window, &w, &h);
-      gtk_window_set_default_size (window, w + dw, h + dh);
-      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+      g_action_group_activate_action (G_ACTION_GROUP (window), "present", NULL);
+      if (!fl_window_is_presenting (FL_WINDOW (window)))
+        g_error ("--present: presentation mode did not start (add bookmarks with --bookmark)");
+      for (int i = 0; i < shot->slide; i++)
+        g_action_group_activate_action (G_ACTION_GROUP (window), "next-bookmark", NULL);
     }
 
+  if (shot->bench_window)
+    {
+      GtkWindow *bench = GTK_WINDOW (fl_bench_window_new (window));
+
+      gtk_window_set_default_size (bench, shot->width, shot->height);
+      gtk_window_present (bench);
+      /* the chart is measured in a worker: wait for it */
+      while (fl_bench_window_is_running (FL_BENCH_WINDOW (bench)))
+        g_main_context_iteration (NULL, TRUE);
+      if (fl_bench_window_get_n_points (FL_BENCH_WINDOW (bench)) == 0)
+        g_error ("--bench-window: the benchmark measured nothing");
+      window = bench;
+    }
+
+  fl_fit_window (window, shot->width, shot->height);
   texture = fl_test_render_widget (GTK_WIDGET (window));
   if (!gdk_texture_save_to_png (texture, shot->output))
     g_error ("could not write %s", shot->output);
-  g_print ("%s: %s at step %" G_GUINT64_FORMAT ", %d×%d\n", shot->output, shot->scenario,
-           fl_session_get_step (session), gdk_texture_get_width (texture),
-           gdk_texture_get_height (texture));
+  if (shot->bench_window)
+    g_print ("%s: the benchmark chart, %d×%d\n", shot->output, gdk_texture_get_width (texture),
+             gdk_texture_get_height (texture));
+  else
+    g_print ("%s: %s at step %" G_GUINT64_FORMAT ", %d×%d\n", shot->output, shot->scenario,
+             fl_session_get_step (session), gdk_texture_get_width (texture),
+             gdk_texture_get_height (texture));
+  if (shot->bench_window)
+    gtk_window_destroy (window);
   shot->saved = TRUE;
 }
 
@@ -107,7 +207,8 @@ fl_use_build_tree_schemas (void)
 int
 main (int argc, char *argv[])
 {
-  Shot shot = { .step = -1, .cpu = -1 };
+  Shot shot = { .step = -1, .cpu = -1, .slide = 1 };
+  g_autofree char *data_home = NULL;
   g_autofree char *size = NULL;
   int width = 1280, height = 800;
   g_autoptr(GError) error = NULL;
@@ -119,12 +220,19 @@ main (int argc, char *argv[])
     { "cpu", 0, 0, G_OPTION_ARG_INT, &shot.cpu, "CPU to select", "N" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &shot.sets, "Set a design switch", "KEY=VALUE" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &shot.compare, "Compare with run B", "KEY=VALUE" },
+    { "bookmark", 0, 0, G_OPTION_ARG_STRING_ARRAY, &shot.bookmarks,
+      "Bookmark a step (in a temporary store)", "STEP:TITLE:NOTE" },
+    { "present", 0, 0, G_OPTION_ARG_NONE, &shot.present, "Presentation mode (F5)", NULL },
+    { "slide", 0, 0, G_OPTION_ARG_INT, &shot.slide, "Slide to show (default 1)", "K" },
+    { "bench-window", 0, 0, G_OPTION_ARG_NONE, &shot.bench_window,
+      "The benchmark chart window, once measured", NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
     { NULL }
   };
   g_autoptr(GSettings) settings = NULL;
 
-  /* never the user's settings: the window opens at the size and in the style asked */
+  /* never the user's settings: the window opens at the size and in the style asked; nor the
+   * user's store: the window looks bookmarks up there, and --bookmark writes */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   fl_use_build_tree_schemas ();
   g_option_context_add_main_entries (context, entries, NULL);
@@ -138,6 +246,7 @@ main (int argc, char *argv[])
   shot.width = width;
   shot.height = height;
   shot.output = argv[2];
+  data_home = fl_use_own_data_home ();
 
   gtk_init ();
   fl_test_fail_on_warnings ();
@@ -147,7 +256,9 @@ main (int argc, char *argv[])
   g_settings_set_string (settings, "theme", shot.dark ? "dark" : "light");
 
   fl_test_run_application (fl_take_screenshot, &shot);
+  fl_remove_data_home (data_home);
   g_strfreev (shot.sets);
+  g_strfreev (shot.bookmarks);
   g_free (shot.compare);
   return shot.saved ? EXIT_SUCCESS : EXIT_FAILURE;
 }

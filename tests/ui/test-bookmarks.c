@@ -160,6 +160,97 @@ fl_check_present (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_false (gtk_window_is_fullscreen (window));
 }
 
+/* The CPU the run stepped at @step: the first event of each step is the step itself. */
+static guint
+fl_recorded_cpu (FlSim *sim, guint64 step)
+{
+  for (gsize i = 0; i < fl_sim_get_n_events (sim); i++)
+    {
+      FlEvent event = fl_sim_get_event (sim, i);
+
+      if (event.step == step)
+        return event.cpu;
+    }
+  g_assert_not_reached ();
+}
+
+/* Shift+Right with another CPU than the run took re-simulates the rest: a branched run, with
+ * the same scenario, switches and seed but other events. It has bookmarks of its own, kept in
+ * a run of its own; the original run keeps its bookmarks and gets them back. */
+static void
+fl_check_branch (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_open (window);
+  FlBookmarks *bookmarks = fl_window_get_bookmarks (FL_WINDOW (window));
+  GListModel *model = fl_bookmarks_get_model (bookmarks);
+  gint64 original = fl_bookmarks_get_run_id (bookmarks);
+  g_autofree char *path = fl_store_default_path ();
+  g_autoptr(GError) error = NULL;
+  guint64 at = 0;
+  gboolean branched = FALSE;
+  gint64 branch;
+
+  g_assert_cmpint (original, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, G_N_ELEMENTS (fl_marks));
+
+  /* the first step where another CPU than the recorded one can go */
+  for (guint64 step = 1; step < fl_session_get_total_steps (session) && !branched; step++)
+    {
+      FlSim *sim = fl_session_get_sim (session);
+
+      fl_session_seek (session, step);
+      for (guint cpu = 0; cpu < fl_session_get_n_cpus (session) && !branched; cpu++)
+        if (cpu != fl_recorded_cpu (sim, step) && fl_sim_cpu_can_step (sim, cpu))
+          {
+            fl_session_select_cpu (session, cpu);
+            at = step;
+            branched = TRUE;
+          }
+    }
+  g_assert_true (branched);
+  fl_activate (window, "step-cpu");
+  fl_test_wait_loaded (session);
+  g_assert_cmpuint (fl_session_get_step (session), ==, at + 1);
+
+  /* not the original run's bookmarks */
+  g_assert_cmpint (fl_bookmarks_get_run_id (bookmarks), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+
+  /* a bookmark on the branch records the branch, not the original */
+  g_assert_true (fl_window_add_bookmark (FL_WINDOW (window), "The branch", "", &error));
+  g_assert_no_error (error);
+  branch = fl_bookmarks_get_run_id (bookmarks);
+  g_assert_cmpint (branch, >, 0);
+  g_assert_cmpint (branch, !=, original);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  {
+    g_autoptr(FlStore) store = fl_store_open (path, FL_STORE_OPEN_READ_ONLY, &error);
+    g_autoptr(GPtrArray) of_original = NULL;
+    g_autoptr(GPtrArray) of_branch = NULL;
+    g_autoptr(FlStoredRun) stored_original = NULL;
+    g_autoptr(FlStoredRun) stored_branch = NULL;
+
+    g_assert_no_error (error);
+    of_original = fl_store_list_bookmarks (store, original, &error);
+    of_branch = fl_store_list_bookmarks (store, branch, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (of_original->len, ==, G_N_ELEMENTS (fl_marks));
+    g_assert_cmpuint (of_branch->len, ==, 1);
+    stored_original = fl_store_get_run (store, original, &error);
+    stored_branch = fl_store_get_run (store, branch, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (stored_original->config, ==, stored_branch->config);
+    g_assert_cmpuint (stored_original->seed, ==, stored_branch->seed);
+    g_assert_cmpstr (stored_original->hash, !=, stored_branch->hash);
+  }
+
+  /* the original run again: its own bookmarks, not the branch's */
+  fl_session_load (session, SCENARIO);
+  fl_test_wait_loaded (session);
+  g_assert_cmpint (fl_bookmarks_get_run_id (bookmarks), ==, original);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, G_N_ELEMENTS (fl_marks));
+}
+
 static void
 test_bookmarks_restart (void)
 {
@@ -171,6 +262,12 @@ static void
 test_bookmarks_present (void)
 {
   fl_test_run_application (fl_check_present, NULL);
+}
+
+static void
+test_bookmarks_branch (void)
+{
+  fl_test_run_application (fl_check_branch, NULL);
 }
 
 int
@@ -198,6 +295,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/bookmarks/restart", test_bookmarks_restart);
   /* runs after /restart, on the bookmarks it left in the store */
   g_test_add_func ("/ui/bookmarks/present", test_bookmarks_present);
+  /* after /present, which counts on the original run's bookmarks alone */
+  g_test_add_func ("/ui/bookmarks/branch", test_bookmarks_branch);
 
   status = g_test_run ();
   {

@@ -426,6 +426,80 @@ test_lanes_64_cpus (void)
   cairo_surface_destroy (s);
 }
 
+/* The cache view's labels never overlap nor leave the view, at the presentation font scale
+ * (fl-presentation.c: 1.6) and the normal one, from a small pane to a full screen: large
+ * type shows fewer rows and shorter names, not text written over text. */
+static void
+test_cache_labels_apart (void)
+{
+  static const char *const ids[] = { "rwsem-generic-bounce", "multi-fault", "spf-vs-munmap" };
+  static const double sizes[][2] = { { 360, 200 }, { 420, 300 }, { 640, 360 }, { 800, 450 },
+                                     { 1280, 720 } };
+  static const double scales[] = { 1.0, 1.6, 2.5 };
+  guint checked = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr (FlSim) sim = sim_for (ids[i], NULL, NULL);
+      fl_sim_run (sim, 0);
+      guint64 total = fl_sim_get_total_steps (sim);
+      for (guint64 step = 0; step <= total; step += MAX (total / 4, 1))
+        {
+          g_assert_true (fl_sim_seek (sim, step));
+          for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+            for (guint f = 0; f < G_N_ELEMENTS (scales); f++)
+              {
+                FlViewport vp = { .width = sizes[z][0], .height = sizes[z][1],
+                                  .font_scale = scales[f] };
+                g_autoptr (GArray) boxes = fl_cache_label_boxes (sim, &vp);
+                /* up to the presentation's scale some rows always fit; beyond it, in a
+                 * small pane, the legend may take what is left */
+                if (vp.font_scale <= 1.6)
+                  g_assert_cmpuint (boxes->len, >, 2);
+                for (guint a = 0; a < boxes->len; a++)
+                  {
+                    const FlLabelBox *x = &g_array_index (boxes, FlLabelBox, a);
+                    g_assert_cmpfloat (x->x, >=, -0.5);
+                    g_assert_cmpfloat (x->y, >=, -0.5);
+                    g_assert_cmpfloat (x->x + x->width, <=, vp.width + 0.5);
+                    g_assert_cmpfloat (x->y + x->height, <=, vp.height + 0.5);
+                    for (guint b = a + 1; b < boxes->len; b++)
+                      {
+                        const FlLabelBox *y = &g_array_index (boxes, FlLabelBox, b);
+                        /* touching is fine ("cpu3" " → " "cpu4" are drawn in pieces) */
+                        gboolean apart = x->x + x->width <= y->x + 0.5
+                                         || y->x + y->width <= x->x + 0.5
+                                         || x->y + x->height <= y->y + 0.5
+                                         || y->y + y->height <= x->y + 0.5;
+                        if (!apart)
+                          g_error ("%s step %" G_GUINT64_FORMAT " at %gx%g, font scale %g: "
+                                   "labels %u (%g,%g %gx%g) and %u (%g,%g %gx%g) overlap",
+                                   ids[i], step, vp.width, vp.height, vp.font_scale, a, x->x,
+                                   x->y, x->width, x->height, b, y->x, y->y, y->width,
+                                   y->height);
+                      }
+                  }
+                checked++;
+              }
+        }
+    }
+  g_test_message ("%u layouts checked", checked);
+
+  /* the tooltip names a line in full */
+  g_autoptr (FlSim) sim = sim_for ("rwsem-generic-bounce", NULL, NULL);
+  fl_sim_run (sim, 0);
+  FlViewport small = { .width = 420, .height = 300, .font_scale = 1.6 };
+  g_autoptr (GArray) boxes = fl_cache_label_boxes (sim, &small);
+  gboolean named = FALSE;
+  for (guint a = 0; a < boxes->len; a++)
+    {
+      const FlLabelBox *x = &g_array_index (boxes, FlLabelBox, a);
+      g_autofree char *text = x->line ? fl_cache_describe_line (sim, x->line) : NULL;
+      named |= text != NULL && g_str_has_prefix (text, "mmap_sem (wait_lock, activity): ");
+    }
+  g_assert_true (named);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -444,5 +518,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/painters/findings", test_finding_views);
   g_test_add_func ("/ui/painters/builtin-scenarios", test_builtin_scenarios);
   g_test_add_func ("/ui/painters/lanes-64-cpus", test_lanes_64_cpus);
+  g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 typedef struct {
   FlWindowCheck check;
   gpointer      data;
+  gboolean      scheduled;
   gboolean      checked;
   gboolean      timed_out;
 } FlRun;
@@ -43,9 +44,13 @@ fl_run_on_window_added (GtkApplication *app,
                         GtkWindow      *window,
                         FlRun          *run)
 {
-  /* window-added comes from inside the window's construction; look once it is presented. */
-  if (!run->checked)
-    g_idle_add_full (G_PRIORITY_LOW, fl_run_check_window, run, NULL);
+  /* window-added comes from inside the window's construction; look once it is presented.
+   * Only the first window is checked: others (the scenario editor) open during the check. */
+  if (!run->scheduled)
+    {
+      run->scheduled = TRUE;
+      g_idle_add_full (G_PRIORITY_LOW, fl_run_check_window, run, NULL);
+    }
 }
 
 void

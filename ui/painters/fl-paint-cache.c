@@ -112,8 +112,50 @@ fl_cache_rows (FlSim *sim, guint *rows, guint max_rows)
   return n;
 }
 
-void
-fl_paint_cache (FlPaintCtx *p)
+/* Draws a label and, when asked, notes the box it took. */
+static double
+label (FlPaintCtx *p, GArray *boxes, guint line, FlFont font, double size, const FlRgba *color,
+       double x, double y, double max_width, FlAlign align, const char *text)
+{
+  double w = fl_text_draw (p, font, size, color, x, y, max_width, align, text);
+  if (boxes != NULL && w > 0)
+    {
+      double left = align == FL_ALIGN_CENTER ? x - w / 2 : align == FL_ALIGN_RIGHT ? x - w : x;
+      FlLabelBox box = { left, y, w, fl_text_height (p, font, size), line };
+      g_array_append_val (boxes, box);
+    }
+  return w;
+}
+
+/* Keeps @keep of the rows, in their order: the line the last step touched, then lines that
+ * moved before lines that did not (a cut shows the story, not the quiet fixed lines). */
+static guint
+keep_rows (const FlState *st, guint *rows, guint n, guint keep, guint touched)
+{
+  if (keep >= n)
+    return n;
+  gboolean kept[MAX_ROWS] = { FALSE };
+  guint have = 0;
+  for (guint pass = 0; pass < 3; pass++)
+    for (guint i = 0; i < n && have < keep; i++)
+      {
+        gboolean wanted = pass == 0 ? rows[i] == touched
+                          : pass == 1 ? st->lines[rows[i]].transfers > 0 : TRUE;
+        if (!kept[i] && wanted)
+          {
+            kept[i] = TRUE;
+            have++;
+          }
+      }
+  guint out = 0;
+  for (guint i = 0; i < n; i++)
+    if (kept[i])
+      rows[out++] = rows[i];
+  return out;
+}
+
+static void
+paint_cache (FlPaintCtx *p, GArray *boxes)
 {
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
@@ -140,37 +182,57 @@ fl_paint_cache (FlPaintCtx *p)
     }
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, 4, FALSE);
   double bottom = p->h - pad - legend_h - pad * 0.5;
+
+  double size = p->fs * 0.9;
+  double small = p->fs * 0.8;
+  double line_th = MAX (fl_text_height (p, FL_FONT_SANS, size),
+                        fl_text_height (p, FL_FONT_BOLD, size));
+  double header_h = fl_text_height (p, FL_FONT_BOLD, small) + 4;
+  /* As many rows as their text fits in, not more: large type shows fewer lines rather than
+   * lines written over each other. */
+  double min_row_h = line_th + 2;
+  double room = bottom - top - header_h;
+  guint fit = room > 0 ? (guint) floor (room / min_row_h) : 0;
+  nrows = keep_rows (st, rows, nrows, fit, touched);
   if (ncpus == 0 || nrows == 0)
     {
       fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, 4, TRUE);
       return;
     }
 
-  double size = p->fs * 0.9;
-  double small = p->fs * 0.8;
-  char buf[64], name[64];
+  char buf[64], name[64], from_buf[32], to_buf[32];
   double name_w = 0;
+  guint32 most = 0;
   for (guint i = 0; i < nrows; i++)
-    name_w = MAX (name_w, fl_text_width (p, FL_FONT_SANS, size,
-                                         fl_sim_line_name (p->sim, rows[i], buf, sizeof buf)));
-  double count_w = fl_text_width (p, FL_FONT_SANS, small, "transfers") + pad;
-  g_snprintf (buf, sizeof buf, "cpu%u→cpu%u", ncpus - 1, ncpus - 1);
-  double last_w = fl_text_width (p, FL_FONT_SANS, size, buf) + pad;
-  /* names get what the cells (at a readable size) and the counts leave */
-  double cells_min = ncpus * MIN (p->fs * 2.2, MAX (4.0, (p->w * 0.5) / ncpus));
-  name_w = MIN (name_w + pad, MAX (p->w - 2 * pad - count_w - last_w - cells_min, p->w * 0.3));
+    {
+      name_w = MAX (name_w, fl_text_width (p, FL_FONT_SANS, size,
+                                           fl_sim_line_name (p->sim, rows[i], buf, sizeof buf)));
+      most = MAX (most, st->lines[rows[i]].transfers);
+    }
+  /* the count column holds its head and its widest number */
+  g_snprintf (buf, sizeof buf, "%u", most);
+  double count_w = MAX (fl_text_width (p, FL_FONT_SANS, small, "transfers"),
+                        fl_text_width (p, FL_FONT_SANS, size, buf)) + pad;
+  /* "cpuA → cpuB" as drawn: the source plain, the arrow, the destination bold */
+  g_snprintf (from_buf, sizeof from_buf, "cpu%u", ncpus - 1);
+  double last_w = fl_text_width (p, FL_FONT_SANS, size, from_buf)
+                  + fl_text_width (p, FL_FONT_SANS, size, " → ")
+                  + fl_text_width (p, FL_FONT_BOLD, size, from_buf) + pad;
+  last_w = MAX (last_w, fl_text_width (p, FL_FONT_SANS, small, "last") + pad);
+  /* Names come first, then the cells at a readable size, then the "last" column: where a
+   * line went last is also the outlined cell, so that column goes before a name is cut. */
+  double cells_min = ncpus * MIN (p->fs * 1.4, MAX (4.0, (p->w * 0.5) / ncpus));
+  double name_need = name_w + pad;
+  double room_w = p->w - 2 * pad - count_w;
+  if (room_w - last_w - cells_min < name_need)
+    last_w = 0;
+  name_w = MIN (name_need, MAX (room_w - last_w - cells_min, p->w * 0.3));
   double cells_x = pad + name_w;
   double cells_w = p->w - pad - cells_x - count_w - last_w;
-  if (cells_w < ncpus * 4)
-    {
-      /* too narrow for the "last" column: the marked cell says it */
-      last_w = 0;
-      cells_w = p->w - pad - cells_x - count_w;
-    }
   double cw = MIN (cells_w / ncpus, p->fs * 3.2);
-  double header_h = fl_text_height (p, FL_FONT_BOLD, small) + 4;
-  double row_h = MIN ((bottom - top - header_h) / nrows, p->fs * 1.9);
+  double row_h = MIN (room / nrows, p->fs * 1.9);
   double cell_h = MAX (row_h - 3, 2.0);
+  double cells_end = cells_x + ncpus * cw;
 
   /* column heads: each CPU in its colour; numbers only, or every k-th, when narrow */
   g_snprintf (buf, sizeof buf, "cpu%u", ncpus - 1);
@@ -180,15 +242,19 @@ fl_paint_cache (FlPaintCtx *p)
   for (guint c = 0; c < ncpus; c += MAX (stride, 1u))
     {
       g_snprintf (buf, sizeof buf, words ? "cpu%u" : "%u", c);
-      fl_text_draw (p, FL_FONT_BOLD, small, fl_palette_cpu (pal, c), cells_x + (c + 0.5) * cw, top,
-                    0, FL_ALIGN_CENTER, buf);
+      double head_w = fl_text_width (p, FL_FONT_BOLD, small, buf);
+      /* a head wider than its column stays clear of the counts' head */
+      if (cells_x + (c + 0.5) * cw + head_w / 2 > cells_end + pad * 0.5)
+        continue;
+      label (p, boxes, 0, FL_FONT_BOLD, small, fl_palette_cpu (pal, c), cells_x + (c + 0.5) * cw,
+             top, 0, FL_ALIGN_CENTER, buf);
     }
-  double count_x = cells_x + ncpus * cw + pad * 0.5;
-  fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w - pad * 0.5, top, 0,
-                FL_ALIGN_RIGHT, "transfers");
+  double count_x = cells_end + pad * 0.5;
+  label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w - pad * 0.5, top,
+         count_w - pad, FL_ALIGN_RIGHT, "transfers");
   if (last_w > 0)
-    fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w + pad * 0.5, top,
-                  last_w, FL_ALIGN_LEFT, "last");
+    label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w + pad * 0.5, top,
+           last_w - pad * 0.5, FL_ALIGN_LEFT, "last");
 
   double letter = MIN (size, cell_h * 0.75);
   for (guint i = 0; i < nrows; i++)
@@ -203,9 +269,9 @@ fl_paint_cache (FlPaintCtx *p)
           cairo_fill (cr);
         }
       const char *line_name = fl_sim_line_name (p->sim, rows[i], name, sizeof name);
-      double line_th = fl_text_height (p, FL_FONT_SANS, size);
-      fl_text_draw (p, rows[i] == touched ? FL_FONT_BOLD : FL_FONT_SANS, size, &pal->text, pad,
-                    y + (row_h - line_th) / 2, name_w - pad * 0.5, FL_ALIGN_LEFT, line_name);
+      double ty = y + (row_h - line_th) / 2;
+      label (p, boxes, rows[i], rows[i] == touched ? FL_FONT_BOLD : FL_FONT_SANS, size,
+             &pal->text, pad, ty, name_w - pad * 0.5, FL_ALIGN_LEFT, line_name);
       gint last_to = (gint) l->last_to - 1, last_from = (gint) l->last_from - 1;
       for (guint c = 0; c < ncpus; c++)
         {
@@ -231,24 +297,104 @@ fl_paint_cache (FlPaintCtx *p)
             }
         }
       g_snprintf (buf, sizeof buf, "%u", l->transfers);
-      fl_text_draw (p, FL_FONT_SANS, size, l->transfers ? &pal->text : &pal->text_dim,
-                    count_x + count_w - pad * 0.5, y + (row_h - line_th) / 2, 0, FL_ALIGN_RIGHT, buf);
+      label (p, boxes, rows[i], FL_FONT_SANS, size, l->transfers ? &pal->text : &pal->text_dim,
+             count_x + count_w - pad * 0.5, ty, count_w - pad, FL_ALIGN_RIGHT, buf);
       if (last_w > 0 && last_to >= 0 && (guint) last_to < ncpus)
         {
           double x = count_x + count_w + pad * 0.5;
-          double ty = y + (row_h - line_th) / 2;
+          double end = p->w - pad * 0.5;
           if (last_from >= 0 && (guint) last_from < ncpus)
             {
-              g_snprintf (buf, sizeof buf, "cpu%d", last_from);
-              x += fl_text_draw (p, FL_FONT_SANS, size, fl_palette_cpu (pal, (guint) last_from), x,
-                                 ty, 0, FL_ALIGN_LEFT, buf);
+              g_snprintf (from_buf, sizeof from_buf, "cpu%d", last_from);
+              x += label (p, boxes, rows[i], FL_FONT_SANS, size,
+                          fl_palette_cpu (pal, (guint) last_from), x, ty, end - x, FL_ALIGN_LEFT,
+                          from_buf);
             }
-          x += fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, x, ty, 0, FL_ALIGN_LEFT,
-                             last_from >= 0 ? " → " : "→ ");
-          g_snprintf (buf, sizeof buf, "cpu%d", last_to);
-          fl_text_draw (p, FL_FONT_BOLD, size, fl_palette_cpu (pal, (guint) last_to), x, ty, 0,
-                        FL_ALIGN_LEFT, buf);
+          x += label (p, boxes, rows[i], FL_FONT_SANS, size, &pal->text_dim, x, ty, end - x,
+                      FL_ALIGN_LEFT, last_from >= 0 ? " → " : "→ ");
+          g_snprintf (to_buf, sizeof to_buf, "cpu%d", last_to);
+          label (p, boxes, rows[i], FL_FONT_BOLD, size, fl_palette_cpu (pal, (guint) last_to), x,
+                 ty, end - x, FL_ALIGN_LEFT, to_buf);
         }
     }
   fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, 4, TRUE);
+}
+
+void
+fl_paint_cache (FlPaintCtx *p)
+{
+  paint_cache (p, NULL);
+}
+
+/**
+ * fl_cache_label_boxes:
+ * @sim: a simulation at the step to lay out
+ * @viewport: the cache view's size and font scale
+ *
+ * Where the cache view puts its text: one box per label (a row's name, count and last move,
+ * a column head) in the view's coordinates, as fl_paint_view() draws it, with the cache line
+ * the label is about (0 for the heads). For a tooltip that names an ellipsized line in full,
+ * and for tests that check no two labels overlap.
+ *
+ * Returns: (transfer full) (element-type FlLabelBox): the boxes, in drawing order
+ */
+GArray *
+fl_cache_label_boxes (FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, NULL);
+  GArray *boxes = g_array_new (FALSE, FALSE, sizeof (FlLabelBox));
+  if (viewport->width < 1 || viewport->height < 1)
+    return boxes;
+  /* laid out exactly as fl_paint_view() does: at the fitted size, then scaled */
+  double scale = fl_paint_fit_scale (fl_paint_cache, FALSE, viewport);
+  FlViewport vp = *viewport;
+  vp.width /= scale;
+  vp.height /= scale;
+  FlPalette pal;
+  fl_palette_init_light (&pal);
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  FlPaintCtx p;
+  fl_paint_ctx_init (&p, cr, sim, &vp, &pal);
+  paint_cache (&p, boxes);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      FlLabelBox *b = &g_array_index (boxes, FlLabelBox, i);
+      b->x *= scale;
+      b->y *= scale;
+      b->width *= scale;
+      b->height *= scale;
+    }
+  return boxes;
+}
+
+/**
+ * fl_cache_describe_line:
+ * @sim: a simulation
+ * @line: a cache line id
+ *
+ * Returns: (transfer full): the line's full name, how often it moved and where it went last,
+ *   as one sentence (the cache view's tooltip)
+ */
+char *
+fl_cache_describe_line (FlSim *sim, guint line)
+{
+  g_return_val_if_fail (sim != NULL, NULL);
+  const FlState *st = fl_sim_get_state (sim);
+  char name[64];
+  if (line >= st->sizes.nlines)
+    return NULL;
+  const FlLine *l = &st->lines[line];
+  GString *s = g_string_new (fl_sim_line_name (sim, line, name, sizeof name));
+  g_string_append_printf (s, ": %u transfer%s", l->transfers, l->transfers == 1 ? "" : "s");
+  if (l->last_to)
+    {
+      if (l->last_from)
+        g_string_append_printf (s, ", last cpu%u → cpu%u", l->last_from - 1, l->last_to - 1);
+      else
+        g_string_append_printf (s, ", last to cpu%u", l->last_to - 1);
+    }
+  return g_string_free (s, FALSE);
 }

@@ -67,6 +67,14 @@ gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, d
 gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
                                 double *width, guint64 *t0, guint64 *t1);
 double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
+/* Added for the cache view's tooltip and its layout test: the box of each label as drawn
+ * (the line it is about, 0 for column heads), and one line's full name and moves. */
+typedef struct {
+  double x, y, width, height;
+  guint  line;
+} FlLabelBox;
+GArray     *fl_cache_label_boxes   (FlSim *sim, const FlViewport *viewport);
+char       *fl_cache_describe_line (FlSim *sim, guint line);
 
 #define FL_EXPORT_ERROR (fl_export_error_quark ())
 GQuark fl_export_error_quark (void);
