@@ -286,6 +286,10 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
   guint cpu;
   guint64 step;
 
+  /* a shortened title or label first: FlViewArea shows it in full */
+  if (GTK_WIDGET_CLASS (fl_lanes_area_parent_class)->query_tooltip (widget, x, y, keyboard_mode,
+                                                                    tooltip))
+    return TRUE;
   if (sim == NULL || keyboard_mode)
     return FALSE;
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);

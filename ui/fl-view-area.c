@@ -18,6 +18,7 @@ typedef struct
 
   GskRenderNode *picture;       /* the view as last painted; NULL when it must be repainted */
   int            picture_width, picture_height;
+  GArray        *elided;        /* FlElidedText: what the picture shows shortened */
 } FlViewAreaPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (FlViewArea, fl_view_area, GTK_TYPE_WIDGET)
@@ -195,13 +196,14 @@ fl_view_area_paint (FlViewArea *self, int width, int height)
   fl_view_area_get_viewport (self, &viewport);
   fl_view_area_get_palette (self, &palette);
   if (sim != NULL)
-    fl_paint_view (priv->view, cr, sim, &viewport, &palette);
+    fl_paint_view_noting (priv->view, cr, sim, &viewport, &palette, priv->elided);
   else
     {
       /* between runs: the canvas without content, never a half-built picture */
       cairo_set_source_rgba (cr, palette.background.r, palette.background.g,
                              palette.background.b, palette.background.a);
       cairo_paint (cr);
+      g_array_set_size (priv->elided, 0);
     }
   cairo_destroy (cr);
 
@@ -236,6 +238,28 @@ fl_view_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       priv->picture_height = height;
     }
   gtk_snapshot_append_node (snapshot, priv->picture);
+}
+
+/* A text the picture shows shortened, in full: whatever the painters had to ellipsize to
+ * keep a view uncluttered is one hover away. */
+static gboolean
+fl_view_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_mode,
+                            GtkTooltip *tooltip)
+{
+  FlViewAreaPrivate *priv = fl_view_area_get_instance_private (FL_VIEW_AREA (widget));
+  const FlElidedText *elided;
+
+  if (keyboard_mode || priv->picture == NULL)
+    return FALSE;
+  elided = fl_elided_texts_at (priv->elided, x, y);
+  if (elided == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, elided->text);
+  gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) floor (elided->x),
+                                                       (int) floor (elided->y),
+                                                       (int) ceil (elided->width),
+                                                       (int) ceil (elided->height) });
+  return TRUE;
 }
 
 /* Below 360 × 200 the painters draw at that size and scale down, so that is a view's natural
@@ -337,6 +361,7 @@ fl_view_area_dispose (GObject *object)
   FlViewAreaPrivate *priv = fl_view_area_get_instance_private (FL_VIEW_AREA (object));
 
   g_clear_pointer (&priv->picture, gsk_render_node_unref);
+  g_clear_pointer (&priv->elided, g_array_unref);
   g_clear_object (&priv->session);
 
   G_OBJECT_CLASS (fl_view_area_parent_class)->dispose (object);
@@ -394,6 +419,7 @@ fl_view_area_class_init (FlViewAreaClass *klass)
   widget_class->snapshot = fl_view_area_snapshot;
   widget_class->size_allocate = fl_view_area_size_allocate;
   widget_class->measure = fl_view_area_measure;
+  widget_class->query_tooltip = fl_view_area_query_tooltip;
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, FL_TYPE_SESSION,
@@ -423,6 +449,8 @@ fl_view_area_init (FlViewArea *self)
   GtkGesture *gesture = gtk_gesture_click_new ();
 
   priv->font_scale = 1.0;
+  priv->elided = fl_elided_texts_new ();
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (gesture, "pressed", G_CALLBACK (fl_view_area_pressed), self);
   /* capture: the lanes' own click and drag gestures still get the press */
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);

@@ -307,6 +307,75 @@ test_views_pixels (void)
   fl_test_run_application (fl_check_pixels, NULL);
 }
 
+/* ---- /ui/views/elided ---- */
+
+/* Paints `view` at `viewport` into a surface, `dx`, `dy` from its corner, noting what it
+ * shortens. */
+static GArray *
+fl_paint_noting (FlSim *sim, FlView view, const FlViewport *viewport, double dx, double dy)
+{
+  GArray *elided = fl_elided_texts_new ();
+  FlPalette palette;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1700, 900);
+  cairo_t *cr = cairo_create (surface);
+
+  fl_palette_init_light (&palette);
+  cairo_translate (cr, dx, dy);
+  fl_paint_view_noting (view, cr, sim, viewport, &palette, elided);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return elided;
+}
+
+static void
+fl_check_elided (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_open (window, "spf-vs-munmap");
+  FlSim *sim = fl_session_get_sim (session);
+  /* narrower than the listing is laid out for: drawn scaled down, and its titles shortened */
+  FlViewport narrow = { .width = 240, .height = 200, .font_scale = 1 };
+  FlViewport wide = { .width = 1600, .height = 800, .font_scale = 1 };
+  g_autoptr(GArray) at_corner = NULL;
+  g_autoptr(GArray) moved = NULL;
+  g_autoptr(GArray) roomy = NULL;
+
+  fl_session_seek (session, 40);
+  at_corner = fl_paint_noting (sim, FL_VIEW_LISTING, &narrow, 0, 0);
+  moved = fl_paint_noting (sim, FL_VIEW_LISTING, &narrow, 37, 11);
+  roomy = fl_paint_noting (sim, FL_VIEW_LISTING, &wide, 0, 0);
+
+  g_assert_cmpuint (at_corner->len, >, 0);
+  /* boxes in the view's own units, wherever the view is drawn on the surface */
+  g_assert_cmpuint (moved->len, ==, at_corner->len);
+  for (guint i = 0; i < at_corner->len; i++)
+    {
+      const FlElidedText *e = &g_array_index (at_corner, FlElidedText, i);
+      const FlElidedText *m = &g_array_index (moved, FlElidedText, i);
+
+      g_assert_cmpstr (e->text, ==, m->text);
+      g_assert_cmpfloat_with_epsilon (e->x, m->x, 1e-6);
+      g_assert_cmpfloat_with_epsilon (e->y, m->y, 1e-6);
+      g_assert_cmpfloat_with_epsilon (e->width, m->width, 1e-6);
+      g_assert_cmpfloat (e->width, >, 0);
+      g_assert_cmpfloat (e->height, >, 0);
+      g_assert_cmpfloat (e->x, >=, 0);
+      g_assert_cmpfloat (e->x + e->width, <=, narrow.width + 1e-6);
+      g_assert_cmpfloat (e->y + e->height, <=, narrow.height + 1e-6);
+      g_assert_true (fl_elided_texts_at (at_corner, e->x + e->width / 2,
+                                         e->y + e->height / 2) != NULL);
+      /* with room, the same text is drawn whole */
+      for (guint j = 0; j < roomy->len; j++)
+        g_assert_cmpstr (g_array_index (roomy, FlElidedText, j).text, !=, e->text);
+    }
+  g_assert_null (fl_elided_texts_at (at_corner, -5, -5));
+}
+
+static void
+test_views_elided (void)
+{
+  fl_test_run_application (fl_check_elided, NULL);
+}
+
 /* ---- /ui/views/lanes ---- */
 
 static FlLanesArea *
@@ -607,6 +676,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/views/step-actions", test_views_step_actions);
   g_test_add_func ("/ui/views/finding", test_views_finding);
   g_test_add_func ("/ui/views/pixels", test_views_pixels);
+  g_test_add_func ("/ui/views/elided", test_views_elided);
   g_test_add_func ("/ui/views/lanes", test_views_lanes);
   g_test_add_func ("/ui/views/load-failed", test_views_load_failed);
   g_test_add_func ("/ui/views/play", test_views_play);

@@ -21,6 +21,10 @@ typedef struct {
   double            fs;         /* base font size in user units */
   guint64           step;       /* the simulation's current step */
   guint             selected;   /* the selected CPU, clamped to the machine */
+  /* Where fl_text_draw() and fl_text_paragraph() note the texts they shorten
+   * (FlElidedText), for fl_paint_view_noting(); NULL when nobody asked. */
+  GArray           *elided;
+  cairo_matrix_t    view_matrix; /* the view's own user space, where the notes are given */
 } FlPaintCtx;
 
 void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
@@ -29,7 +33,8 @@ void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewpor
 typedef void (*FlPaintFn) (FlPaintCtx *p);
 double fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport);
 void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
-                         const FlViewport *viewport, const FlPalette *palette);
+                         const FlViewport *viewport, const FlPalette *palette,
+                         GArray *elided, const cairo_matrix_t *view_matrix);
 
 /* text (fl-paint-text.c) */
 typedef enum { FL_FONT_SANS, FL_FONT_BOLD, FL_FONT_MONO, FL_FONT_MONO_BOLD, FL_FONT_ITALIC } FlFont;

@@ -3,6 +3,7 @@
  * an ellipsis. */
 #include "fl-paint-private.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const families[] = {
@@ -226,6 +227,26 @@ cached_layout (FlPaintCtx *p, FlFont font, double size, const char *text, double
   return l;
 }
 
+/* A text drawn shortened in the box (x, y, w, h) of the current user space: noted in the
+ * view's own units, where a widget's pointer is, when the caller collects them. */
+static void
+note_elided (FlPaintCtx *p, double x, double y, double w, double h, const char *text)
+{
+  if (p->elided == NULL || p->cr == NULL)
+    return;
+  double x0 = x, y0 = y, x1 = x + w, y1 = y + h;
+  cairo_matrix_t to_view = p->view_matrix;
+  cairo_user_to_device (p->cr, &x0, &y0);
+  cairo_user_to_device (p->cr, &x1, &y1);
+  if (cairo_matrix_invert (&to_view) != CAIRO_STATUS_SUCCESS)
+    return;
+  cairo_matrix_transform_point (&to_view, &x0, &y0);
+  cairo_matrix_transform_point (&to_view, &x1, &y1);
+  FlElidedText e = { MIN (x0, x1), MIN (y0, y1), fabs (x1 - x0), fabs (y1 - y0),
+                     g_strdup (text) };
+  g_array_append_val (p->elided, e);
+}
+
 /* Draws one line of text with its top at `y`. Returns the width it took. */
 double
 fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, double x, double y,
@@ -255,6 +276,8 @@ fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, doub
   fl_set_rgba (p->cr, color);
   cairo_move_to (p->cr, left - logical.x, y);
   pango_cairo_show_layout (p->cr, layout);
+  if (pango_layout_is_ellipsized (layout))
+    note_elided (p, left, y, w, logical.height, text);
   return w;
 }
 
@@ -284,5 +307,7 @@ fl_text_paragraph (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
   fl_set_rgba (p->cr, color);
   cairo_move_to (p->cr, x, y);
   pango_cairo_show_layout (p->cr, layout);
+  if (pango_layout_is_ellipsized (layout))
+    note_elided (p, x, y, width, logical.height, text);
   return logical.height;
 }

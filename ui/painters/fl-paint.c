@@ -59,6 +59,7 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
                    const FlPalette *pal)
 {
   memset (p, 0, sizeof *p);
+  cairo_matrix_init_identity (&p->view_matrix);
   p->cr = cr;
   p->sim = sim;
   p->st = fl_sim_get_state (sim);
@@ -92,17 +93,64 @@ void
 fl_paint_view (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
                const FlPalette *palette)
 {
+  fl_paint_view_noting (view, cr, sim, viewport, palette, NULL);
+}
+
+static void
+elided_text_clear (gpointer data)
+{
+  g_free (((FlElidedText *) data)->text);
+}
+
+GArray *
+fl_elided_texts_new (void)
+{
+  GArray *elided = g_array_new (FALSE, FALSE, sizeof (FlElidedText));
+  g_array_set_clear_func (elided, elided_text_clear);
+  return elided;
+}
+
+/**
+ * fl_paint_view_noting:
+ * @elided: (nullable): where to note the texts drawn shortened; emptied first
+ *
+ * fl_paint_view(), and what a widget needs to show a shortened text in full on hover.
+ */
+void
+fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+                      const FlPalette *palette, GArray *elided)
+{
   g_return_if_fail ((guint) view < FL_VIEW_N);
   g_return_if_fail (cr != NULL && sim != NULL && viewport != NULL && palette != NULL);
+  if (elided != NULL)
+    g_array_set_size (elided, 0);
   if (viewport->width < 1 || viewport->height < 1)
     return;
 
+  cairo_matrix_t view_matrix;
+  cairo_get_matrix (cr, &view_matrix);
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, sim, viewport, palette);
+  fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, sim, viewport, palette, elided,
+                   &view_matrix);
   cairo_restore (cr);
+}
+
+const FlElidedText *
+fl_elided_texts_at (GArray *elided, double x, double y)
+{
+  if (elided == NULL)
+    return NULL;
+  /* the last drawn is on top */
+  for (guint i = elided->len; i-- > 0;)
+    {
+      const FlElidedText *e = &g_array_index (elided, FlElidedText, i);
+      if (x >= e->x && x < e->x + e->width && y >= e->y && y < e->y + e->height)
+        return e;
+    }
+  return NULL;
 }
 
 /* Below the size a view is laid out for, it is drawn at that size and scaled down: smaller,
@@ -121,7 +169,8 @@ fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *vi
 
 void
 fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
-                 const FlViewport *viewport, const FlPalette *palette)
+                 const FlViewport *viewport, const FlPalette *palette, GArray *elided,
+                 const cairo_matrix_t *view_matrix)
 {
   double scale = fl_paint_fit_scale (paint, whole_window, viewport);
   FlViewport vp = *viewport;
@@ -129,6 +178,9 @@ fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim
   vp.height /= scale;
   FlPaintCtx p;
   fl_paint_ctx_init (&p, cr, sim, &vp, palette);
+  p.elided = elided;
+  if (view_matrix != NULL)
+    p.view_matrix = *view_matrix;
   cairo_save (cr);
   cairo_scale (cr, scale, scale);
   paint (&p);

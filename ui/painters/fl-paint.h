@@ -47,6 +47,23 @@ const FlRgba *fl_palette_cpu      (const FlPalette *palette, guint cpu);
 
 void        fl_paint_view   (FlView view, cairo_t *cr, FlSim *sim,
                              const FlViewport *viewport, const FlPalette *palette);
+
+/* A text a view drew shortened with an ellipsis: the box it took, in the view's units
+ * (0, 0 at the view's corner), and the text in full, for a tooltip. */
+typedef struct {
+  double  x, y, width, height;
+  char   *text;
+} FlElidedText;
+
+/* An array of FlElidedText that frees their texts. */
+GArray     *fl_elided_texts_new  (void);
+/* fl_paint_view(), noting in `elided` (from fl_elided_texts_new(), emptied first) every text
+ * it had to shorten. */
+void        fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim,
+                                  const FlViewport *viewport, const FlPalette *palette,
+                                  GArray *elided);
+/* The shortened text under (x, y), in the view's units, or NULL. */
+const FlElidedText *fl_elided_texts_at (GArray *elided, double x, double y);
 const char *fl_view_name    (FlView view);      /* "lanes", "vma", ... as the CLI spells it */
 FlView      fl_view_lookup  (const char *name); /* FL_VIEW_N when unknown */
 char       *fl_view_describe(FlView view, FlSim *sim, const FlViewport *viewport);
