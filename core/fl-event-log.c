@@ -121,6 +121,34 @@ fl_event_log_truncate (FlEventLog *log, gsize len)
   g_array_set_size (log->aside, n);
   if (log->flat->len > len)
     g_array_set_size (log->flat, len);
+  if (log->max_upto > len)
+    log->max_cycle = log->max_upto = 0;
+}
+
+/* The latest cycle any event reached. Worked out over the events added since the last call
+ * only: the views ask on every frame of a growing run. */
+guint64
+fl_event_log_max_cycle (FlEventLog *log)
+{
+  guint64 max = log->max_cycle;
+  for (gsize i = log->max_upto; i < log->len;)
+    {
+      const FlEventChunk *c = log->chunks[i >> FL_EVENT_CHUNK_SHIFT];
+      gsize end = MIN (log->len, ((i >> FL_EVENT_CHUNK_SHIFT) + 1) << FL_EVENT_CHUNK_SHIFT);
+      guint32 delta = 0;
+      for (; i < end; i++)
+        {
+          guint32 d = c->ev[i & FL_EVENT_CHUNK_MASK].cycle;
+          if (G_UNLIKELY (d == FL_EVENT_CYCLE_ASIDE))
+            max = MAX (max, aside_cycle (log, i));
+          else
+            delta = MAX (delta, d);
+        }
+      max = MAX (max, c->base_cycle + delta);
+    }
+  log->max_cycle = max;
+  log->max_upto = log->len;
+  return max;
 }
 
 /* The events as one FlEvent array, for callers that want them so: decoded once, then only

@@ -39,6 +39,8 @@ typedef struct {
   gsize          len;
   GArray        *aside;     /* FlEventCycle, by increasing index */
   GArray        *flat;      /* FlEvent: the decoded copy fl_event_log_flat hands out */
+  guint64        max_cycle; /* the latest cycle of the first max_upto events */
+  gsize          max_upto;
 } FlEventLog;
 
 void           fl_event_log_init     (FlEventLog *log);
@@ -46,6 +48,7 @@ void           fl_event_log_clear    (FlEventLog *log);
 void           fl_event_log_truncate (FlEventLog *log, gsize len);
 void           fl_event_log_get      (const FlEventLog *log, gsize index, FlEvent *out);
 const FlEvent *fl_event_log_flat     (FlEventLog *log, gsize *len);
+guint64        fl_event_log_max_cycle (FlEventLog *log);
 void           fl_event_log_new_chunk (FlEventLog *log, const FlEvent *first);
 void           fl_event_log_set_aside (FlEventLog *log, guint64 cycle);
 void           fl_event_log_advise_huge (gpointer block, gsize size);

@@ -587,6 +587,48 @@ fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out)
   return n;
 }
 
+/**
+ * fl_sim_find_step:
+ * @sim: a simulation
+ * @step: a step number
+ *
+ * Events are in step order: a binary search over the packed events, no copy.
+ *
+ * Returns: the index of the first event of @step or later; fl_sim_get_n_events() if none.
+ */
+gsize
+fl_sim_find_step (FlSim *sim, guint64 step)
+{
+  gsize lo = 0, hi;
+  g_return_val_if_fail (sim != NULL, 0);
+  hi = sim->events.len;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (fl_event_log_step (&sim->events, mid) < step)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * fl_sim_get_last_cycle:
+ * @sim: a simulation
+ *
+ * Where the recorded run's time ends: after a seek back the state is in the past, but the
+ * events still reach this far. Cheap after the first call on a run.
+ *
+ * Returns: the latest cycle any recorded event reached, 0 for none.
+ */
+guint64
+fl_sim_get_last_cycle (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, 0);
+  return fl_event_log_max_cycle (&sim->events);
+}
+
 const FlState *
 fl_sim_get_state (FlSim *sim)
 {

@@ -69,6 +69,8 @@ const FlEvent  *fl_sim_get_events       (FlSim *sim, gsize *n_events);
 gsize           fl_sim_get_n_events     (FlSim *sim);
 FlEvent         fl_sim_get_event        (FlSim *sim, gsize index);
 gsize           fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out);
+gsize           fl_sim_find_step        (FlSim *sim, guint64 step);
+guint64         fl_sim_get_last_cycle   (FlSim *sim);
 const FlState  *fl_sim_get_state        (FlSim *sim);
 const FlConfig *fl_sim_get_config       (FlSim *sim);
 const FlScenario *fl_sim_get_scenario   (FlSim *sim);

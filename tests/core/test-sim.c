@@ -63,6 +63,72 @@ test_xadd_up_read_is_one_rmw (void)
   g_assert_cmpuint (count_events (sim, FL_FN_XADD_DOWN_READ_TRYLOCK, FL_EV_RMW), ==, 2);
 }
 
+/* xadd: __down_read_trylock is a cmpxchg loop. With eight CPUs changing the count, some
+ * cmpxchg find it changed since their load: they fail (an RMW event with 0) and try again
+ * with the count they found, until one succeeds; no writer, so every trylock ends held. */
+static void
+test_xadd_trylock_retries_lost_cmpxchg (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("rwsem-xadd-bounce", NULL, 0);
+  gsize n = fl_sim_get_n_events (sim);
+  guint failed = 0, succeeded = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      FlEvent e = fl_sim_get_event (sim, i);
+      if (e.kind == FL_EV_RMW && fl_loc_fn (e.loc) == FL_FN_XADD_DOWN_READ_TRYLOCK)
+        {
+          if (e.val == 0)
+            failed++;
+          else
+            succeeded++;
+        }
+    }
+  g_assert_cmpuint (failed, >, 0);
+  /* one load per trylock, one successful cmpxchg per trylock */
+  g_assert_cmpuint (succeeded, ==, count_events (sim, FL_FN_XADD_DOWN_READ_TRYLOCK, FL_EV_LOAD));
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_assert_cmpuint (k.locked, ==, k.total);
+  assert_no_findings (sim);
+}
+
+/* Looking events up without decoding the run: by step, and the run's last cycle, also after
+ * a branch dropped the events past the current step. */
+static guint64
+max_cycle (FlSim *sim)
+{
+  guint64 max = 0;
+  for (gsize i = 0; i < fl_sim_get_n_events (sim); i++)
+    max = MAX (max, fl_sim_get_event (sim, i).cycle);
+  return max;
+}
+
+static void
+test_events_by_step_and_last_cycle (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("rwsem-xadd-bounce", NULL, 0);
+  gsize n = fl_sim_get_n_events (sim);
+  guint64 total = fl_sim_get_total_steps (sim);
+  for (guint64 step = 0; step <= total + 1; step += 97)
+    {
+      gsize i = fl_sim_find_step (sim, step);
+      g_assert_true (i == n || fl_sim_get_event (sim, i).step >= step);
+      g_assert_true (i == 0 || fl_sim_get_event (sim, i - 1).step < step);
+    }
+  g_assert_cmpuint (fl_sim_find_step (sim, 0), ==, 0);
+  g_assert_cmpuint (fl_sim_find_step (sim, total + 1), ==, n);
+  g_assert_cmpuint (fl_sim_get_last_cycle (sim), ==, max_cycle (sim));
+
+  /* a branch from step 100: the events after it go, the last cycle is worked out again */
+  g_assert_true (fl_sim_seek (sim, 100));
+  FlEvent e = fl_sim_get_event (sim, fl_sim_find_step (sim, 100));
+  g_assert_true (fl_sim_step_cpu (sim, e.cpu));
+  g_assert_cmpuint (fl_sim_get_n_events (sim), <, n);
+  g_assert_cmpuint (fl_sim_get_last_cycle (sim), ==, max_cycle (sim));
+  fl_sim_run (sim, 0);
+  g_assert_cmpuint (fl_sim_get_last_cycle (sim), ==, max_cycle (sim));
+}
+
 static void
 test_munmap_race_rcu_keeps_vma (void)
 {
@@ -253,6 +319,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/sim/spf-first-touch-retries", test_spf_first_touch_retries);
   g_test_add_func ("/core/rwsem/generic-serializes-on-wait-lock", test_generic_rwsem_serializes_on_wait_lock);
   g_test_add_func ("/core/rwsem/xadd-up-read-one-rmw", test_xadd_up_read_is_one_rmw);
+  g_test_add_func ("/core/rwsem/xadd-trylock-retries", test_xadd_trylock_retries_lost_cmpxchg);
+  g_test_add_func ("/core/sim/events-by-step", test_events_by_step_and_last_cycle);
   g_test_add_func ("/core/race/munmap-rcu", test_munmap_race_rcu_keeps_vma);
   g_test_add_func ("/core/race/munmap-immediate-free", test_munmap_race_immediate_free_is_use_after_free);
   g_test_add_func ("/core/race/mprotect-odd-sequence", test_mprotect_odd_sequence_retries);
