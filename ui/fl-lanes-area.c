@@ -249,27 +249,26 @@ fl_lanes_area_zoom_changed (GtkGestureZoom *gesture, double scale, FlLanesArea *
 }
 
 /* The event of `cpu` that ended just before `step`: the one the lanes show there. */
-static const FlEvent *
-fl_lanes_area_event (FlSim *sim, guint cpu, guint64 step)
+static gboolean
+fl_lanes_area_event (FlSim *sim, guint cpu, guint64 step, FlEvent *out)
 {
-  gsize n = 0;
-  const FlEvent *events = fl_sim_get_events (sim, &n);
-  gsize lo = 0, hi = n;
+  gsize n = fl_sim_get_n_events (sim);
 
   if (step == 0)
-    return NULL;
-  while (lo < hi)
+    return FALSE;
+  for (gsize i = fl_sim_find_step (sim, step - 1); i < n; i++)
     {
-      gsize mid = lo + (hi - lo) / 2;
-      if (events[mid].step < step - 1)
-        lo = mid + 1;
-      else
-        hi = mid;
+      FlEvent e = fl_sim_get_event (sim, i);
+
+      if (e.step != step - 1)
+        break;
+      if (e.cpu == cpu && e.kind != FL_EV_FINDING)
+        {
+          *out = e;
+          return TRUE;
+        }
     }
-  for (; lo < n && events[lo].step == step - 1; lo++)
-    if (events[lo].cpu == cpu && events[lo].kind != FL_EV_FINDING)
-      return &events[lo];
-  return NULL;
+  return FALSE;
 }
 
 static gboolean
@@ -281,7 +280,7 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
   g_autofree char *what = NULL;
   g_autofree char *number = NULL;
   g_autofree char *markup = NULL;
-  const FlEvent *event;
+  FlEvent event;
   FlViewport viewport;
   guint cpu;
   guint64 step;
@@ -295,12 +294,11 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
   if (!fl_lanes_hit (sim, &viewport, x, y, &cpu, &step))
     return FALSE;
-  event = fl_lanes_area_event (sim, cpu, step);
-  if (event == NULL)
+  if (!fl_lanes_area_event (sim, cpu, step, &event))
     return FALSE;
 
-  what = fl_sim_describe_event (sim, event);
-  number = g_strdup_printf ("%u", event->step);
+  what = fl_sim_describe_event (sim, &event);
+  number = g_strdup_printf ("%u", event.step);
   /* Translators: a tooltip over the CPU lanes: the step's number, its CPU, and below it
    * what the step did, e.g. "call do_page_fault". */
   markup = g_markup_printf_escaped (_("<b>Step %s · cpu%u</b>\n%s"), number, cpu, what);

@@ -156,10 +156,5 @@ fl_cpu_doing (const FlState *st, guint cpu, FlCpuDoing *out)
 guint64
 fl_last_cycle (FlSim *sim)
 {
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
-  guint64 t = 0;
-  for (gsize i = 0; i < n; i++)
-    t = MAX (t, ev[i].cycle);
-  return t;
+  return fl_sim_get_last_cycle (sim);
 }

@@ -11,26 +11,19 @@
 static void
 cpu_activities (FlSim *sim, guint64 step, guint ncpus, int *act)
 {
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
   for (guint c = 0; c < ncpus; c++)
     act[c] = -1;
-  gsize lo = 0, hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (ev[mid].step < step)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  gsize lo = fl_sim_find_step (sim, step);
   guint missing = ncpus;
   for (gsize i = lo, seen = 0; i-- > 0 && missing > 0 && seen < SCAN_BACK; seen++)
-    if (ev[i].cpu < ncpus && act[ev[i].cpu] < 0 && ev[i].kind != FL_EV_FINDING)
-      {
-        act[ev[i].cpu] = ev[i].activity;
-        missing--;
-      }
+    {
+      FlEvent e = fl_sim_get_event (sim, i);
+      if (e.cpu < ncpus && act[e.cpu] < 0 && e.kind != FL_EV_FINDING)
+        {
+          act[e.cpu] = e.activity;
+          missing--;
+        }
+    }
 }
 
 static void

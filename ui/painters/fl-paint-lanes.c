@@ -106,10 +106,12 @@ static GPrivate lane_pool_key = G_PRIVATE_INIT (lane_pool_free);
 
 static gboolean is_retry (const FlEvent *e);
 
-/* The pass over `ev` for `ncpus` lanes, made now unless the last frame's holds. */
+/* The pass over the run's events for `ncpus` lanes, made now unless the last frame's holds.
+ * The events are read a batch at a time from the simulation's packed log. */
 static LanePool *
-lane_pool_get (FlSim *sim, const FlEvent *ev, gsize n, guint ncpus)
+lane_pool_get (FlSim *sim, guint ncpus)
 {
+  gsize n = fl_sim_get_n_events (sim);
   LanePool *pool = g_private_get (&lane_pool_key);
   if (pool == NULL)
     {
@@ -142,9 +144,17 @@ lane_pool_get (FlSim *sim, const FlEvent *ev, gsize n, guint ncpus)
   for (guint c = 0; c < ncpus; c++)
     last_send[c] = G_MAXSIZE;
   guint64 last = 0;
+  enum { BATCH = 4096 };
+  g_autofree FlEvent *batch = g_new (FlEvent, BATCH);
+  gsize batch_first = 0, batch_len = 0;
   for (gsize i = 0; i < n; i++)
     {
-      const FlEvent *e = &ev[i];
+      if (i >= batch_first + batch_len)
+        {
+          batch_first = i;
+          batch_len = fl_sim_get_events_range (sim, i, BATCH, batch);
+        }
+      const FlEvent *e = &batch[i - batch_first];
       last = MAX (last, e->cycle);
       if (e->cpu >= ncpus)
         continue;
@@ -517,9 +527,6 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   guint ncpus = p->st->sizes.ncpus;
-  /* the events as one array: the cache and listing painters read them so too */
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
   guint64 total = fl_sim_get_total_steps (p->sim);
   guint mhz = p->config->cost.mhz;
 
@@ -532,17 +539,9 @@ fl_paint_lanes (FlPaintCtx *p)
   guint64 now = 0;
   if (p->step > 0)
     {
-      gsize lo = 0, hi = n;
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (ev[mid].step < p->step)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      gsize lo = fl_sim_find_step (p->sim, p->step);
       if (lo > 0)
-        now = ev[lo - 1].cycle;
+        now = fl_sim_get_event (p->sim, lo - 1).cycle;
     }
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
@@ -558,7 +557,7 @@ fl_paint_lanes (FlPaintCtx *p)
    * CPU's steps for its lane, the latest cycle of the run (what fl_last_cycle() finds,
    * which the time axis needs), and the IPI arrows and markers to draw over the segments,
    * kept by cycle until the axis is known. */
-  LanePool *pool = lane_pool_get (p->sim, ev, n, ncpus);
+  LanePool *pool = lane_pool_get (p->sim, ncpus);
   Lane *lanes = pool->lanes;
   GArray *arrows_at = pool->arrows_at, *retries_at = pool->retries_at;
   GArray *findings = pool->findings;
@@ -823,24 +822,26 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
         {
           guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
           guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
-          gsize n = 0;
-          const FlEvent *ev = fl_sim_get_events (sim, &n);
-          /* the CPU's first event ending at or after t, else its last */
-          gsize found = n;
-          for (gsize i = 0; i < n; i++)
-            if (ev[i].cpu == c && ev[i].kind != FL_EV_FINDING)
-              {
-                found = i;
-                if (ev[i].cycle >= t)
-                  break;
-              }
-          if (found < n)
+          /* the CPU's first event ending at or after t, else its last: its lane holds its
+           * events in order of cycle */
+          const Lane *l = &lane_pool_get (sim, ncpus)->lanes[c];
+          if (l->m > 0)
             {
+              guint lo = 0, hi = l->m;
+              while (lo < hi)
+                {
+                  guint mid = lo + (hi - lo) / 2;
+                  if (l->cyc[mid] < t)
+                    lo = mid + 1;
+                  else
+                    hi = mid;
+                }
+              guint found = MIN (lo, l->m - 1);
               hit = TRUE;
               if (cpu)
                 *cpu = c;
               if (step)
-                *step = (guint64) ev[found].step + 1;
+                *step = (guint64) l->step[found] + 1;
             }
         }
     }

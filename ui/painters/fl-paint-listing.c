@@ -20,24 +20,22 @@ static const char *const status_names[] = {
   [FL_CPU_STUCK] = "stuck",
 };
 
-static const FlEvent *
-last_event_of (FlSim *sim, guint cpu, guint64 step)
+/* The event of `cpu`'s last step before `step`, looked for among the last EVENT_SCAN
+ * events; FALSE when there is none. */
+static gboolean
+last_event_of (FlSim *sim, guint cpu, guint64 step, FlEvent *out)
 {
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
-  gsize lo = 0, hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (ev[mid].step < step)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  gsize lo = fl_sim_find_step (sim, step);
   for (gsize i = lo, seen = 0; i-- > 0 && seen < EVENT_SCAN; seen++)
-    if (ev[i].cpu == cpu && ev[i].kind != FL_EV_FINDING)
-      return &ev[i];
-  return NULL;
+    {
+      FlEvent e = fl_sim_get_event (sim, i);
+      if (e.cpu == cpu && e.kind != FL_EV_FINDING)
+        {
+          *out = e;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* Comment lines are drawn dimmer than code. */
@@ -125,7 +123,8 @@ fl_paint_listing (FlPaintCtx *p)
   top += fl_text_height (p, FL_FONT_SANS, size * 0.85) + pad * 0.5;
 
   /* bottom: the why of the next line and what the last step did */
-  const FlEvent *last = last_event_of (p->sim, cpu, p->step);
+  FlEvent last_event;
+  const FlEvent *last = last_event_of (p->sim, cpu, p->step, &last_event) ? &last_event : NULL;
   gint current = listing ? fl_listing_line_of (listing, loc) : -1;
   const char *why = current >= 0 ? listing->lines[current].why : NULL;
   double why_size = p->fs * 0.92;
