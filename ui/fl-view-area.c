@@ -341,11 +341,9 @@ fl_view_area_constructed (GObject *object)
                                   -1);
   gtk_widget_add_css_class (GTK_WIDGET (self), fl_view_name (priv->view));
   fl_style_connect (object, G_CALLBACK (fl_view_area_invalidate));
+  /* runs before the class handler: a cache row says more than its name in full */
   if (priv->view == FL_VIEW_CACHE)
-    {
-      gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-      g_signal_connect (self, "query-tooltip", G_CALLBACK (fl_view_area_cache_tooltip), self);
-    }
+    g_signal_connect (self, "query-tooltip", G_CALLBACK (fl_view_area_cache_tooltip), self);
   if (priv->session != NULL)
     {
       g_signal_connect_object (priv->session, "changed",
