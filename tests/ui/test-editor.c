@@ -416,40 +416,17 @@ test_editor_quit (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *data_home = NULL;
   int status;
 
-  /* Never read or write the user's settings or store, whoever runs the test. */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  data_home = g_dir_make_tmp ("faultline-editor-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display: run under xvfb-run (make test does)");
-      return g_test_run ();
-    }
-  fl_test_fail_on_warnings ();
+  /* first: GTK must not look up the data folder before it is the test's own */
+  data_home = fl_test_private_data_home ("editor");
+  fl_test_init_window_test (&argc, &argv);
 
   g_test_add_func ("/ui/editor/edit-run-save", test_editor);
   g_test_add_func ("/ui/editor/quit-asks", test_editor_quit);
 
   status = g_test_run ();
-  {
-    g_autofree char *dir = g_build_filename (data_home, "faultline", NULL);
-    const char *names[] = { "faultline.db", "faultline.db-wal", "faultline.db-shm" };
-
-    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-      {
-        g_autofree char *path = g_build_filename (dir, names[i], NULL);
-        g_remove (path);
-      }
-    g_rmdir (dir);
-    g_rmdir (data_home);
-  }
+  fl_test_remove_data_home (data_home);
   return status;
 }

@@ -355,29 +355,17 @@ test_store_browser (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *data_home = NULL;
   int status;
 
-  /* Never read or write the user's settings or store, whoever runs the test. */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  data_home = g_dir_make_tmp ("faultline-store-browser-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  /* first: GTK must not look up the data folder before it is the test's own */
+  data_home = fl_test_private_data_home ("store-browser");
+  fl_test_init_window_test (&argc, &argv);
   fx.dir = g_build_filename (data_home, "files", NULL);
   g_assert_cmpint (g_mkdir_with_parents (fx.dir, 0700), ==, 0);
   fx.fault_path = g_build_filename (fx.dir, IMPORTED ".fault", NULL);
   fx.broken_path = g_build_filename (fx.dir, "broken.fault", NULL);
   fx.copy_path = g_build_filename (fx.dir, "copy.db", NULL);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display: run under xvfb-run (make test does)");
-      return g_test_run ();
-    }
-  fl_test_fail_on_warnings ();
   fl_prepare_store ();
 
   g_test_add_func ("/ui/store-browser/browse", test_store_browser);
@@ -385,24 +373,16 @@ main (int argc, char *argv[])
 
   /* everything the test made lives under data_home */
   {
-    g_autofree char *store_dir = g_build_filename (data_home, "faultline", NULL);
-    const char *in_store[] = { "faultline.db", "faultline.db-wal", "faultline.db-shm" };
     const char *in_files[] = { IMPORTED ".fault", "broken.fault", "exported.fault", "copy.db",
                                "copy.db-wal", "copy.db-shm" };
 
-    for (guint i = 0; i < G_N_ELEMENTS (in_store); i++)
-      {
-        g_autofree char *file = g_build_filename (store_dir, in_store[i], NULL);
-        g_remove (file);
-      }
     for (guint i = 0; i < G_N_ELEMENTS (in_files); i++)
       {
         g_autofree char *file = g_build_filename (fx.dir, in_files[i], NULL);
         g_remove (file);
       }
-    g_rmdir (store_dir);
     g_rmdir (fx.dir);
-    g_rmdir (data_home);
+    fl_test_remove_data_home (data_home);
   }
   g_free (fx.dir);
   g_free (fx.fault_path);

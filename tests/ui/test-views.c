@@ -660,17 +660,7 @@ test_views_shortcuts_yield (void)
 int
 main (int argc, char *argv[])
 {
-  /* Never read or write the user's settings, whoever runs the test. */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display: run under xvfb-run (make test does)");
-      return g_test_run ();
-    }
-  fl_test_fail_on_warnings ();
+  fl_test_init_window_test (&argc, &argv);
 
   g_test_add_func ("/ui/views/builtins", test_views_builtins);
   g_test_add_func ("/ui/views/step-actions", test_views_step_actions);

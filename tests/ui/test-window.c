@@ -164,17 +164,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* Never read or write the user's settings, whoever runs the test. */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display: run under xvfb-run (make test does)");
-      return g_test_run ();
-    }
-  fl_test_fail_on_warnings ();
+  fl_test_init_window_test (&argc, &argv);
 
   g_test_add_func ("/ui/window/first-frame", test_window_first_frame);
   g_test_add_func ("/ui/window/size-saved", test_window_size_saved);

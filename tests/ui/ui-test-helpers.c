@@ -2,6 +2,8 @@
 
 #include "ui-test-helpers.h"
 
+#include <glib/gstdio.h>
+
 #include "fl-view-area.h"
 
 typedef struct {
@@ -157,4 +159,46 @@ void
 fl_test_fail_on_warnings (void)
 {
   g_log_set_writer_func (fl_fail_on_warnings_writer, NULL, NULL);
+}
+
+void
+fl_test_init_window_test (int *argc, char ***argv)
+{
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_test_init (argc, argv, NULL);
+  if (!gtk_init_check ())
+    g_error ("no display: run the ui tests under a virtual X server (make test does)");
+  fl_test_fail_on_warnings ();
+}
+
+char *
+fl_test_private_data_home (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pattern = g_strdup_printf ("faultline-%s-XXXXXX", name);
+  char *data_home = g_dir_make_tmp (pattern, &error);
+
+  g_assert_no_error (error);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  return data_home;
+}
+
+void
+fl_test_remove_data_home (const char *data_home)
+{
+  g_autofree char *dir = g_build_filename (data_home, "faultline", NULL);
+  const char *names[] = { "faultline.db", "faultline.db-wal", "faultline.db-shm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *file = g_build_filename (dir, names[i], NULL);
+      g_remove (file);
+    }
+  g_rmdir (dir);
+  {
+    /* what GTK's file chooser notes there */
+    g_autofree char *recent = g_build_filename (data_home, "recently-used.xbel", NULL);
+    g_remove (recent);
+  }
+  g_rmdir (data_home);
 }

@@ -25,5 +25,13 @@ GdkTexture *fl_test_render_widget   (GtkWidget    *widget);
 GPtrArray  *fl_test_find_views      (GtkWidget    *root);
 /* Makes every warning and critical, structured or not, fail the test with its text. */
 void        fl_test_fail_on_warnings(void);
+/* The start of every window test: GSettings in memory (never the user's), g_test_init, GTK
+ * on the display (make test runs the suite under xvfb: without a display the test fails, it
+ * does not skip), warnings fatal. */
+void        fl_test_init_window_test(int *argc, char ***argv);
+/* A fresh folder as XDG_DATA_HOME, so the test's store is its own; call before any store is
+ * opened. fl_test_remove_data_home() deletes the store files in it and the folder. */
+char       *fl_test_private_data_home (const char *name);
+void        fl_test_remove_data_home  (const char *data_home);
 
 G_END_DECLS
