@@ -208,6 +208,9 @@ static const struct {
   const char *accels[2];
 } fl_application_accels[] = {
   { "app.quit", { "<Control>q", NULL } },
+  /* GtkWindow's own action: the editor, the store browser, any window (the editor asks
+   * about unsaved text first) */
+  { "window.close", { "<Control>w", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.export", { "<Control>e", NULL } },
   { "win.add-bookmark", { "<Control>d", NULL } },

@@ -203,6 +203,7 @@ fl_check_editor (GtkApplication *app, GtkWindow *window, gpointer data)
       { "<Control>s", "win.save" },
       { "<Shift><Control>s", "win.save-as" },
       { "<Control>o", "win.open" },
+      { "<Control>w", "window.close" },   /* asks about unsaved text: close_request */
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
