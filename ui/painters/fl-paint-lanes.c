@@ -338,6 +338,22 @@ batch_fill (FlPaintCtx *p, Batches *b)
     }
 }
 
+/* An IPI arrow as drawn: from x `xa` on the sender's lane to `xb` on the target's, in the
+ * sender's colour, faded when it lies ahead of the current step. */
+typedef struct { double xa, xb; guint sender, target; double alpha; guint order; } Arrow;
+
+/* By sender, then shade, then the order the events came in: one path per colour. */
+static int
+arrow_by_colour (gconstpointer pa, gconstpointer pb)
+{
+  const Arrow *a = pa, *b = pb;
+  if (a->sender != b->sender)
+    return a->sender < b->sender ? -1 : 1;
+  if (a->alpha != b->alpha)
+    return a->alpha < b->alpha ? -1 : 1;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
 static guint64
 nice_step (double raw)
 {
@@ -578,7 +594,6 @@ fl_paint_lanes (FlPaintCtx *p)
         }
       l->boundary = lo;
     }
-  typedef struct { double xa, xb; guint sender, target; double alpha; } Arrow;
   typedef struct { double x, y, alpha; } Mark;
   g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
   g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
@@ -627,7 +642,7 @@ fl_paint_lanes (FlPaintCtx *p)
     {
       const ArrowAt *a = &g_array_index (arrows_at, ArrowAt, k);
       Arrow ar = { x_of (&m, a->ca), x_of (&m, a->cb), a->sender, a->target,
-                   a->step >= step_now ? 0.35 : 0.95 };
+                   a->step >= step_now ? 0.35 : 0.95, arrow_list->len };
       if (mark_once (seen_arrow, lw, a->target, ar.xb, m.x0))
         g_array_append_val (arrow_list, ar);
     }
@@ -688,26 +703,43 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_clip (cr);
   batch_fill (p, &batches);
 
-  /* IPIs: from the sender's send to the target's acknowledgement */
+  /* IPIs: from the sender's send to the target's acknowledgement. The arrows of one sender
+   * and one shade are one path, stroked and filled once: a stroke per arrow was half of a
+   * 64-CPU frame. */
   cairo_set_line_width (cr, MAX (1.0, p->fs * 0.1));
-  for (guint a = 0; a < arrow_list->len; a++)
+  g_array_sort (arrow_list, arrow_by_colour);
+  double head = MIN (p->fs * 0.5, MAX (lane_h * 0.5, 3.0));
+  for (guint a = 0; a < arrow_list->len;)
     {
-      const Arrow *ar = &g_array_index (arrow_list, Arrow, a);
-      guint sender = ar->sender, target = ar->target;
-      double xa = ar->xa, xb = ar->xb;
-      double ya = lanes_y + (sender + 0.5) * lane_h;
-      double yb = lanes_y + (target + (target > sender ? 0.2 : 0.8)) * lane_h;
-      double head = MIN (p->fs * 0.5, MAX (lane_h * 0.5, 3.0));
-      fl_set_rgba_alpha (cr, fl_palette_cpu (pal, sender), ar->alpha);
-      cairo_move_to (cr, xa, ya);
-      cairo_line_to (cr, xb, yb);
+      const Arrow *first = &g_array_index (arrow_list, Arrow, a);
+      guint end = a;
+      while (end < arrow_list->len
+             && g_array_index (arrow_list, Arrow, end).sender == first->sender
+             && g_array_index (arrow_list, Arrow, end).alpha == first->alpha)
+        end++;
+      fl_set_rgba_alpha (cr, fl_palette_cpu (pal, first->sender), first->alpha);
+      for (guint k = a; k < end; k++)
+        {
+          const Arrow *ar = &g_array_index (arrow_list, Arrow, k);
+          cairo_move_to (cr, ar->xa, lanes_y + (ar->sender + 0.5) * lane_h);
+          cairo_line_to (cr, ar->xb, lanes_y + (ar->target + (ar->target > ar->sender ? 0.2 : 0.8))
+                                     * lane_h);
+        }
       cairo_stroke (cr);
-      double ang = atan2 (yb - ya, xb - xa);
-      cairo_move_to (cr, xb, yb);
-      cairo_line_to (cr, xb - head * cos (ang - 0.45), yb - head * sin (ang - 0.45));
-      cairo_line_to (cr, xb - head * cos (ang + 0.45), yb - head * sin (ang + 0.45));
-      cairo_close_path (cr);
+      for (guint k = a; k < end; k++)
+        {
+          const Arrow *ar = &g_array_index (arrow_list, Arrow, k);
+          double ya = lanes_y + (ar->sender + 0.5) * lane_h;
+          double xb = ar->xb;
+          double yb = lanes_y + (ar->target + (ar->target > ar->sender ? 0.2 : 0.8)) * lane_h;
+          double ang = atan2 (yb - ya, xb - ar->xa);
+          cairo_move_to (cr, xb, yb);
+          cairo_line_to (cr, xb - head * cos (ang - 0.45), yb - head * sin (ang - 0.45));
+          cairo_line_to (cr, xb - head * cos (ang + 0.45), yb - head * sin (ang + 0.45));
+          cairo_close_path (cr);
+        }
       cairo_fill (cr);
+      a = end;
     }
 
   /* retries, then findings, one marker per pixel column of a lane */
