@@ -228,31 +228,77 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 }
 
 /**
- * fl_line_reload:
+ * fl_line_reload_many:
  * @sim: the simulation
  * @line: a line that was just written
- * @cpu: a CPU that was spinning on it (it re-reads the new value)
+ * @cpus: (array length=n): CPUs that were spinning on it, in the order they re-read it
+ * @n: how many
  * @at: when the write became visible
+ * @seen: (out) (array length=n): when each of them has the new value
  *
- * A waiter re-reads the line after the write invalidated its copy; the reload queues on the
- * line like any transfer. Returns when the waiter has the value.
+ * Each waiter re-reads the line after the write invalidated its copy, one after another: a
+ * reload queues on the line like any transfer and comes from the owner, else from a copy on
+ * the waiter's socket (the shared cache), else from the other socket, else from memory. A
+ * released lock is re-read by every spinner, so which sockets hold a copy is counted once
+ * here and kept as each waiter gets its own, instead of being asked again for each of them.
  */
-guint64
-fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
+void
+fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64 at,
+                     guint64 *seen)
 {
   FlState *st = &sim->st;
   FlLine *l = &st->lines[line];
-  if (l->owner == (gint) cpu || is_sharer (l, cpu))
-    return at + sim->config.cost.l1_hit;
-  FlXfer from = source_of (sim, l, cpu, NULL, NULL);
-  guint64 done = occupy (l, at, read_cost (&sim->config.cost, l, from));
-  if (l->owner >= 0)
-    fl_line_add_sharer (st, line, l->owner);
-  l->owner = -1;
-  fl_line_add_sharer (st, line, cpu);
-  if (from != FL_XFER_MEMORY)
-    l->transfers++;
-  return done;
+  const FlCostTable *k = &sim->config.cost;
+  guint nsockets = MIN (sim->config.sockets, (guint) FL_MAX_SOCKETS);
+  guint nwords = (st->sizes.ncpus + 63) / 64;
+  guint per_socket[FL_MAX_SOCKETS];
+  guint copies = 0;
+
+  for (guint s = 0; s < nsockets; s++)
+    {
+      per_socket[s] = 0;
+      for (guint w = 0; w < nwords; w++)
+        per_socket[s] += popcount64 (l->sharers[w] & sim->socket_cpus[s][w]);
+      copies += per_socket[s];
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint cpu = cpus[i];
+      if (l->owner == (gint) cpu || is_sharer (l, cpu))
+        {
+          seen[i] = at + k->l1_hit;
+          continue;
+        }
+      guint mine = sim->socket_of[cpu];
+      FlXfer from;
+      if (l->owner >= 0)
+        from = sim->socket_of[l->owner] != mine ? FL_XFER_REMOTE : FL_XFER_LOCAL;
+      else
+        from = per_socket[mine] > 0 ? FL_XFER_LOCAL
+               : copies > 0 ? FL_XFER_REMOTE : FL_XFER_MEMORY;
+      seen[i] = occupy (l, at, read_cost (k, l, from));
+      if (l->owner >= 0 && !is_sharer (l, (guint) l->owner))
+        {
+          fl_line_add_sharer (st, line, (guint) l->owner);
+          per_socket[sim->socket_of[l->owner]]++;
+          copies++;
+        }
+      l->owner = -1;
+      fl_line_add_sharer (st, line, cpu);
+      per_socket[mine]++;
+      copies++;
+      if (from != FL_XFER_MEMORY)
+        l->transfers++;
+    }
+}
+
+/* One waiter's reload: fl_line_reload_many() for one CPU. Returns when it has the value. */
+guint64
+fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
+{
+  guint64 seen;
+  fl_line_reload_many (sim, line, &cpu, 1, at, &seen);
+  return seen;
 }
 
 /**

@@ -138,10 +138,14 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
   guint64 at = st->cpus[cpu].clock;
   guint n = st->sizes.ncpus;
   /* The CPUs spinning on it see it free, in the order of the CPUs after this one (wrapping
-   * round): first the spinners above `cpu`, then those below. A word of the mask is read
-   * once; waking a CPU changes no other CPU's bit. */
+   * round): first the spinners above `cpu`, then those below. Each re-reads the line, one
+   * after another; then the one whose ticket came up holds the lock, and trylock loops try
+   * again. A wake changes no line, so the reloads can all be worked out first. */
   const guint64 *spinning = st->g->spinning;
   guint mine = cpu / 64, nwords = (n + 63) / 64;
+  guint waiters[FL_MAX_CPUS];
+  guint64 seen[FL_MAX_CPUS];
+  guint nwaiters = 0;
   for (guint pass = 0; pass < 2; pass++)
     for (guint w = pass == 0 ? mine : 0; w < (pass == 0 ? nwords : mine + 1); w++)
       {
@@ -152,20 +156,23 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
         for (; bits; bits &= bits - 1)
           {
             guint c = w * 64 + (guint) __builtin_ctzll (bits);
-            FlCpu *waiter = &st->cpus[c];
-            if (waiter->wait_obj != lock)
-              continue;
-            guint64 seen = fl_line_reload (sim, f.line, c, at);
-            if (waiter->ticket == *f.owner)
-              {
-                *f.holder = c;
-                waiter->locks_held++;
-                fl_wake (sim, c, seen);
-              }
-            else if (waiter->ticket == G_MAXUINT32)
-              fl_wake (sim, c, seen);   /* a trylock loop: it sees the lock free and retries */
+            if (st->cpus[c].wait_obj == lock)
+              waiters[nwaiters++] = c;
           }
       }
+  fl_line_reload_many (sim, f.line, waiters, nwaiters, at, seen);
+  for (guint i = 0; i < nwaiters; i++)
+    {
+      FlCpu *waiter = &st->cpus[waiters[i]];
+      if (waiter->ticket == *f.owner)
+        {
+          *f.holder = waiters[i];
+          waiter->locks_held++;
+          fl_wake (sim, waiters[i], seen[i]);
+        }
+      else if (waiter->ticket == G_MAXUINT32)
+        fl_wake (sim, waiters[i], seen[i]);   /* a trylock loop: it sees the lock free and retries */
+    }
 }
 
 /* A trylock loop that found the lock busy parks until a release, then tries again. */

@@ -56,6 +56,8 @@ void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
 void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
 FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);
 guint64  fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at);
+void     fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64 at,
+                              guint64 *seen);
 
 /* A CPU now holds a shared copy of the line (inline: every spinner's reload does this). */
 static inline void
