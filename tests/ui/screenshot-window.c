@@ -82,34 +82,6 @@ fl_add_bookmarks (Shot *shot, GtkWindow *window)
   fl_session_seek (session, step);
 }
 
-/* A store of the tool's own: the bookmarks it adds never reach the user's. */
-static char *
-fl_use_own_data_home (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *home = g_dir_make_tmp ("faultline-screenshot-XXXXXX", &error);
-
-  if (home == NULL)
-    g_error ("cannot make a temporary data folder: %s", error->message);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  return home;
-}
-
-static void
-fl_remove_data_home (const char *home)
-{
-  g_autofree char *dir = g_build_filename (home, "faultline", NULL);
-  const char *names[] = { "faultline.db", "faultline.db-wal", "faultline.db-shm" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *file = g_build_filename (dir, names[i], NULL);
-      g_remove (file);
-    }
-  g_rmdir (dir);
-  g_rmdir (home);
-}
-
 static void
 fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
 {
@@ -246,7 +218,8 @@ main (int argc, char *argv[])
   shot.width = width;
   shot.height = height;
   shot.output = argv[2];
-  data_home = fl_use_own_data_home ();
+  /* a store of the tool's own: the bookmarks it adds never reach the user's */
+  data_home = fl_test_private_data_home ("screenshot");
 
   gtk_init ();
   fl_test_fail_on_warnings ();
@@ -256,7 +229,7 @@ main (int argc, char *argv[])
   g_settings_set_string (settings, "theme", shot.dark ? "dark" : "light");
 
   fl_test_run_application (fl_take_screenshot, &shot);
-  fl_remove_data_home (data_home);
+  fl_test_remove_data_home (data_home);
   g_strfreev (shot.sets);
   g_strfreev (shot.bookmarks);
   g_free (shot.compare);
