@@ -2,6 +2,7 @@
  * db. */
 #include "cli/fl-cli.h"
 
+#include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,7 +31,11 @@ usage (FILE *out)
 int
 main (int argc, char **argv)
 {
+  /* the exported drawings speak the user's language, as the window does (app/faultline.c) */
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   if (argc < 2)
     {
       usage (stderr);

@@ -31,7 +31,7 @@ known_format (const char *format, GError **error)
                  || g_ascii_strcasecmp (format, "pdf") == 0))
     return TRUE;
   g_set_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT,
-               "Unknown export format “%s”: expected png, svg or pdf", format ? format : "");
+               _("Unknown export format “%s”: expected png, svg or pdf"), format ? format : "");
   return FALSE;
 }
 
@@ -41,7 +41,7 @@ check_size (double width, double height, GError **error)
   if (width >= 1 && height >= 1 && width <= 32767 && height <= 32767)
     return TRUE;
   g_set_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_SIZE,
-               "Cannot export a %g×%g image: sizes go from 1 to 32767", width, height);
+               _("Cannot export a %g×%g image: sizes go from 1 to 32767"), width, height);
   return FALSE;
 }
 
@@ -94,8 +94,8 @@ write_bytes (GByteArray *bytes, const char *path, GError **error)
   if (g_access (dir, W_OK) != 0)
     {
       int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "Cannot write “%s”: %s",
-                   path, g_strerror (saved));
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Cannot write “%s”: %s"), path, g_strerror (saved));
       return FALSE;
     }
   return g_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
@@ -122,7 +122,7 @@ finish_surface (cairo_surface_t *surface, const char *format, GError **error)
   cairo_surface_destroy (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     return TRUE;
-  g_set_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_CAIRO, "Cannot draw as %s: %s", format,
+  g_set_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_CAIRO, _("Cannot draw as %s: %s"), format,
                cairo_status_to_string (status));
   return FALSE;
 }
@@ -213,8 +213,10 @@ range_pdf (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewpor
            gpointer user_data, GError **error)
 {
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  g_autofree char *title = g_strdup_printf ("Faultline: %s, steps %" G_GUINT64_FORMAT "–%"
-                                            G_GUINT64_FORMAT, fl_view_name (view), first, last);
+  /* Translators: the title of an exported PDF: the view's name as the command line spells it
+   * (lanes, vma, ...), the first and the last step */
+  g_autofree char *title = g_strdup_printf (_("Faultline: %s, steps %" PRIu64 "–%" PRIu64),
+                                            fl_view_name (view), first, last);
   cairo_surface_t *surface = pdf_surface (bytes, viewport->width, viewport->height, title);
   cairo_t *cr = cairo_create (surface);
   gboolean cancelled = FALSE;
@@ -235,7 +237,7 @@ range_pdf (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewpor
   if (cancelled)
     {
       g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_CANCELLED,
-                   "The export of “%s” was cancelled", path);
+                   _("The export of “%s” was cancelled"), path);
       return FALSE;
     }
   return write_bytes (bytes, path, error);
@@ -255,7 +257,7 @@ range_series (FlView view, FlSim *sim, guint64 first, guint64 last, const FlView
       if (progress && !progress (step - first + 1, last - first + 1, user_data))
         {
           g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_CANCELLED,
-                       "The export was cancelled after “%s”", path);
+                       _("The export was cancelled after “%s”"), path);
           return FALSE;
         }
     }
@@ -298,21 +300,21 @@ fl_export_range (FlView view, FlSim *sim, guint64 first, guint64 last,
   if (first > last)
     {
       g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE,
-                   "Cannot export steps %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                   ": the first step is after the last", first, last);
+                   _("Cannot export steps %" PRIu64 " to %" PRIu64
+                     ": the first step is after the last"), first, last);
       return FALSE;
     }
   if (last > total)
     {
       g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE,
-                   "Cannot export step %" G_GUINT64_FORMAT ": the run ends at step %"
-                   G_GUINT64_FORMAT, last, total);
+                   _("Cannot export step %" PRIu64 ": the run ends at step %" PRIu64), last,
+                   total);
       return FALSE;
     }
   if (last - first >= FL_EXPORT_RANGE_MAX_PAGES)
     {
       g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_TOO_MANY,
-                   "Cannot export %" G_GUINT64_FORMAT " steps at once: at most %d pages",
+                   _("Cannot export %" PRIu64 " steps at once: at most %d pages"),
                    last - first + 1, FL_EXPORT_RANGE_MAX_PAGES);
       return FALSE;
     }

@@ -76,7 +76,9 @@ fl_export_view (FlView view, FlSim *sim, const FlViewport *viewport, const FlPal
 
   /* one writer for every drawing (fl-export-range.c): the same bytes for the same state */
   ViewDrawing d = { view, sim, viewport, palette };
-  g_autofree char *title = g_strdup_printf ("Faultline: %s at step %" G_GUINT64_FORMAT,
+  /* Translators: the title of an exported SVG or PDF: the view's name as the command line
+   * spells it (lanes, vma, ...) and the step */
+  g_autofree char *title = g_strdup_printf (_("Faultline: %s at step %" PRIu64),
                                             fl_view_name (view), fl_sim_get_step (sim));
   return fl_export_drawing (draw_view, &d, viewport->width, viewport->height, title, format,
                             path, error);

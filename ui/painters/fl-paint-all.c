@@ -39,7 +39,7 @@ fl_paint_all (FlPaintCtx *p)
   fl_set_rgba (cr, &pal->surface);
   cairo_rectangle (cr, 0, 0, p->w, bar_h);
   cairo_fill (cr);
-  g_autofree char *title = g_strdup_printf ("%s — %s", sc && sc->id ? sc->id : "scenario",
+  g_autofree char *title = g_strdup_printf ("%s — %s", sc && sc->id ? sc->id : _("scenario"),
                                             sc && sc->title ? sc->title : "");
   double tw = fl_text_draw (p, FL_FONT_BOLD, p->fs * 1.05, &pal->text, pad, pad / 2, p->w * 0.55,
                             FL_ALIGN_LEFT, title);

@@ -10,7 +10,10 @@
 #define MAX_ROWS 12
 
 static const char mesi_letters[] = "ISEM";
-static const char *const mesi_names[] = { "invalid", "shared", "exclusive", "modified" };
+/* Translators: the MESI cache-line states, each shown after its letter I, S, E or M (which
+ * stay as they are) in the cache view's legend. */
+static const char *const mesi_names[] = { N_("invalid"), N_("shared"), N_("exclusive"),
+                                          N_("modified") };
 
 static FlMesi
 mesi_of (const FlLine *l, guint cpu)
@@ -168,16 +171,18 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   fl_sim_get_counters (p->sim, &k);
 
   fl_paint_panel_background (p);
-  g_autofree char *subtitle = g_strdup_printf ("%" G_GUINT64_FORMAT " transfers between CPUs",
-                                               k.transfers);
-  double top = fl_paint_header (p, "Cache lines", subtitle);
+  g_autofree char *subtitle =
+    g_strdup_printf (g_dngettext (NULL, "%" PRIu64 " transfer between CPUs",
+                                  "%" PRIu64 " transfers between CPUs", k.transfers),
+                     k.transfers);
+  double top = fl_paint_header (p, _("Cache lines"), subtitle);
   double pad = p->fs * 0.6;
 
   FlLegendItem legend[4];
   char labels[4][32];
   for (guint m = 0; m < 4; m++)
     {
-      g_snprintf (labels[m], sizeof labels[m], "%c %s", mesi_letters[m], mesi_names[m]);
+      g_snprintf (labels[m], sizeof labels[m], "%c %s", mesi_letters[m], _(mesi_names[m]));
       legend[m] = (FlLegendItem) { pal->mesi[m], labels[m], FL_LEGEND_BOX };
     }
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, 4, FALSE);
@@ -211,14 +216,18 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
     }
   /* the count column holds its head and its widest number */
   g_snprintf (buf, sizeof buf, "%u", most);
-  double count_w = MAX (fl_text_width (p, FL_FONT_SANS, small, "transfers"),
+  /* Translators: the head of the cache view's column of how often each line moved */
+  const char *transfers_head = _("transfers");
+  /* Translators: the head of the cache view's column of where each line moved last */
+  const char *last_head = _("last");
+  double count_w = MAX (fl_text_width (p, FL_FONT_SANS, small, transfers_head),
                         fl_text_width (p, FL_FONT_SANS, size, buf)) + pad;
   /* "cpuA → cpuB" as drawn: the source plain, the arrow, the destination bold */
   g_snprintf (from_buf, sizeof from_buf, "cpu%u", ncpus - 1);
   double last_w = fl_text_width (p, FL_FONT_SANS, size, from_buf)
                   + fl_text_width (p, FL_FONT_SANS, size, " → ")
                   + fl_text_width (p, FL_FONT_BOLD, size, from_buf) + pad;
-  last_w = MAX (last_w, fl_text_width (p, FL_FONT_SANS, small, "last") + pad);
+  last_w = MAX (last_w, fl_text_width (p, FL_FONT_SANS, small, last_head) + pad);
   /* Names come first, then the cells at a readable size, then the "last" column: where a
    * line went last is also the outlined cell, so that column goes before a name is cut. */
   double cells_min = ncpus * MIN (p->fs * 1.4, MAX (4.0, (p->w * 0.5) / ncpus));
@@ -251,10 +260,10 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
     }
   double count_x = cells_end + pad * 0.5;
   label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w - pad * 0.5, top,
-         count_w - pad, FL_ALIGN_RIGHT, "transfers");
+         count_w - pad, FL_ALIGN_RIGHT, transfers_head);
   if (last_w > 0)
     label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w + pad * 0.5, top,
-           last_w - pad * 0.5, FL_ALIGN_LEFT, "last");
+           last_w - pad * 0.5, FL_ALIGN_LEFT, last_head);
 
   double letter = MIN (size, cell_h * 0.75);
   for (guint i = 0; i < nrows; i++)
@@ -388,13 +397,17 @@ fl_cache_describe_line (FlSim *sim, guint line)
     return NULL;
   const FlLine *l = &st->lines[line];
   GString *s = g_string_new (fl_sim_line_name (sim, line, name, sizeof name));
-  g_string_append_printf (s, ": %u transfer%s", l->transfers, l->transfers == 1 ? "" : "s");
+  /* Translators: after a cache line's name, how often it moved between CPUs */
+  g_string_append_printf (s, g_dngettext (NULL, ": %u transfer", ": %u transfers", l->transfers),
+                          l->transfers);
   if (l->last_to)
     {
       if (l->last_from)
-        g_string_append_printf (s, ", last cpu%u → cpu%u", l->last_from - 1, l->last_to - 1);
+        /* Translators: where a cache line moved last, from one CPU to another */
+        g_string_append_printf (s, _(", last cpu%u → cpu%u"), l->last_from - 1, l->last_to - 1);
       else
-        g_string_append_printf (s, ", last to cpu%u", l->last_to - 1);
+        /* Translators: where a cache line moved last, when it came from memory */
+        g_string_append_printf (s, _(", last to cpu%u"), l->last_to - 1);
     }
   return g_string_free (s, FALSE);
 }

@@ -285,8 +285,9 @@ paint_scaling (Chart *c)
   FlPaintCtx *p = &c->p;
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
-  g_autofree char *title = g_strdup_printf ("%s: faults per simulated second",
-                                            c->workload ? c->workload : "benchmark");
+  /* Translators: the scaling chart's title; %s is the workload, e.g. multi-fault */
+  g_autofree char *title = g_strdup_printf (_("%s: faults per simulated second"),
+                                            c->workload ? c->workload : _("benchmark"));
   guint cmin = G_MAXUINT, cmax = 0;
   double vmax = 0;
   for (guint i = 0; i < c->n; i++)
@@ -298,11 +299,11 @@ paint_scaling (Chart *c)
       }
   if (cmax == 0 || vmax <= 0)
     {
-      no_data (c, title, "No measurements: run faultline-cli bench --cpus 1,2,4,8");
+      no_data (c, title, _("No measurements: run faultline-cli bench --cpus 1,2,4,8"));
       return;
     }
   fl_paint_panel_background (p);
-  double top = fl_paint_header (p, title, "by CPU count · higher is better");
+  double top = fl_paint_header (p, title, _("by CPU count · higher is better"));
   double pad = p->fs * 0.6;
   double small = p->fs * 0.9;
   double small_h = fl_text_height (p, FL_FONT_SANS, small);
@@ -319,7 +320,8 @@ paint_scaling (Chart *c)
   if (plot.h < small_h * 3 || plot.w < p->fs * 6)
     return;
   fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, pad, unit_y, 0, FL_ALIGN_LEFT,
-                "faults / simulated second");
+                /* Translators: the unit of the scaling chart's value axis */
+                _("faults / simulated second"));
 
   double step;
   double ytop = value_axis (c, &plot, vmax * 1.05, FALSE, &step);
@@ -381,7 +383,8 @@ paint_scaling (Chart *c)
   g_array_unref (ticks);
   fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, plot.x + plot.w / 2,
                 plot.y + plot.h + small * 0.4 + small_h, 0, FL_ALIGN_CENTER,
-                "CPUs (log scale)");
+                /* Translators: the title of the scaling chart's CPU-count axis */
+                _("CPUs (log scale)"));
 
   /* one line per configuration, markers on top */
   double r = MAX (3.0, p->fs * 0.33);
@@ -441,8 +444,13 @@ paint_bars (Chart *c)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   guint cpus = bars_cpus (c);
-  g_autofree char *title = g_strdup_printf ("%s at %u CPUs: speed-up over baseline",
-                                            c->workload ? c->workload : "benchmark", cpus);
+  /* Translators: the speed-up chart's title; %s is the workload, e.g. multi-fault. The
+   * count is at least 2 in practice, but take the plural form that fits it. */
+  g_autofree char *title = g_strdup_printf (g_dngettext (NULL,
+                                                         "%s at %u CPU: speed-up over baseline",
+                                                         "%s at %u CPUs: speed-up over baseline",
+                                                         cpus),
+                                            c->workload ? c->workload : _("benchmark"), cpus);
   /* the point of each configuration at that count */
   const FlBenchPoint *at[MAX_SERIES] = { NULL };
   double vmax = 0;
@@ -458,13 +466,14 @@ paint_bars (Chart *c)
           }
   if (vmax <= 0)
     {
-      no_data (c, title, "No ratios: measure the baseline with the other configurations");
+      no_data (c, title, _("No ratios: measure the baseline with the other configurations"));
       return;
     }
   fl_paint_panel_background (p);
   double top = fl_paint_header (p, title,
-                                published ? "simulated, and as published on 8 Jan 2010"
-                                          : "simulated · no published figures for this workload");
+                                published
+                                ? _("simulated, and as published on 8 Jan 2010")
+                                : _("simulated · no published figures for this workload"));
   double pad = p->fs * 0.6;
   double size = p->fs * 0.95, small = p->fs * 0.9;
   double line = fl_text_height (p, FL_FONT_BOLD, size);
@@ -478,7 +487,7 @@ paint_bars (Chart *c)
   cairo_fill (cr);
   lx += sw + size * 0.45;
   lx += fl_text_draw (p, FL_FONT_SANS, size, &pal->text, lx, ly, 0, FL_ALIGN_LEFT,
-                      "simulated (this model)") + size * 1.6;
+                      _("simulated (this model)")) + size * 1.6;
   if (published)
     {
       hatch (cr, lx, ly + (line - sw * 0.75) / 2, sw, sw * 0.75, size * 0.3, &neutral);
@@ -489,7 +498,7 @@ paint_bars (Chart *c)
       cairo_stroke (cr);
       lx += sw + size * 0.45;
       fl_text_draw (p, FL_FONT_SANS, size, &pal->text, lx, ly, 0, FL_ALIGN_LEFT,
-                    "published (Zijlstra, 2 × 4 cores)");
+                    _("published (Zijlstra, 2 × 4 cores)"));
     }
 
   Box plot;
@@ -500,7 +509,8 @@ paint_bars (Chart *c)
   if (plot.h < small_h * 3 || plot.w < p->fs * 6)
     return;
   fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, pad, top + line + pad * 0.6, 0,
-                FL_ALIGN_LEFT, "faults per second ÷ baseline's");
+                /* Translators: the unit of the speed-up chart's value axis */
+                FL_ALIGN_LEFT, _("faults per second ÷ baseline's"));
   /* room above the tallest bar for its number */
   double ytop = value_axis (c, &plot, vmax * 1.12, TRUE, NULL);
   #define Y_OF(v) (plot.y + plot.h - (v) / ytop * plot.h)
@@ -723,7 +733,8 @@ fl_export_bench_chart (const FlBenchPoint *points, guint n_points, const FlViewp
   g_return_val_if_fail (points != NULL || n_points == 0, FALSE);
   g_return_val_if_fail (viewport != NULL && palette != NULL, FALSE);
   ExportData d = { points, n_points, viewport, palette };
-  g_autofree char *title = g_strdup_printf ("Faultline: %s benchmark",
+  /* Translators: the title of an exported chart; %s is the workload, e.g. multi-fault */
+  g_autofree char *title = g_strdup_printf (_("Faultline: %s benchmark"),
                                             n_points ? points[0].workload : "");
   return fl_export_drawing (draw_chart, &d, viewport->width, viewport->height, title, format,
                             path, error);

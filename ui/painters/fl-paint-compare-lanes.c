@@ -120,8 +120,10 @@ fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max)
       items[n++] = (FlLegendItem) { pal->activity[a], fl_activity_name (a), FL_LEGEND_BOX };
   if (n + 2 <= max)
     {
-      items[n++] = (FlLegendItem) { pal->error, "finding", FL_LEGEND_DIAMOND };
-      items[n++] = (FlLegendItem) { pal->warning, "retry", FL_LEGEND_RING };
+      /* Translators: legend entries of the compared lanes: a diamond marks a finding, a
+       * ring a fault that had to be retried */
+      items[n++] = (FlLegendItem) { pal->error, _("finding"), FL_LEGEND_DIAMOND };
+      items[n++] = (FlLegendItem) { pal->warning, _("retry"), FL_LEGEND_RING };
     }
   return n;
 }
@@ -143,7 +145,8 @@ draw_ruler (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompareLanesBox *b
   cairo_rectangle (cr, b->x, y, b->w, 1);
   cairo_fill (cr);
   fl_text_draw (p, FL_FONT_SANS, small, &p->pal->text_dim, b->x - p->fs * 0.6, y + small * 0.3,
-                b->label_w, FL_ALIGN_RIGHT, "cycles");
+                /* Translators: the unit beside a compared run's ruler of simulated cycles */
+                b->label_w, FL_ALIGN_RIGHT, _("cycles"));
   double last_right = -1e9;
   for (guint64 t = (t0 + step - 1) / step * step; t <= t1; t += step)
     {

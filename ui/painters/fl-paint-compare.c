@@ -86,7 +86,8 @@ fl_compare_switches (FlCompare *cmp, guint run)
         g_string_append_printf (s, "%s%s=%s", s->len ? ", " : "", *key, v ? v : "");
     }
   if (s->len == 0)
-    g_string_append (s, "same switches");
+    /* Translators: in place of the switches that differ, when the two runs share all */
+    g_string_append (s, _("same switches"));
   return g_string_free (s, FALSE);
 }
 
@@ -168,15 +169,18 @@ fl_compare_rows (FlCompare *cmp)
   FlCounters k[2];
   fl_sim_get_counters (cmp->sim[0], &k[0]);
   fl_sim_get_counters (cmp->sim[1], &k[1]);
+  /* The counters' labels stay untranslated here (the table tells "findings" by its label);
+   * row_label() translates them where they are drawn. */
   const struct { const char *label; guint64 a, b; } counters[] = {
-    { "faults", k[0].total, k[1].total },
-    { "speculative", k[0].speculative, k[1].speculative },
-    { "retried", k[0].retried, k[1].retried },
-    { "locked", k[0].locked, k[1].locked },
-    { "errors", k[0].errors, k[1].errors },
-    { "cycles", k[0].cycles, k[1].cycles },
-    { "transfers", k[0].transfers, k[1].transfers },
-    { "findings", findings_so_far (cmp->sim[0]), findings_so_far (cmp->sim[1]) },
+    /* Translators: the counters compared in the comparison table, one row each */
+    { N_("faults"), k[0].total, k[1].total },
+    { N_("speculative"), k[0].speculative, k[1].speculative },
+    { N_("retried"), k[0].retried, k[1].retried },
+    { N_("locked"), k[0].locked, k[1].locked },
+    { N_("errors"), k[0].errors, k[1].errors },
+    { N_("cycles"), k[0].cycles, k[1].cycles },
+    { N_("transfers"), k[0].transfers, k[1].transfers },
+    { N_("findings"), findings_so_far (cmp->sim[0]), findings_so_far (cmp->sim[1]) },
   };
   for (guint i = 0; i < G_N_ELEMENTS (counters); i++)
     {
@@ -264,7 +268,8 @@ static void
 format_ratio (guint64 a, guint64 b, char *buf, gsize size)
 {
   if (a == 0)
-    g_strlcpy (buf, b == 0 ? "—" : "new", size);
+    /* Translators: the ratio B / A of a count that was zero in run A */
+    g_strlcpy (buf, b == 0 ? "—" : _("new"), size);
   else
     {
       double r = (double) b / (double) a;
@@ -276,18 +281,25 @@ typedef struct {
   double x, y, w, h;
 } Rect;
 
+/* A row's label as drawn: the counters' are translated, the lines' are kernel names. */
+static const char *
+row_label (const FlCompareRow *row)
+{
+  return row->line ? row->label : _(row->label);
+}
+
 /* The number columns' natural width, and the labels' (capped: long names are ellipsized). */
 static void
 table_widths (FlPaintCtx *p, GArray *rows, double *label_w, double *num_w)
 {
   double size = p->fs * 0.9;
-  *label_w = fl_text_width (p, FL_FONT_BOLD, size, "cache-line transfers");
+  *label_w = fl_text_width (p, FL_FONT_BOLD, size, _("cache-line transfers"));
   *num_w = fl_text_width (p, FL_FONT_BOLD, size, "B − A");
   char buf[64];
   for (guint i = 0; i < rows->len; i++)
     {
       const FlCompareRow *r = &g_array_index (rows, FlCompareRow, i);
-      *label_w = MAX (*label_w, fl_text_width (p, FL_FONT_SANS, size, r->label) + size);
+      *label_w = MAX (*label_w, fl_text_width (p, FL_FONT_SANS, size, row_label (r)) + size);
       for (guint c = 0; c < 2; c++)
         {
           format_value (r->value[c], buf, sizeof buf);
@@ -380,7 +392,8 @@ table_rows (Table *t, GArray *rows, gboolean lines, double bottom)
       /* keep a row for the note when some would be left out */
       if (t->y + t->row_h * (drawn + 1 < total ? 2 : 1) > bottom)
         {
-          g_snprintf (a, sizeof a, "+%u more", total - drawn);
+          g_snprintf (a, sizeof a, g_dngettext (NULL, "+%u more", "+%u more", total - drawn),
+                      total - drawn);
           fl_text_draw (p, FL_FONT_ITALIC, t->size * 0.9, &pal->text_dim, t->r.x + t->size,
                         t->y, t->r.w, FL_ALIGN_LEFT, a);
           t->y += t->row_h;
@@ -397,7 +410,7 @@ table_rows (Table *t, GArray *rows, gboolean lines, double bottom)
       format_value (row->value[1], b, sizeof b);
       format_delta (row->value[0], row->value[1], d, sizeof d);
       format_ratio (row->value[0], row->value[1], r, sizeof r);
-      const char *cells[5] = { row->label, a, b, d, r };
+      const char *cells[5] = { row_label (row), a, b, d, r };
       const FlRgba *ink[5] = { NULL };
       gboolean same = row->value[0] == row->value[1];
       ink[3] = ink[4] = same ? &pal->text_dim : NULL;
@@ -434,7 +447,7 @@ table_findings (Table *t, FlCompare *cmp)
   if (t->y + line * 2 > bottom)
     return;
   fl_text_draw (p, FL_FONT_BOLD, size, &pal->text_dim, t->r.x, t->y, t->r.w, FL_ALIGN_LEFT,
-                "Findings");
+                _("Findings"));
   t->y += line * 1.15;
   for (guint run = 0; run < 2 && t->y + line <= bottom; run++)
     {
@@ -446,8 +459,9 @@ table_findings (Table *t, FlCompare *cmp)
       double room = t->r.x + t->r.w - x;
       if (total == 0)
         {
+          /* Translators: a compared run without findings */
           fl_text_draw (p, FL_FONT_ITALIC, size, &pal->text_dim, x, t->y, room, FL_ALIGN_LEFT,
-                        "none");
+                        _("none"));
           t->y += line * 1.15;
           continue;
         }
@@ -459,9 +473,11 @@ table_findings (Table *t, FlCompare *cmp)
           g_autofree char *text = NULL;
           /* the last line that fits says how many more there are */
           if (drawn == 1 && total > 2)
-            text = g_strdup_printf ("+%u more", total - 1);
+            text = g_strdup_printf (g_dngettext (NULL, "+%u more", "+%u more", total - 1),
+                                    total - 1);
           else
-            text = g_strdup_printf ("%s · step %" G_GUINT64_FORMAT " · cpu%u",
+            /* Translators: a finding: its kind (e.g. use-after-free), its step and its CPU */
+            text = g_strdup_printf (_("%s · step %" PRIu64 " · cpu%u"),
                                     fl_finding_kind_name (f->kind), f->step, f->cpu);
           fl_diamond (cr, x + line * 0.3, t->y + line * 0.5, line * 0.3);
           fl_set_rgba (cr, &pal->error);
@@ -497,9 +513,10 @@ run_header (FlPaintCtx *p, FlCompare *cmp, guint run, double x, double y, double
   fl_format_count (fl_sim_get_step (sim), s1, sizeof s1);
   fl_format_count (fl_sim_get_total_steps (sim), s2, sizeof s2);
   guint nf = findings_so_far (sim);
-  g_autofree char *right = g_strdup_printf ("step %s / %s", s1, s2);
-  g_autofree char *found = nf ? g_strdup_printf ("%u finding%s", nf, nf == 1 ? "" : "s")
-                              : g_strdup ("no findings");
+  g_autofree char *right = g_strdup_printf (_("step %s / %s"), s1, s2);
+  g_autofree char *found = nf ? g_strdup_printf (g_dngettext (NULL, "%u finding", "%u findings",
+                                                              nf), nf)
+                              : g_strdup (_("no findings"));
   double small = p->fs * 0.85;
   double fw = fl_text_draw (p, FL_FONT_BOLD, small, nf ? &pal->error : &pal->text_dim, x + w,
                             y + (line - fl_text_height (p, FL_FONT_SANS, small)) / 2, w * 0.3,
@@ -547,8 +564,9 @@ paint_compare (View *v, FlCompare *cmp)
   const FlPalette *pal = p->pal;
   fl_paint_panel_background (p);
   const FlScenario *sc = fl_sim_get_scenario (cmp->sim[0]);
-  g_autofree char *title = g_strdup_printf ("Compare · %s", sc && sc->id ? sc->id : "scenario");
-  double top = fl_paint_header (p, title, "lanes aligned by scenario operation");
+  g_autofree char *title = g_strdup_printf (_("Compare · %s"), sc && sc->id ? sc->id
+                                                                             : _("scenario"));
+  double top = fl_paint_header (p, title, _("lanes aligned by scenario operation"));
   double pad = p->fs * 0.6;
   guint nc[2] = { MAX (p->st->sizes.ncpus, 1u), MAX (v->p[1]->st->sizes.ncpus, 1u) };
 
@@ -611,7 +629,7 @@ paint_compare (View *v, FlCompare *cmp)
       table_head (&t, "", TRUE);
       table_rows (&t, v->rows, FALSE, table.y + table.h);
       t.y += t.row_h * 0.3;
-      table_head (&t, "cache-line transfers", FALSE);
+      table_head (&t, _("cache-line transfers"), FALSE);
       table_rows (&t, v->rows, TRUE, table.y + table.h - findings_height (&t, cmp));
       table_findings (&t, cmp);
     }
@@ -638,7 +656,7 @@ paint_compare (View *v, FlCompare *cmp)
       table_rows (&t, v->rows, FALSE, left.y + left.h);
       table_findings (&t, cmp);
       table_init (&t, p, v->rows, &right);
-      table_head (&t, "cache-line transfers", TRUE);
+      table_head (&t, _("cache-line transfers"), TRUE);
       table_rows (&t, v->rows, TRUE, right.y + right.h);
     }
 }
@@ -709,7 +727,8 @@ fl_export_compare (FlCompare *cmp, const FlViewport *viewport, const FlPalette *
   g_return_val_if_fail (cmp != NULL && viewport != NULL && palette != NULL, FALSE);
   ExportData d = { cmp, viewport, palette };
   const FlScenario *sc = fl_sim_get_scenario (cmp->sim[0]);
-  g_autofree char *title = g_strdup_printf ("Faultline: compare %s", sc ? sc->id : "");
+  /* Translators: the title of an exported comparison; %s is the scenario's id */
+  g_autofree char *title = g_strdup_printf (_("Faultline: compare %s"), sc ? sc->id : "");
   return fl_export_drawing (draw_compare, &d, viewport->width, viewport->height, title, format,
                             path, error);
 }

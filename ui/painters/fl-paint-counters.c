@@ -32,23 +32,27 @@ fl_paint_counters (FlPaintCtx *p)
   fl_paint_panel_background (p);
   char buf[256], num[64];
   if (findings->len)
-    g_snprintf (buf, sizeof buf, "%u finding%s", findings->len, findings->len == 1 ? "" : "s");
+    g_snprintf (buf, sizeof buf, g_dngettext (NULL, "%u finding", "%u findings", findings->len),
+                findings->len);
   else
-    g_snprintf (buf, sizeof buf, "no findings");
-  double top = fl_paint_header (p, "Counters and findings", buf);
+    g_snprintf (buf, sizeof buf, "%s", _("no findings"));
+  double top = fl_paint_header (p, _("Counters and findings"), buf);
   double pad = p->fs * 0.6;
 
   char us[64] = "";
   if (p->config->cost.mhz)
-    g_snprintf (us, sizeof us, "%.2f µs", (double) k.cycles / p->config->cost.mhz);
+    /* Translators: the simulated time the cycles take, in microseconds */
+    g_snprintf (us, sizeof us, _("%.2f µs"), (double) k.cycles / p->config->cost.mhz);
+  /* Translators: the counters' tiles: faults taken, of them speculative, retried and under
+   * mmap_sem, failed ones, simulated cycles and cache-line transfers */
   Tile tiles[] = {
-    { "faults", k.total, NULL },
-    { "speculative", k.speculative, NULL },
-    { "retried", k.retried, NULL },
-    { "locked", k.locked, NULL },
-    { "errors", k.errors, NULL },
-    { "cycles", k.cycles, us },
-    { "transfers", k.transfers, NULL },
+    { _("faults"), k.total, NULL },
+    { _("speculative"), k.speculative, NULL },
+    { _("retried"), k.retried, NULL },
+    { _("locked"), k.locked, NULL },
+    { _("errors"), k.errors, NULL },
+    { _("cycles"), k.cycles, us },
+    { _("transfers"), k.transfers, NULL },
   };
   double big = p->fs * 1.45;
   double label = p->fs * 0.82;
@@ -99,12 +103,12 @@ fl_paint_counters (FlPaintCtx *p)
   double line = fl_text_height (p, FL_FONT_SANS, size);
   if (y + 2 * line + 3 > p->h - pad * 0.5)
     return;
-  fl_text_draw (p, FL_FONT_BOLD, size, &pal->text_dim, pad, y, avail, FL_ALIGN_LEFT, "Findings");
+  fl_text_draw (p, FL_FONT_BOLD, size, &pal->text_dim, pad, y, avail, FL_ALIGN_LEFT, _("Findings"));
   y += line + 3;
   if (findings->len == 0)
     {
       fl_text_draw (p, FL_FONT_ITALIC, size, &pal->text_dim, pad, y, avail, FL_ALIGN_LEFT,
-                    "None: every invariant held at every step so far.");
+                    _("None: every invariant held at every step so far."));
       return;
     }
   for (guint i = 0; i < findings->len; i++)
@@ -112,7 +116,8 @@ fl_paint_counters (FlPaintCtx *p)
       const FlFinding *f = g_ptr_array_index (findings, i);
       if (y + line * 2 > p->h - pad)
         {
-          g_snprintf (buf, sizeof buf, "+%u more", findings->len - i);
+          g_snprintf (buf, sizeof buf, g_dngettext (NULL, "+%u more", "+%u more",
+                                                    findings->len - i), findings->len - i);
           fl_text_draw (p, FL_FONT_ITALIC, size, &pal->text_dim, pad, y, avail, FL_ALIGN_LEFT, buf);
           break;
         }
@@ -128,7 +133,8 @@ fl_paint_counters (FlPaintCtx *p)
       x += line * 0.95;
       x += fl_text_draw (p, FL_FONT_BOLD, size, &pal->error, x, y, 0, FL_ALIGN_LEFT,
                          fl_finding_kind_name (f->kind));
-      g_snprintf (buf, sizeof buf, "  step %" G_GUINT64_FORMAT " · ", f->step);
+      /* Translators: between a finding's kind and its CPU */
+      g_snprintf (buf, sizeof buf, _("  step %" PRIu64 " · "), f->step);
       x += fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, x, y, 0, FL_ALIGN_LEFT, buf);
       g_snprintf (buf, sizeof buf, "cpu%u", f->cpu);
       fl_text_draw (p, FL_FONT_BOLD, size, fl_palette_cpu (pal, f->cpu), x, y, 0, FL_ALIGN_LEFT, buf);

@@ -8,6 +8,19 @@
 
 #define SCAN_BACK 200000
 
+/* One sentence more: a space before it unless it starts the text or a view's line. The
+ * translatable sentences carry no leading space, so translators need not keep one. */
+static void G_GNUC_PRINTF (2, 3)
+sentence (GString *s, const char *format, ...)
+{
+  va_list args;
+  if (s->len && s->str[s->len - 1] != '\n')
+    g_string_append_c (s, ' ');
+  va_start (args, format);
+  g_string_append_vprintf (s, format, args);
+  va_end (args);
+}
+
 static void
 cpu_activities (FlSim *sim, guint64 step, guint ncpus, int *act)
 {
@@ -30,14 +43,15 @@ static void
 describe_lanes (GString *s, FlPaintCtx *p)
 {
   guint ncpus = p->st->sizes.ncpus;
-  g_string_append_printf (s, "CPU lanes of %u CPU%s at step %" G_GUINT64_FORMAT " of %"
-                          G_GUINT64_FORMAT ".", ncpus, ncpus == 1 ? "" : "s", p->step,
-                          fl_sim_get_total_steps (p->sim));
+  sentence (s, g_dngettext (NULL, "CPU lanes of %u CPU at step %" PRIu64 " of %" PRIu64 ".",
+                            "CPU lanes of %u CPUs at step %" PRIu64 " of %" PRIu64 ".", ncpus),
+            ncpus, p->step, fl_sim_get_total_steps (p->sim));
   g_autofree int *act = g_new (int, MAX (ncpus, 1u));
   cpu_activities (p->sim, p->step, ncpus, act);
   if (ncpus <= 8)
     for (guint c = 0; c < ncpus; c++)
-      g_string_append_printf (s, " cpu%u: %s.", c, act[c] >= 0 ? fl_activity_name (act[c]) : "not started");
+      /* Translators: a CPU and what it does, e.g. "cpu0: fault." */
+      sentence (s, _("cpu%u: %s."), c, act[c] >= 0 ? fl_activity_name (act[c]) : _("not started"));
   else
     {
       guint count[FL_ACT_N] = { 0 };
@@ -46,7 +60,8 @@ describe_lanes (GString *s, FlPaintCtx *p)
           count[act[c]]++;
       for (guint a = 0; a < FL_ACT_N; a++)
         if (count[a])
-          g_string_append_printf (s, " %u %s.", count[a], fl_activity_name (a));
+          /* Translators: how many CPUs do one thing, e.g. "12 fault." */
+          sentence (s, _("%u %s."), count[a], fl_activity_name (a));
     }
 }
 
@@ -65,27 +80,32 @@ describe_vma (GString *s, FlPaintCtx *p)
       if (st->vmas[v].state != FL_OBJ_FREE && (st->vmas[v].seq & 1))
         g_string_append_printf (odd, "%s%u", odd->len ? ", " : "", v);
     }
-  g_string_append_printf (s, "VMA tree with %u VMA%s", live, live == 1 ? "" : "s");
   guint32 root = st->g->mm.root;
   if (root && root < st->sizes.nvmas)
-    g_string_append_printf (s, ", root VMA %u (0x%" G_GINT64_MODIFIER "x–0x%" G_GINT64_MODIFIER "x)",
-                            root, st->vmas[root].start, st->vmas[root].end);
-  g_string_append (s, ".");
+    sentence (s, g_dngettext (NULL,
+                              "VMA tree with %u VMA, root VMA %u (0x%" PRIx64 "–0x%" PRIx64 ").",
+                              "VMA tree with %u VMAs, root VMA %u (0x%" PRIx64 "–0x%" PRIx64 ").",
+                              live),
+              live, root, st->vmas[root].start, st->vmas[root].end);
+  else
+    sentence (s, g_dngettext (NULL, "VMA tree with %u VMA.", "VMA tree with %u VMAs.", live), live);
   guint32 cache = st->g->mm.mmap_cache & 0xffff;
   if (cache && cache < st->sizes.nvmas)
-    g_string_append_printf (s, " mmap_cache points to VMA %u.", cache);
+    sentence (s, _("mmap_cache points to VMA %u."), cache);
   if (ghosts->len)
-    g_string_append_printf (s, " Unlinked, awaiting RCU: VMA %s.", ghosts->str);
+    /* Translators: %s is a list of VMA numbers, e.g. "3, 7" */
+    sentence (s, _("Unlinked, awaiting RCU: VMA %s."), ghosts->str);
   if (odd->len)
-    g_string_append_printf (s, " Being written (odd sequence): VMA %s.", odd->str);
+    /* Translators: %s is a list of VMA numbers, e.g. "3, 7" */
+    sentence (s, _("Being written (odd sequence): VMA %s."), odd->str);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
       FlCpuDoing d;
       fl_cpu_doing (st, c, &d);
       if (d.visiting_vma)
-        g_string_append_printf (s, " cpu%u's find_vma visits VMA %u.", c, d.visiting_vma);
+        sentence (s, _("cpu%u's find_vma visits VMA %u."), c, d.visiting_vma);
       else if (d.held_vma)
-        g_string_append_printf (s, " cpu%u's fault works on VMA %u.", c, d.held_vma);
+        sentence (s, _("cpu%u's fault works on VMA %u."), c, d.held_vma);
     }
   g_string_free (ghosts, TRUE);
   g_string_free (odd, TRUE);
@@ -99,21 +119,25 @@ describe_pgtable (GString *s, FlPaintCtx *p)
   for (guint32 t = 1; t < st->sizes.ntables; t++)
     if (st->tables[t].state == FL_OBJ_LIVE && st->tables[t].level == 1)
       ptes++;
-  g_string_append_printf (s, "Page tables: %u PTE page%s.", ptes, ptes == 1 ? "" : "s");
+  sentence (s, g_dngettext (NULL, "Page tables: %u PTE page.", "Page tables: %u PTE pages.", ptes),
+            ptes);
   for (guint32 t = 1; t < st->sizes.ntables; t++)
     if (st->tables[t].state == FL_OBJ_LIVE && st->tables[t].ptl_holder >= 0)
-      g_string_append_printf (s, " cpu%d holds the PTE lock of the page at 0x%" G_GINT64_MODIFIER "x.",
-                              st->tables[t].ptl_holder, st->tables[t].base);
+      sentence (s, _("cpu%d holds the PTE lock of the page at 0x%" PRIx64 "."),
+                st->tables[t].ptl_holder, st->tables[t].base);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
       FlCpuDoing d;
       fl_cpu_doing (st, c, &d);
-      if (d.in_fault && d.walk_table)
-        g_string_append_printf (s, " cpu%u walks to 0x%" G_GINT64_MODIFIER "x, at the %s.", c,
-                                d.address, d.at_pte ? "PTE" :
-                                st->tables[d.walk_table].level == 4 ? "PGD" :
-                                st->tables[d.walk_table].level == 3 ? "PUD" :
-                                st->tables[d.walk_table].level == 2 ? "PMD" : "PTE page");
+      if (!d.in_fault || !d.walk_table)
+        continue;
+      guint level = st->tables[d.walk_table].level;
+      if (d.at_pte || level >= 2)
+        /* Translators: %s is a page-table level, one of PGD, PUD, PMD or PTE */
+        sentence (s, _("cpu%u walks to 0x%" PRIx64 ", at the %s."), c, d.address,
+                  d.at_pte ? "PTE" : level == 4 ? "PGD" : level == 3 ? "PUD" : "PMD");
+      else
+        sentence (s, _("cpu%u walks to 0x%" PRIx64 ", at the PTE page."), c, d.address);
     }
 }
 
@@ -124,7 +148,9 @@ describe_cache (GString *s, FlPaintCtx *p)
   guint n = fl_cache_rows (p->sim, rows, G_N_ELEMENTS (rows));
   FlCounters k;
   fl_sim_get_counters (p->sim, &k);
-  g_string_append_printf (s, "Cache lines: %" G_GUINT64_FORMAT " transfers between CPUs.", k.transfers);
+  sentence (s, g_dngettext (NULL, "Cache lines: %" PRIu64 " transfer between CPUs.",
+                            "Cache lines: %" PRIu64 " transfers between CPUs.", k.transfers),
+            k.transfers);
   guint told = 0;
   for (guint i = 0; i < n && told < 3; i++)
     {
@@ -132,10 +158,12 @@ describe_cache (GString *s, FlPaintCtx *p)
       if (!l->transfers)
         continue;
       char buf[64];
-      g_string_append_printf (s, " %s: %u transfers", fl_sim_line_name (p->sim, rows[i], buf, sizeof buf),
-                              l->transfers);
+      /* Translators: a cache line's name and how often it moved between CPUs; a sentence
+       * ends after it, or after where it went last */
+      sentence (s, g_dngettext (NULL, "%s: %u transfer", "%s: %u transfers", l->transfers),
+                fl_sim_line_name (p->sim, rows[i], buf, sizeof buf), l->transfers);
       if (l->last_to)
-        g_string_append_printf (s, ", last to cpu%u", l->last_to - 1);
+        g_string_append_printf (s, _(", last to cpu%u"), l->last_to - 1);
       g_string_append (s, ".");
       told++;
     }
@@ -147,28 +175,33 @@ describe_rcu (GString *s, FlPaintCtx *p)
   const FlState *st = p->st;
   const FlRcu *r = &st->g->rcu;
   if (r->in_progress)
-    g_string_append_printf (s, "RCU: grace period %u in progress.", r->gp + 1);
+    sentence (s, _("RCU: grace period %u in progress."), r->gp + 1);
   else
-    g_string_append_printf (s, "RCU: %u grace period%s completed, none in progress.", r->gp,
-                            r->gp == 1 ? "" : "s");
+    sentence (s, g_dngettext (NULL, "RCU: %u grace period completed, none in progress.",
+                              "RCU: %u grace periods completed, none in progress.", r->gp),
+              r->gp);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
       gboolean owes = r->in_progress && ((r->qs_needed[c / 64] >> (c % 64)) & 1);
-      if (st->cpus[c].rcu_nesting || owes)
-        g_string_append_printf (s, " cpu%u: %s%s.", c,
-                                st->cpus[c].rcu_nesting ? "in a read-side section" : "outside",
-                                owes ? ", owes a quiescent state" : "");
+      if (st->cpus[c].rcu_nesting && owes)
+        sentence (s, _("cpu%u: in a read-side section, owes a quiescent state."), c);
+      else if (st->cpus[c].rcu_nesting)
+        sentence (s, _("cpu%u: in a read-side section."), c);
+      else if (owes)
+        sentence (s, _("cpu%u: outside, owes a quiescent state."), c);
     }
   guint pending = 0;
   for (guint i = 1; i < st->sizes.ncbs; i++)
     if (st->cbs[i].obj)
       {
         pending++;
-        g_string_append_printf (s, " Callback to free VMA %u%s.", st->cbs[i].obj,
-                                st->cbs[i].ready ? " is ready" : " waits");
+        if (st->cbs[i].ready)
+          sentence (s, _("Callback to free VMA %u is ready."), st->cbs[i].obj);
+        else
+          sentence (s, _("Callback to free VMA %u waits."), st->cbs[i].obj);
       }
   if (!pending)
-    g_string_append (s, " No callbacks pending.");
+    sentence (s, "%s", _("No callbacks pending."));
 }
 
 static void
@@ -181,23 +214,28 @@ describe_listing (GString *s, FlPaintCtx *p)
   guint depth = MIN (c->depth, FL_MAX_DEPTH);
   if (depth == 0)
     {
-      g_string_append_printf (s, "cpu%u is in user space.", p->selected);
+      sentence (s, _("cpu%u is in user space."), p->selected);
       return;
     }
   FlFn fn = c->frames[depth - 1].fn;
   FlLoc loc = c->frames[depth - 1].pc;
-  g_string_append_printf (s, "cpu%u is in %s", p->selected, fl_fn_name (fn));
+  /* Translators: a CPU and the kernel function it runs; more may follow before the full
+   * stop: ", next line …" or " at …" */
+  sentence (s, _("cpu%u is in %s"), p->selected, fl_fn_name (fn));
   FlListing *listing = (guint) fn < FL_FN_N ? fl_listing_get (fn) : NULL;
   gint line = listing ? fl_listing_line_of (listing, loc) : -1;
   if (line >= 0)
     {
       g_autofree char *code = g_strstrip (g_strdup (listing->lines[line].text));
-      g_string_append_printf (s, ", next line %d: %s", line + 1, code);
+      /* Translators: the source line a CPU runs next: its number and its code */
+      g_string_append_printf (s, _(", next line %d: %s"), line + 1, code);
       if (listing->lines[line].why && *listing->lines[line].why)
-        g_string_append_printf (s, ". Why: %s", listing->lines[line].why);
+        /* Translators: what that source line does, after it */
+        g_string_append_printf (s, _(". Why: %s"), listing->lines[line].why);
     }
   else if (loc != FL_LOC_NONE)
-    g_string_append_printf (s, " at %s", fl_loc_tag (loc));
+    /* Translators: where in the function a CPU is, a tag like "retry" */
+    g_string_append_printf (s, _(" at %s"), fl_loc_tag (loc));
   if (!g_str_has_suffix (s->str, "."))
     g_string_append (s, ".");
 }
@@ -207,10 +245,9 @@ describe_counters (GString *s, FlPaintCtx *p)
 {
   FlCounters k;
   fl_sim_get_counters (p->sim, &k);
-  g_string_append_printf (s, "Faults: %" G_GUINT64_FORMAT " total, %" G_GUINT64_FORMAT
-                          " speculative, %" G_GUINT64_FORMAT " retried, %" G_GUINT64_FORMAT
-                          " locked, %" G_GUINT64_FORMAT " errors; %" G_GUINT64_FORMAT
-                          " cycles; %" G_GUINT64_FORMAT " transfers.",
+  sentence (s, _("Faults: %" PRIu64 " total, %" PRIu64 " speculative, %" PRIu64 " retried, %"
+                 PRIu64 " locked, %" PRIu64 " errors; %" PRIu64 " cycles; %" PRIu64
+                 " transfers."),
                           k.total, k.speculative, k.retried, k.locked, k.errors, k.cycles,
                           k.transfers);
   GPtrArray *findings = fl_sim_get_findings (p->sim);
@@ -220,12 +257,13 @@ describe_counters (GString *s, FlPaintCtx *p)
       const FlFinding *f = g_ptr_array_index (findings, i);
       if (f->step > p->step)
         continue;
-      g_string_append_printf (s, " Finding %s at step %" G_GUINT64_FORMAT " on cpu%u: %s",
+      /* Translators: a finding's kind (e.g. use-after-free), step, CPU and message */
+      sentence (s, _("Finding %s at step %" PRIu64 " on cpu%u: %s"),
                               fl_finding_kind_name (f->kind), f->step, f->cpu, f->message);
       n++;
     }
   if (n == 0)
-    g_string_append (s, " No findings.");
+    sentence (s, "%s", _("No findings."));
 }
 
 typedef void (*DescribeFn) (GString *s, FlPaintCtx *p);

@@ -388,10 +388,12 @@ draw_ruler (FlPaintCtx *p, const TimeMap *m, double y, double label_x, double si
   cairo_rectangle (cr, m->x0, y, m->w, 1);
   cairo_fill (cr);
   fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, label_x, y + 4, m->x0 - label_x - 4,
-                FL_ALIGN_LEFT, "cycles");
+                /* Translators: the unit of the lanes' upper time ruler, simulated cycles */
+                FL_ALIGN_LEFT, _("cycles"));
   if (mhz)
     fl_text_draw (p, FL_FONT_SANS, size, &p->pal->text_dim, label_x, y + 4 + line,
-                  m->x0 - label_x - 4, FL_ALIGN_LEFT, "µs");
+                  /* Translators: the unit of the lanes' lower time ruler, microseconds */
+                  m->x0 - label_x - 4, FL_ALIGN_LEFT, _("µs"));
   for (guint64 t = (m->t0 + step - 1) / step * step; t <= m->t1; t += step)
     {
       double x = floor (x_of (m, t)) + 0.5;
@@ -447,9 +449,12 @@ legend_items (FlPaintCtx *p, FlLegendItem *legend)
   for (guint a = 0; a < FL_ACT_N; a++)
     if (a != FL_ACT_DONE)
       legend[nl++] = (FlLegendItem) { pal->activity[a], fl_activity_name (a), FL_LEGEND_BOX };
-  legend[nl++] = (FlLegendItem) { pal->error, "finding", FL_LEGEND_DIAMOND };
-  legend[nl++] = (FlLegendItem) { pal->warning, "retry (VM_FAULT_RETRY)", FL_LEGEND_RING };
-  legend[nl++] = (FlLegendItem) { pal->text_dim, "TLB-flush IPI", FL_LEGEND_ARROW };
+  /* Translators: legend entries of the lanes: a diamond marks a finding, a ring a fault
+   * retried (VM_FAULT_RETRY is the kernel's name, keep it), an arrow an inter-processor
+   * interrupt asking for a TLB flush */
+  legend[nl++] = (FlLegendItem) { pal->error, _("finding"), FL_LEGEND_DIAMOND };
+  legend[nl++] = (FlLegendItem) { pal->warning, _("retry (VM_FAULT_RETRY)"), FL_LEGEND_RING };
+  legend[nl++] = (FlLegendItem) { pal->text_dim, _("TLB-flush IPI"), FL_LEGEND_ARROW };
   return nl;
 }
 
@@ -561,11 +566,13 @@ fl_paint_lanes (FlPaintCtx *p)
     }
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
-    subtitle = g_strdup_printf ("step %s of %s · cycle %s (%.2f µs)", s1, s2, s3,
+    /* Translators: the lanes' subtitle: the step, the run's steps, the simulated cycle and
+     * the time it stands for in microseconds */
+    subtitle = g_strdup_printf (_("step %s of %s · cycle %s (%.2f µs)"), s1, s2, s3,
                                 (double) now / mhz);
   else
-    subtitle = g_strdup_printf ("step %s of %s · cycle %s", s1, s2, s3);
-  fl_paint_header (p, "CPU lanes", subtitle);
+    subtitle = g_strdup_printf (_("step %s of %s · cycle %s"), s1, s2, s3);
+  fl_paint_header (p, _("CPU lanes"), subtitle);
   if (ncpus == 0)
     return;
 

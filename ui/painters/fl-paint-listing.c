@@ -11,13 +11,14 @@
 
 #define EVENT_SCAN 200000     /* events searched back for the CPU's last step */
 
+/* Translators: what a CPU does, after its name in the listing's subtitle ("cpu1 spinning") */
 static const char *const status_names[] = {
-  [FL_CPU_RUNNING] = "running",
-  [FL_CPU_SPIN] = "spinning",
-  [FL_CPU_SLEEP] = "asleep",
-  [FL_CPU_IPI_WAIT] = "waiting for TLB-flush acknowledgements",
-  [FL_CPU_DONE] = "done",
-  [FL_CPU_STUCK] = "stuck",
+  [FL_CPU_RUNNING] = N_("running"),
+  [FL_CPU_SPIN] = N_("spinning"),
+  [FL_CPU_SLEEP] = N_("asleep"),
+  [FL_CPU_IPI_WAIT] = N_("waiting for TLB-flush acknowledgements"),
+  [FL_CPU_DONE] = N_("done"),
+  [FL_CPU_STUCK] = N_("stuck"),
 };
 
 /* The event of `cpu`'s last step before `step`, looked for among the last EVENT_SCAN
@@ -65,7 +66,7 @@ breadcrumb (FlPaintCtx *p, const FlCpu *c, double size, double width)
         return g_string_free (s, FALSE);
       g_string_free (s, TRUE);
     }
-  return g_strdup ("user space");
+  return g_strdup (_("user space"));
 }
 
 void
@@ -77,7 +78,7 @@ fl_paint_listing (FlPaintCtx *p)
   fl_paint_panel_background (p);
   if (st->sizes.ncpus == 0)
     {
-      fl_paint_header (p, "Listing", NULL);
+      fl_paint_header (p, _("Listing"), NULL);
       return;
     }
   guint cpu = p->selected;
@@ -101,8 +102,8 @@ fl_paint_listing (FlPaintCtx *p)
 
   char buf[256];
   g_snprintf (buf, sizeof buf, "cpu%u %s", cpu,
-              c->status < G_N_ELEMENTS (status_names) ? status_names[c->status] : "");
-  double top = fl_paint_header (p, "Listing", buf);
+              c->status < G_N_ELEMENTS (status_names) ? _(status_names[c->status]) : "");
+  double top = fl_paint_header (p, _("Listing"), buf);
   double pad = p->fs * 0.6;
   double x = pad, w = p->w - 2 * pad;
 
@@ -127,6 +128,8 @@ fl_paint_listing (FlPaintCtx *p)
   const FlEvent *last = last_event_of (p->sim, cpu, p->step, &last_event) ? &last_event : NULL;
   gint current = listing ? fl_listing_line_of (listing, loc) : -1;
   const char *why = current >= 0 ? listing->lines[current].why : NULL;
+  /* Translators: before what the highlighted source line does; keep the space after it */
+  const char *why_label = _("Why: ");
   double why_size = p->fs * 0.92;
   double why_line = fl_text_height (p, FL_FONT_SANS, why_size);
   int why_lines = p->h > p->fs * 24 ? 4 : 3;
@@ -135,7 +138,7 @@ fl_paint_listing (FlPaintCtx *p)
     {
       g_autoptr (PangoLayout) probe = fl_text_layout (p, FL_FONT_SANS, why_size, why, w - 2 * pad,
                                                       why_lines);
-      pango_layout_set_indent (probe, (int) (fl_text_width (p, FL_FONT_BOLD, why_size, "Why: ")
+      pango_layout_set_indent (probe, (int) (fl_text_width (p, FL_FONT_BOLD, why_size, why_label)
                                              * PANGO_SCALE));
       PangoRectangle logical;
       pango_layout_get_pixel_extents (probe, NULL, &logical);
@@ -153,7 +156,8 @@ fl_paint_listing (FlPaintCtx *p)
   if (last)
     {
       g_autofree char *what = fl_sim_describe_event (p->sim, last);
-      g_snprintf (buf, sizeof buf, "Step %u: ", last->step);
+      /* Translators: before what the CPU's last step did */
+      g_snprintf (buf, sizeof buf, _("Step %u: "), last->step);
       double lw = fl_text_draw (p, FL_FONT_BOLD, why_size, &pal->text_dim, x + pad, ty, 0,
                                 FL_ALIGN_LEFT, buf);
       fl_text_draw (p, FL_FONT_SANS, why_size, &pal->text_dim, x + pad + lw, ty,
@@ -163,7 +167,7 @@ fl_paint_listing (FlPaintCtx *p)
   if (why && *why)
     {
       double lw = fl_text_draw (p, FL_FONT_BOLD, why_size, &pal->text, x + pad, ty, 0,
-                                FL_ALIGN_LEFT, "Why: ");
+                                FL_ALIGN_LEFT, why_label);
       /* the first line sits beside "Why:", the rest wrap under it */
       g_autoptr (PangoLayout) layout = fl_text_layout (p, FL_FONT_SANS, why_size, why,
                                                        w - 2 * pad, why_lines);
@@ -174,7 +178,9 @@ fl_paint_listing (FlPaintCtx *p)
     }
   else
     {
-      g_snprintf (buf, sizeof buf, "Next: %s:%s", fl_fn_name (fl_loc_fn (loc)), fl_loc_tag (loc));
+      /* Translators: where the CPU goes next: a kernel function and a place in it */
+      g_snprintf (buf, sizeof buf, _("Next: %s:%s"), fl_fn_name (fl_loc_fn (loc)),
+                  fl_loc_tag (loc));
       fl_text_draw (p, FL_FONT_SANS, why_size, &pal->text, x + pad, ty, w - 2 * pad,
                     FL_ALIGN_LEFT, loc != FL_LOC_NONE ? buf : "");
     }
@@ -189,7 +195,7 @@ fl_paint_listing (FlPaintCtx *p)
       g_snprintf (buf, sizeof buf, "%s:%s", fl_fn_name (fn), loc != FL_LOC_NONE ? fl_loc_tag (loc) : "");
       fl_text_draw (p, FL_FONT_MONO, code_size, &pal->text, x, code_y, w, FL_ALIGN_LEFT, buf);
       fl_text_draw (p, FL_FONT_ITALIC, code_size, &pal->text_dim, x, code_y + line_h, w,
-                    FL_ALIGN_LEFT, "(no listing for this function)");
+                    FL_ALIGN_LEFT, _("(no listing for this function)"));
       return;
     }
   if (visible == 0)

@@ -206,7 +206,7 @@ draw_upper (Tables *t, guint level, Box *b)
     }
   if (more)
     {
-      g_snprintf (text, sizeof text, "+%u more", more);
+      g_snprintf (text, sizeof text, g_dngettext (NULL, "+%u more", "+%u more", more), more);
       fl_text_draw (p, FL_FONT_SANS, t->size * 0.85, &pal->text_dim, b->x + 6,
                     b->y + t->row_h * (rows + 1) + 1, b->w - 10, FL_ALIGN_LEFT, text);
     }
@@ -276,8 +276,8 @@ header_width (Tables *t, guint32 id)
 {
   FlPaintCtx *p = t->p;
   const FlState *st = p->st;
-  char text[32];
-  double w = 12 + fl_text_width (p, FL_FONT_BOLD, t->size, "PTE page") + 8;
+  char text[96];
+  double w = 12 + fl_text_width (p, FL_FONT_BOLD, t->size, _("PTE page")) + 8;
   gint holder = st->tables[id].ptl_holder;
   if (holder >= 0 && (guint) holder < st->sizes.ncpus)
     {
@@ -287,7 +287,8 @@ header_width (Tables *t, guint32 id)
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     if (t->doing[c].spin_table == id && (gint) c != holder)
       {
-        g_snprintf (text, sizeof text, "cpu%u spins", c);
+        /* Translators: a CPU busy-waiting for a PTE page's lock */
+        g_snprintf (text, sizeof text, _("cpu%u spins"), c);
         w += fl_text_width (p, FL_FONT_SANS, t->size * 0.9, text) + 6;
       }
   return w;
@@ -350,9 +351,10 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     if (t->doing[c].spin_table == b->id && (gint) c != holder)
       {
-        g_snprintf (text, sizeof text, "cpu%u spins", c);
+        g_snprintf (text, sizeof text, _("cpu%u spins"), c);
         double ww = fl_text_width (p, FL_FONT_SANS, t->size * 0.9, text);
-        if (spin_in_foot || right - ww < x + fl_text_width (p, FL_FONT_BOLD, t->size, "PTE page") + 6)
+        if (spin_in_foot
+            || right - ww < x + fl_text_width (p, FL_FONT_BOLD, t->size, _("PTE page")) + 6)
           {
             spin_in_foot++;
             continue;
@@ -361,7 +363,8 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
                       FL_ALIGN_RIGHT, text);
         right -= ww + 6;
       }
-  g_snprintf (text, sizeof text, "PTE page");
+  /* Translators: the title of the box of one last-level page table */
+  g_snprintf (text, sizeof text, "%s", _("PTE page"));
   fl_text_draw (p, FL_FONT_BOLD, t->size, &pal->text, x, b->y + 3, right - x, FL_ALIGN_LEFT,
                 text);
 
@@ -456,17 +459,18 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
   if (ly + fl_text_height (p, FL_FONT_SANS, t->size * 0.8) <= b->y + b->h)
     {
       if (n > 1)
-        g_snprintf (text, sizeof text, "slots %u–%u of 512 · 0x%" G_GINT64_MODIFIER "x",
+        /* Translators: the entries of a PTE page shown, and the address the first maps */
+        g_snprintf (text, sizeof text, _("slots %u–%u of 512 · 0x%" PRIx64),
                     b->lo, b->hi, base + (guint64) b->lo * FL_PAGE_SIZE);
       else
-        g_snprintf (text, sizeof text, "slot %u of 512 · 0x%" G_GINT64_MODIFIER "x", b->lo,
+        g_snprintf (text, sizeof text, _("slot %u of 512 · 0x%" PRIx64), b->lo,
                     base + (guint64) b->lo * FL_PAGE_SIZE);
       double fx = gx;
       for (guint c = 0; spin_in_foot && c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
         if (t->doing[c].spin_table == b->id && (gint) c != holder && fx < gx + gw * 0.6)
           {
-            char who[32];
-            g_snprintf (who, sizeof who, "cpu%u spins · ", c);
+            char who[96];
+            g_snprintf (who, sizeof who, _("cpu%u spins · "), c);
             fx += fl_text_draw (p, FL_FONT_BOLD, t->size * 0.8, fl_palette_cpu (pal, c), fx, ly,
                                 gx + gw - fx, FL_ALIGN_LEFT, who);
           }
@@ -493,21 +497,23 @@ fl_paint_pgtable (FlPaintCtx *p)
   for (guint i = 0; i < t.levels[1]->len; i++)
     if (st->tables[g_array_index (t.levels[1], Box, i).id].ptl_holder >= 0)
       locked++;
-  g_autofree char *subtitle = g_strdup_printf ("%u PTE page%s · %u lock%s held",
-                                               t.levels[1]->len, t.levels[1]->len == 1 ? "" : "s",
-                                               locked, locked == 1 ? "" : "s");
-  double top = fl_paint_header (p, "Page tables", subtitle);
+  g_autofree char *pages = g_strdup_printf (g_dngettext (NULL, "%u PTE page", "%u PTE pages",
+                                                         t.levels[1]->len), t.levels[1]->len);
+  g_autofree char *locks = g_strdup_printf (g_dngettext (NULL, "%u lock held", "%u locks held",
+                                                         locked), locked);
+  g_autofree char *subtitle = g_strdup_printf ("%s · %s", pages, locks);
+  double top = fl_paint_header (p, _("Page tables"), subtitle);
   double pad = p->fs * 0.6;
 
   FlLegendItem legend[FL_PTE_STATE_N];
   for (guint s = 0; s < FL_PTE_STATE_N; s++)
-    legend[s] = (FlLegendItem) { fl_palette_pte (pal, s), fl_pte_state_name (s), FL_LEGEND_BOX };
+    legend[s] = (FlLegendItem) { fl_palette_pte (pal, s), _(fl_pte_state_name (s)), FL_LEGEND_BOX };
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, FL_PTE_STATE_N, FALSE);
   double bottom = p->h - pad - legend_h - pad * 0.5;
 
   if (t.levels[4]->len == 0)
     fl_text_draw (p, FL_FONT_ITALIC, p->fs, &pal->text_dim, p->w / 2, (top + bottom) / 2, p->w,
-                  FL_ALIGN_CENTER, "no page tables");
+                  FL_ALIGN_CENTER, _("no page tables"));
   else
     {
       /* upper levels: narrow columns; PTE pages take the rest of the width */
@@ -582,8 +588,9 @@ fl_paint_pgtable (FlPaintCtx *p)
         }
       if (shown < n)
         {
-          char more[48];
-          g_snprintf (more, sizeof more, "+%u more PTE pages", n - shown);
+          char more[96];
+          g_snprintf (more, sizeof more, g_dngettext (NULL, "+%u more PTE page",
+                                                      "+%u more PTE pages", n - shown), n - shown);
           fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.85, &pal->text_dim, px, y, pw, FL_ALIGN_LEFT, more);
         }
 

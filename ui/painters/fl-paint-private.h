@@ -4,6 +4,10 @@
  * to every view, text through Pango, small Cairo helpers, and what a CPU is doing as read
  * from its frames. */
 
+/* Every painter's text goes through gettext; 64-bit counts use PRIu64, which xgettext
+ * understands inside a translatable format (G_GUINT64_FORMAT it does not). */
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <pango/pangocairo.h>
 #include "fl-paint.h"
 

@@ -24,13 +24,14 @@ phase_of (const FlState *st, guint *pending, guint *ready)
         if (st->cbs[i].ready)
           (*ready)++;
       }
+  /* Translators: the phase of RCU's grace period, after "Grace period 3: " */
   if (st->g->rcu.in_progress)
-    return "waiting for quiescent states";
+    return _("waiting for quiescent states");
   if (*ready)
-    return "over: callbacks ready to run";
+    return _("over: callbacks ready to run");
   if (*pending)
-    return "callbacks queued";
-  return "idle";
+    return _("callbacks queued");
+  return _("idle");
 }
 
 /* One CPU as a chip: its name in its colour, a filled badge with the nesting depth while it
@@ -83,10 +84,11 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
   if (words)
     {
       if (cpu->rcu_nesting)
-        g_snprintf (buf, sizeof buf, "reader since step %u", cpu->rcu_since_step);
+        g_snprintf (buf, sizeof buf, _("reader since step %u"), cpu->rcu_since_step);
       else
-        g_snprintf (buf, sizeof buf, "outside read-side sections");
-      double qs_w = owes_qs (st, c) ? fl_text_width (p, FL_FONT_BOLD, size, "owes a quiescent state") + size : 0;
+        g_snprintf (buf, sizeof buf, "%s", _("outside read-side sections"));
+      const char *owes = _("owes a quiescent state");
+      double qs_w = owes_qs (st, c) ? fl_text_width (p, FL_FONT_BOLD, size, owes) + size : 0;
       double room = x + w - tx - qs_w - 6;
       if (room > size * 3)
         {
@@ -96,7 +98,7 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
         }
       if (owes_qs (st, c))
         fl_text_draw (p, FL_FONT_BOLD, size, &pal->warning, x + w - 6, y + (h - th) / 2,
-                      x + w - tx, FL_ALIGN_RIGHT, "owes a quiescent state");
+                      x + w - tx, FL_ALIGN_RIGHT, owes);
     }
   else if (owes_qs (st, c))
     {
@@ -125,9 +127,12 @@ draw_cells (FlPaintCtx *p, double x, double y, double w, double h)
       readers += st->cpus[c].rcu_nesting > 0;
       owing += owes_qs (st, c);
     }
-  char buf[128];
-  g_snprintf (buf, sizeof buf, "%u of %u CPUs in read-side sections · %u owe a quiescent state",
-              readers, ncpus, owing);
+  g_autofree char *reading =
+    g_strdup_printf (g_dngettext (NULL, "%u of %u CPU in read-side sections",
+                                  "%u of %u CPUs in read-side sections", ncpus), readers, ncpus);
+  g_autofree char *owe = g_strdup_printf (g_dngettext (NULL, "%u owes a quiescent state",
+                                                       "%u owe a quiescent state", owing), owing);
+  g_autofree char *buf = g_strdup_printf ("%s · %s", reading, owe);
   double size = p->fs * 0.9;
   fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, x, y, w, FL_ALIGN_LEFT, buf);
   double top = y + fl_text_height (p, FL_FONT_SANS, size) + 3;
@@ -175,19 +180,22 @@ fl_paint_rcu (FlPaintCtx *p)
   const char *phase = phase_of (st, &pending, &ready);
 
   fl_paint_panel_background (p);
-  g_autofree char *subtitle = g_strdup_printf ("%u callback%s pending", pending,
-                                               pending == 1 ? "" : "s");
-  double top = fl_paint_header (p, "RCU", subtitle);
+  g_autofree char *subtitle = g_strdup_printf (g_dngettext (NULL, "%u callback pending",
+                                                            "%u callbacks pending", pending),
+                                               pending);
+  double top = fl_paint_header (p, _("RCU"), subtitle);
   double pad = p->fs * 0.6;
   double y = top;
   char buf[160];
 
   /* the grace period */
   if (r->in_progress)
-    g_snprintf (buf, sizeof buf, "Grace period %u: %s (since step %u)", r->gp + 1, phase,
+    /* Translators: the running grace period's number, its phase and the step it began */
+    g_snprintf (buf, sizeof buf, _("Grace period %u: %s (since step %u)"), r->gp + 1, phase,
                 r->gp_started_step);
   else
-    g_snprintf (buf, sizeof buf, "Grace periods completed: %u · %s", r->gp, phase);
+    /* Translators: how many grace periods ended, and RCU's phase */
+    g_snprintf (buf, sizeof buf, _("Grace periods completed: %u · %s"), r->gp, phase);
   fl_text_draw (p, FL_FONT_BOLD, p->fs, r->in_progress ? &pal->warning : &pal->text, pad, y,
                 p->w - 2 * pad, FL_ALIGN_LEFT, buf);
   y += fl_text_height (p, FL_FONT_BOLD, p->fs) + pad * 0.6;
@@ -225,13 +233,15 @@ fl_paint_rcu (FlPaintCtx *p)
 
   /* callbacks */
   fl_text_draw (p, FL_FONT_BOLD, p->fs * 0.9, &pal->text_dim, pad, y, p->w - 2 * pad,
-                FL_ALIGN_LEFT, "Callbacks (call_rcu)");
+                /* Translators: call_rcu is the kernel's function, keep it */
+                FL_ALIGN_LEFT, _("Callbacks (call_rcu)"));
   y += fl_text_height (p, FL_FONT_BOLD, p->fs * 0.9) + 3;
   double line = fl_text_height (p, FL_FONT_SANS, p->fs * 0.9);
   if (pending == 0)
     {
       fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.9, &pal->text_dim, pad, y, p->w - 2 * pad,
-                    FL_ALIGN_LEFT, "none pending");
+                    /* Translators: under "Callbacks (call_rcu)" when there are none */
+                    FL_ALIGN_LEFT, _("none pending"));
       return;
     }
   guint shown = 0;
@@ -242,7 +252,8 @@ fl_paint_rcu (FlPaintCtx *p)
         continue;
       if (y + line * 2.4 > p->h - pad)
         {
-          g_snprintf (buf, sizeof buf, "+%u more", pending - shown);
+          g_snprintf (buf, sizeof buf, g_dngettext (NULL, "+%u more", "+%u more", pending - shown),
+                      pending - shown);
           fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.85, &pal->text_dim, pad, y, p->w - 2 * pad,
                         FL_ALIGN_LEFT, buf);
           break;
@@ -258,10 +269,11 @@ fl_paint_rcu (FlPaintCtx *p)
       cairo_stroke (p->cr);
       x += bw + 6;
       if (cb->obj < st->sizes.nvmas)
-        g_snprintf (buf, sizeof buf, "free VMA %u (0x%" G_GINT64_MODIFIER "x–0x%" G_GINT64_MODIFIER "x)",
+        /* Translators: what an RCU callback does: free a VMA, with the range it mapped */
+        g_snprintf (buf, sizeof buf, _("free VMA %u (0x%" PRIx64 "–0x%" PRIx64 ")"),
                     cb->obj, st->vmas[cb->obj].start, st->vmas[cb->obj].end);
       else
-        g_snprintf (buf, sizeof buf, "free VMA %u", cb->obj);
+        g_snprintf (buf, sizeof buf, _("free VMA %u"), cb->obj);
       fl_text_draw (p, FL_FONT_SANS, p->fs * 0.9, &pal->text, x, y, p->w - pad - x, FL_ALIGN_LEFT, buf);
       y += line;
       x = pad + bw + 6;
@@ -269,13 +281,15 @@ fl_paint_rcu (FlPaintCtx *p)
       x += fl_text_draw (p, FL_FONT_BOLD, p->fs * 0.85, fl_palette_cpu (pal, cb->cpu), x, y, 0,
                          FL_ALIGN_LEFT, buf);
       if (cb->ready)
-        g_snprintf (buf, sizeof buf, " queued it at step %u · grace period %u over: runs next",
+        /* Translators: after the name of the CPU that queued an RCU callback; keep the
+         * leading space */
+        g_snprintf (buf, sizeof buf, _(" queued it at step %u · grace period %u over: runs next"),
                     cb->queued_step, cb->gp);
       else if (cb->gp)
-        g_snprintf (buf, sizeof buf, " queued it at step %u · waits for grace period %u",
+        g_snprintf (buf, sizeof buf, _(" queued it at step %u · waits for grace period %u"),
                     cb->queued_step, cb->gp);
       else
-        g_snprintf (buf, sizeof buf, " queued it at step %u · waits for the next grace period",
+        g_snprintf (buf, sizeof buf, _(" queued it at step %u · waits for the next grace period"),
                     cb->queued_step);
       fl_text_draw (p, FL_FONT_SANS, p->fs * 0.85, cb->ready ? &pal->accent : &pal->text_dim, x, y,
                     p->w - pad - x, FL_ALIGN_LEFT, buf);

@@ -126,7 +126,8 @@ detail_text (const FlVma *v, char *buf, gsize size)
               (v->flags & FL_VM_WRITE) ? 'w' : '-', (v->flags & FL_VM_EXEC) ? 'x' : '-',
               (v->flags & FL_VM_SHARED) ? 's' : 'p');
   if (v->seq & 1)
-    g_snprintf (buf, size, "seq %u · being written", v->seq);
+    /* Translators: a VMA whose sequence count (seq, keep it) is odd: a writer is changing it */
+    g_snprintf (buf, size, _("seq %u · being written"), v->seq);
   else
     g_snprintf (buf, size, "%s %s · seq %u", perms, (v->flags & FL_VM_FILE) ? "file" : "anon",
                 v->seq);
@@ -358,19 +359,23 @@ fl_paint_vma (FlPaintCtx *p)
   fl_paint_panel_background (p);
   g_autofree char *subtitle = NULL;
   if (t.cache_id && t.cache_id < st->sizes.nvmas)
-    subtitle = g_strdup_printf ("%u in the tree · %u unlinked · mmap_cache → VMA %u",
+    /* Translators: the VMA tree's subtitle: VMAs in the tree, VMAs unlinked and waiting for
+     * RCU, and the VMA the mmap_cache (keep the name) points at */
+    subtitle = g_strdup_printf (_("%u in the tree · %u unlinked · mmap_cache → VMA %u"),
                                 t.nodes->len, t.ghosts->len, t.cache_id);
   else
-    subtitle = g_strdup_printf ("%u in the tree · %u unlinked · mmap_cache empty",
+    subtitle = g_strdup_printf (_("%u in the tree · %u unlinked · mmap_cache empty"),
                                 t.nodes->len, t.ghosts->len);
-  double top = fl_paint_header (p, "VMA tree", subtitle);
+  double top = fl_paint_header (p, _("VMA tree"), subtitle);
   double pad = p->fs * 0.6;
 
+  /* Translators: the VMA tree's legend: the red-black tree's node colours, a VMA unlinked
+   * but not yet freed, a VMA whose sequence count (seq) is odd */
   FlLegendItem legend[] = {
-    { pal->rb_red, "red", FL_LEGEND_BOX },
-    { pal->rb_black, "black", FL_LEGEND_BOX },
-    { pal->ghost, "ghost: unlinked, awaiting RCU", FL_LEGEND_OUTLINE },
-    { pal->warning, "odd seq: being written", FL_LEGEND_OUTLINE },
+    { pal->rb_red, _("red"), FL_LEGEND_BOX },
+    { pal->rb_black, _("black"), FL_LEGEND_BOX },
+    { pal->ghost, _("ghost: unlinked, awaiting RCU"), FL_LEGEND_OUTLINE },
+    { pal->warning, _("odd seq: being written"), FL_LEGEND_OUTLINE },
     { pal->accent, "mmap_cache", FL_LEGEND_BOX },
   };
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, G_N_ELEMENTS (legend), FALSE);
@@ -379,7 +384,7 @@ fl_paint_vma (FlPaintCtx *p)
   if (t.nodes->len == 0 && t.ghosts->len == 0)
     {
       fl_text_draw (p, FL_FONT_ITALIC, p->fs, &pal->text_dim, p->w / 2, (top + bottom) / 2, p->w,
-                    FL_ALIGN_CENTER, "no VMAs mapped");
+                    FL_ALIGN_CENTER, _("no VMAs mapped"));
     }
   else
     {
@@ -487,7 +492,7 @@ fl_paint_vma (FlPaintCtx *p)
         }
       if (t.nodes->len == 0)
         fl_text_draw (p, FL_FONT_ITALIC, p->fs, &pal->text_dim, (tree_x0 + tree_x1) / 2,
-                      (top + bottom) / 2, tree_w, FL_ALIGN_CENTER, "the tree is empty");
+                      (top + bottom) / 2, tree_w, FL_ALIGN_CENTER, _("the tree is empty"));
 
       if (t.ghosts->len)
         {
@@ -498,10 +503,11 @@ fl_paint_vma (FlPaintCtx *p)
           double small = p->fs * 0.85;
           double gy = top;
           fl_text_draw (p, FL_FONT_BOLD, small, &pal->text_dim, gx, gy, ghost_w, FL_ALIGN_LEFT,
-                        "unlinked");
+                        /* Translators: the title over the VMAs taken out of the tree */
+                        _("unlinked"));
           gy += fl_text_height (p, FL_FONT_BOLD, small);
           fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, gx, gy, ghost_w, FL_ALIGN_LEFT,
-                        "awaiting RCU callback");
+                        _("awaiting RCU callback"));
           gy += fl_text_height (p, FL_FONT_SANS, small) + pill_h;
           Tree g = t;
           g.bw = MIN (t.mode == MODE_DOT ? t.bw : ghost_w, ghost_w);
@@ -518,12 +524,13 @@ fl_paint_vma (FlPaintCtx *p)
   if (t.abbreviate)
     {
       /* what the cut digits were */
-      char full[32], note[64];
+      char full[32], note[96];
       guint64 any = st->vmas[t.nodes->len ? g_array_index (t.nodes, Node, 0).id
                                           : g_array_index (t.ghosts, guint32, 0)].start;
       g_snprintf (full, sizeof full, "%012" G_GINT64_MODIFIER "x", any);
       full[t.prefix] = '\0';
-      g_snprintf (note, sizeof note, "… is 0x%s", full);
+      /* Translators: the hex digits every address shown starts with, cut from the boxes */
+      g_snprintf (note, sizeof note, _("… is 0x%s"), full);
       double small = p->fs * 0.85;
       fl_text_draw (p, FL_FONT_MONO, small, &pal->text_dim, p->w - pad,
                     p->h - pad - legend_h - pad * 0.3 - fl_text_height (p, FL_FONT_MONO, small), 0,

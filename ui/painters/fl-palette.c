@@ -147,8 +147,11 @@ fl_palette_pte (const FlPalette *pal, FlPteState state)
     }
 }
 
+/* Translators: the states of a page-table entry in the page tables' legend: empty, mapped
+ * read-only or read-write (ro and rw stay as they are), the shared zero page, swapped out,
+ * under migration. The view translates them where it draws them. */
 static const char *const pte_names[FL_PTE_STATE_N] = {
-  "none", "present ro", "present rw", "zero page", "swap", "migration",
+  N_("none"), N_("present ro"), N_("present rw"), N_("zero page"), N_("swap"), N_("migration"),
 };
 static const char *const pte_codes[FL_PTE_STATE_N] = {
   "", "ro", "rw", "0", "sw", "mg",
