@@ -2,6 +2,7 @@
 #include "fl-machine.h"
 #include "fl-rbtree.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 
 static const char *const finding_names[FL_FINDING_N_KINDS] = {
@@ -15,9 +16,12 @@ static const char *const event_names[FL_EV_N_KINDS] = {
   "done", "finding",
 };
 
+/* Words for people (the lanes' legend, the views' descriptions): marked for translation
+ * here, translated by the views with _(); the core itself prints them as they are. */
 static const char *const activity_names[FL_ACT_N] = {
-  "user", "locked fault", "speculative fault", "syscall", "spinning", "blocked", "IRQs off",
-  "RCU read-side", "IPI", "done",
+  /* Translators: what a CPU is doing, in the lanes' legend */
+  N_("user"), N_("locked fault"), N_("speculative fault"), N_("syscall"), N_("spinning"),
+  N_("blocked"), N_("IRQs off"), N_("RCU read-side"), N_("IPI"), N_("done"),
 };
 
 static const char *const xfer_names[] = {

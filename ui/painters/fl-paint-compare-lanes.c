@@ -117,7 +117,7 @@ fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max)
   guint n = 0;
   for (guint a = 0; a < FL_ACT_N && n < max; a++)
     if (a != FL_ACT_DONE)
-      items[n++] = (FlLegendItem) { pal->activity[a], fl_activity_name (a), FL_LEGEND_BOX };
+      items[n++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)), FL_LEGEND_BOX };
   if (n + 2 <= max)
     {
       /* Translators: legend entries of the compared lanes: a diamond marks a finding, a

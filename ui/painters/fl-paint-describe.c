@@ -51,7 +51,7 @@ describe_lanes (GString *s, FlPaintCtx *p)
   if (ncpus <= 8)
     for (guint c = 0; c < ncpus; c++)
       /* Translators: a CPU and what it does, e.g. "cpu0: fault." */
-      sentence (s, _("cpu%u: %s."), c, act[c] >= 0 ? fl_activity_name (act[c]) : _("not started"));
+      sentence (s, _("cpu%u: %s."), c, act[c] >= 0 ? _(fl_activity_name (act[c])) : _("not started"));
   else
     {
       guint count[FL_ACT_N] = { 0 };
@@ -61,7 +61,7 @@ describe_lanes (GString *s, FlPaintCtx *p)
       for (guint a = 0; a < FL_ACT_N; a++)
         if (count[a])
           /* Translators: how many CPUs do one thing, e.g. "12 fault." */
-          sentence (s, _("%u %s."), count[a], fl_activity_name (a));
+          sentence (s, _("%u %s."), count[a], _(fl_activity_name (a)));
     }
 }
 

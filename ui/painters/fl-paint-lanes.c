@@ -448,7 +448,7 @@ legend_items (FlPaintCtx *p, FlLegendItem *legend)
   guint nl = 0;
   for (guint a = 0; a < FL_ACT_N; a++)
     if (a != FL_ACT_DONE)
-      legend[nl++] = (FlLegendItem) { pal->activity[a], fl_activity_name (a), FL_LEGEND_BOX };
+      legend[nl++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)), FL_LEGEND_BOX };
   /* Translators: legend entries of the lanes: a diamond marks a finding, a ring a fault
    * retried (VM_FAULT_RETRY is the kernel's name, keep it), an arrow an inter-processor
    * interrupt asking for a TLB flush */
