@@ -196,16 +196,17 @@ fl_load_job_run (GTask        *task,
 
   while (more && fl_sim_get_step (sim) < limit)
     {
-      gsize n = 0;
-      const FlEvent *events;
+      gsize n;
       gint started = 0;
 
       for (guint i = 0; i < BATCH && more && fl_sim_get_step (sim) < limit; i++)
         more = fl_sim_step (sim);
 
-      events = fl_sim_get_events (sim, &n);
+      /* one event at a time from the packed log: a decoded copy of the whole run would
+       * cost the window 32 bytes per event for as long as it shows the run */
+      n = fl_sim_get_n_events (sim);
       for (; seen < n; seen++)
-        started += events[seen].kind == FL_EV_OP;
+        started += fl_sim_get_event (sim, seen).kind == FL_EV_OP;
       g_atomic_int_add (&job->ops_started, started);
 
       if (g_task_return_error_if_cancelled (task))

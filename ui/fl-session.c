@@ -105,20 +105,14 @@ fl_session_step_back (FlSession *self)
 static int
 fl_session_recorded_cpu (FlSession *self)
 {
-  gsize n = 0;
-  const FlEvent *events = fl_sim_get_events (self->sim, &n);
   guint64 step = fl_sim_get_step (self->sim);
-  gsize lo = 0, hi = n;
+  gsize i = fl_sim_find_step (self->sim, step);
+  FlEvent event;
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (events[mid].step < step)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < n && events[lo].step == step ? (int) events[lo].cpu : -1;
+  if (i >= fl_sim_get_n_events (self->sim))
+    return -1;
+  event = fl_sim_get_event (self->sim, i);
+  return event.step == step ? (int) event.cpu : -1;
 }
 
 gboolean

@@ -55,22 +55,16 @@ static guint
 last_line (FlSim *sim)
 {
   guint64 step = fl_sim_get_step (sim);
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
-  if (step == 0 || n == 0)
+  if (step == 0)
     return 0;
-  gsize lo = 0, hi = n;
-  while (lo < hi)
+  for (gsize i = fl_sim_find_step (sim, step); i-- > 0;)
     {
-      gsize mid = lo + (hi - lo) / 2;
-      if (ev[mid].step < step)
-        lo = mid + 1;
-      else
-        hi = mid;
+      FlEvent e = fl_sim_get_event (sim, i);
+      if (e.step != step - 1)
+        break;
+      if (e.line)
+        return e.line;
     }
-  for (gsize i = lo; i-- > 0 && ev[i].step == step - 1;)
-    if (ev[i].line)
-      return ev[i].line;
   return 0;
 }
 
