@@ -45,7 +45,8 @@ guint64         fl_load_job_get_return_step  (FlLoadJob         *job);
 /* The scenario's own configuration, before the switches; valid after a new run loaded. */
 const FlConfig *fl_load_job_get_base_config  (FlLoadJob         *job);
 
-/* The longest run the window simulates: at 32 bytes an event, about 320 MB of events. */
+/* The longest run the window simulates: about 30 bytes an event with the checkpoints
+ * (docs/performance.md), so about 300 MB. */
 #define FL_LOAD_MAX_STEPS 10000000
 
 G_END_DECLS
