@@ -61,6 +61,16 @@ chunk_free (FlEventChunk *c)
   g_free (c);
 }
 
+/* Frees the chunks kept for later simulations. */
+void
+fl_event_log_release_spares (void)
+{
+  g_mutex_lock (&spare_lock);
+  while (n_spare > 0)
+    g_free (spare[--n_spare]);
+  g_mutex_unlock (&spare_lock);
+}
+
 void
 fl_event_log_init (FlEventLog *log)
 {

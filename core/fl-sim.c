@@ -630,6 +630,18 @@ fl_sim_get_last_cycle (FlSim *sim)
   return fl_event_log_max_cycle (&sim->events);
 }
 
+/**
+ * fl_sim_release_spare_memory:
+ *
+ * Frees the event memory that finished simulations left for the next one (see
+ * core/fl-event-log.c); what a measurement of one run's memory must do first.
+ */
+void
+fl_sim_release_spare_memory (void)
+{
+  fl_event_log_release_spares ();
+}
+
 const FlState *
 fl_sim_get_state (FlSim *sim)
 {
