@@ -1,5 +1,6 @@
 /* fl-event-log.c — the run's events, packed in chunks (see fl-event-log.h). */
 #include "fl-event-log.h"
+#include "fl-spare.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -20,55 +21,21 @@ fl_event_log_advise_huge (gpointer block, gsize size)
 #endif
 }
 
-/* Chunks of simulations that ended, kept for the next one in this process. A new chunk is
- * 6 MB the kernel must zero on first touch (and, in a virtual machine, the host must supply):
- * a quarter of a 64-CPU run's time went there. A re-run after a switch, a compare, the
- * benchmark's repeated runs reuse them; beyond SPARE_CHUNKS (48 MB) they are freed. */
-#define SPARE_CHUNKS 8
-static GMutex spare_lock;
-static FlEventChunk *spare[SPARE_CHUNKS];
-static guint n_spare;
-
+/* A chunk, from the blocks finished simulations left (fl-spare.h) or new. Not zeroed: every
+ * event is written before it is read, and untouched pages cost nothing. Huge pages where the
+ * kernel gives them: one page fault per 2 MB instead of per 4 KB. */
 static FlEventChunk *
 chunk_new (void)
 {
-  FlEventChunk *c = NULL;
-  g_mutex_lock (&spare_lock);
-  if (n_spare > 0)
-    c = spare[--n_spare];
-  g_mutex_unlock (&spare_lock);
-  if (c == NULL)
-    {
-      /* not zeroed: every event is written before it is read, and untouched pages cost
-       * nothing. Huge pages where the kernel gives them: one page fault per 2 MB instead of
-       * per 4 KB. */
-      c = g_malloc (sizeof *c);
-      fl_event_log_advise_huge (c, sizeof *c);
-    }
+  FlEventChunk *c = fl_spare_alloc (sizeof *c);
+  fl_event_log_advise_huge (c, sizeof *c);
   return c;
 }
 
 static void
 chunk_free (FlEventChunk *c)
 {
-  g_mutex_lock (&spare_lock);
-  if (n_spare < SPARE_CHUNKS)
-    {
-      spare[n_spare++] = c;
-      c = NULL;
-    }
-  g_mutex_unlock (&spare_lock);
-  g_free (c);
-}
-
-/* Frees the chunks kept for later simulations. */
-void
-fl_event_log_release_spares (void)
-{
-  g_mutex_lock (&spare_lock);
-  while (n_spare > 0)
-    g_free (spare[--n_spare]);
-  g_mutex_unlock (&spare_lock);
+  fl_spare_free (c, sizeof *c);
 }
 
 void

@@ -49,7 +49,6 @@ void           fl_event_log_truncate (FlEventLog *log, gsize len);
 void           fl_event_log_get      (const FlEventLog *log, gsize index, FlEvent *out);
 const FlEvent *fl_event_log_flat     (FlEventLog *log, gsize *len);
 guint64        fl_event_log_max_cycle (FlEventLog *log);
-void           fl_event_log_release_spares (void);
 void           fl_event_log_new_chunk (FlEventLog *log, const FlEvent *first);
 void           fl_event_log_set_aside (FlEventLog *log, guint64 cycle);
 void           fl_event_log_advise_huge (gpointer block, gsize size);

@@ -1,6 +1,7 @@
 /* fl-sim.c — the simulation object: creation, one step at a time, events, seeking. */
 #include "fl-machine.h"
 #include "fl-sim-private.h"
+#include "fl-spare.h"
 
 #include <string.h>
 
@@ -43,7 +44,10 @@ copy_scenario (const FlScenario *scenario, GError **error)
 static void
 add_checkpoint (FlSim *sim)
 {
-  FlCheckpoint cp = { sim->st.g->step, g_memdup2 (sim->st.block, sim->st.bytes) };
+  /* into a block an earlier checkpoint or simulation left (fl-spare.h): fresh memory for
+   * every copy was a tenth of a 64-CPU run */
+  FlCheckpoint cp = { sim->st.g->step, fl_spare_alloc (sim->st.bytes) };
+  memcpy (cp.block, sim->st.block, sim->st.bytes);
   g_array_append_val (sim->checkpoints, cp);
   /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
   gsize kept_bytes = (gsize) sim->checkpoints->len * sim->st.bytes;
@@ -58,7 +62,7 @@ add_checkpoint (FlSim *sim)
           if (i % 2 == 0)
             g_array_index (sim->checkpoints, FlCheckpoint, kept++) = *c;
           else
-            g_free (c->block);
+            fl_spare_free (c->block, sim->st.bytes);
         }
       g_array_set_size (sim->checkpoints, kept);
       sim->checkpoint_every *= 2;
@@ -129,7 +133,7 @@ fl_sim_free (FlSim *sim)
   if (sim == NULL)
     return;
   for (guint i = 0; i < sim->checkpoints->len; i++)
-    g_free (g_array_index (sim->checkpoints, FlCheckpoint, i).block);
+    fl_spare_free (g_array_index (sim->checkpoints, FlCheckpoint, i).block, sim->st.bytes);
   g_array_unref (sim->checkpoints);
   fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
@@ -396,7 +400,8 @@ truncate_future (FlSim *sim)
   while (sim->checkpoints->len > 1
          && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
     {
-      g_free (g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).block);
+      fl_spare_free (g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).block,
+                     sim->st.bytes);
       g_array_set_size (sim->checkpoints, sim->checkpoints->len - 1);
     }
   sim->replaying = FALSE;
@@ -633,13 +638,13 @@ fl_sim_get_last_cycle (FlSim *sim)
 /**
  * fl_sim_release_spare_memory:
  *
- * Frees the event memory that finished simulations left for the next one (see
- * core/fl-event-log.c); what a measurement of one run's memory must do first.
+ * Frees the big blocks (event chunks, checkpoints) that finished simulations left for the
+ * next one (see core/fl-spare.h); what a measurement of one run's memory must do first.
  */
 void
 fl_sim_release_spare_memory (void)
 {
-  fl_event_log_release_spares ();
+  fl_spare_release_all ();
 }
 
 const FlState *

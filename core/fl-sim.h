@@ -71,8 +71,8 @@ FlEvent         fl_sim_get_event        (FlSim *sim, gsize index);
 gsize           fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out);
 gsize           fl_sim_find_step        (FlSim *sim, guint64 step);
 guint64         fl_sim_get_last_cycle   (FlSim *sim);
-/* Finished simulations leave their event memory (up to 48 MB) for the next one in the
- * process; this gives it back. */
+/* Finished simulations leave their big blocks (events, checkpoints; up to 96 MB) for the
+ * next one in the process; this gives them back. */
 void            fl_sim_release_spare_memory (void);
 const FlState  *fl_sim_get_state        (FlSim *sim);
 const FlConfig *fl_sim_get_config       (FlSim *sim);

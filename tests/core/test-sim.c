@@ -1,5 +1,6 @@
 /* Tests of the simulation: each primitive and path, the races and the oracle's verdicts. */
 #include "sim-helpers.h"
+#include "fl-spare.h"
 
 static void
 test_locked_fault_counts (void)
@@ -127,6 +128,32 @@ test_events_by_step_and_last_cycle (void)
   g_assert_cmpuint (fl_sim_get_last_cycle (sim), ==, max_cycle (sim));
   fl_sim_run (sim, 0);
   g_assert_cmpuint (fl_sim_get_last_cycle (sim), ==, max_cycle (sim));
+}
+
+/* Big blocks come back for the next request of their size and go for good when released. */
+static void
+test_spare_blocks (void)
+{
+  fl_spare_release_all ();
+  gpointer a = fl_spare_alloc (1 << 20);
+  memset (a, 0x5a, 1 << 20);
+  fl_spare_free (a, 1 << 20);
+  g_assert_true (fl_spare_alloc (1 << 20) == a);            /* the same block, again */
+  gpointer b = fl_spare_alloc (1 << 20);                     /* none left: a new one */
+  g_assert_true (b != a);
+  fl_spare_free (a, 1 << 20);
+  gpointer c = fl_spare_alloc (2 << 20);                     /* another size: not that one */
+  g_assert_true (c != a);
+  g_free (c);
+  fl_spare_free (b, 1 << 20);
+  fl_spare_release_all ();
+  /* two simulations in a row: the second runs in the first one's memory, the same events */
+  g_autoptr (FlSim) first = run_builtin ("rwsem-xadd-bounce", NULL, 0);
+  guint64 hash = fl_sim_get_hash (first);
+  g_clear_pointer (&first, fl_sim_free);
+  g_autoptr (FlSim) second = run_builtin ("rwsem-xadd-bounce", NULL, 0);
+  g_assert_cmpuint (fl_sim_get_hash (second), ==, hash);
+  fl_spare_release_all ();
 }
 
 static void
@@ -321,6 +348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/rwsem/xadd-up-read-one-rmw", test_xadd_up_read_is_one_rmw);
   g_test_add_func ("/core/rwsem/xadd-trylock-retries", test_xadd_trylock_retries_lost_cmpxchg);
   g_test_add_func ("/core/sim/events-by-step", test_events_by_step_and_last_cycle);
+  g_test_add_func ("/core/sim/spare-blocks", test_spare_blocks);
   g_test_add_func ("/core/race/munmap-rcu", test_munmap_race_rcu_keeps_vma);
   g_test_add_func ("/core/race/munmap-immediate-free", test_munmap_race_immediate_free_is_use_after_free);
   g_test_add_func ("/core/race/mprotect-odd-sequence", test_mprotect_odd_sequence_retries);
