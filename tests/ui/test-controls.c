@@ -12,6 +12,7 @@
 #include "fl-scenario.h"
 #include "fl-session.h"
 #include "fl-switches-button.h"
+#include "ui-test-helpers.h"
 
 #define FL_TEST_SCENARIO "spf-vs-munmap"
 #define FL_LOAD_TIMEOUT_S 60
@@ -59,18 +60,6 @@ fl_wait_loaded (FlSession *session)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);
   g_source_remove (id);
-}
-
-/* Lets whatever the last run set off happen (idles, redraws), for the tests that check
- * nothing else is started. */
-static void
-fl_settle (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (200, fl_flag_set, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static FlSession *
@@ -304,7 +293,7 @@ test_switches_set_through_widget (void)
     fl_wait_loaded (session);
     after = fl_session_get_switch (session, "fault-path");
     g_assert_cmpstr (after, ==, chosen);
-    fl_settle ();
+    fl_test_settle ();
     /* One choice, one run: updating the controls from the new run starts none. */
     g_assert_cmpuint (log.loads, ==, loads + 1);
   }
@@ -369,7 +358,7 @@ test_switches_error_inline (void)
   /* The control goes back to the run on screen, which did not change. */
   shown = fl_control_value (cpus);
   g_assert_cmpstr (shown, ==, before);
-  fl_settle ();
+  fl_test_settle ();
   g_assert_cmpuint (log.loads, ==, loads);
 
   /* A good value clears the error. */
@@ -413,7 +402,7 @@ test_switches_reset_and_follow (void)
   g_signal_emit_by_name (reset, "clicked");
   g_assert_true (fl_session_is_loading (session));
   fl_wait_loaded (session);
-  fl_settle ();
+  fl_test_settle ();
   g_assert_cmpuint (log.loads, ==, loads + 1);
 
   value = fl_session_get_switch (session, "vma-free");
@@ -693,9 +682,9 @@ fl_present_export (GtkWindow *parent, FlSession *session, const FlViewport *view
     return NULL;
   /* The chooser sets itself up asynchronously (its folder, its list): let it finish before
    * it is told where to save, and again before a name is typed. */
-  fl_settle ();
+  fl_test_settle ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), dir, NULL));
-  fl_settle ();
+  fl_test_settle ();
   return GTK_FILE_CHOOSER (dialog);
 }
 
@@ -777,7 +766,7 @@ test_export_dialog_driven (void)
   message = fl_wait_toplevel (GTK_TYPE_MESSAGE_DIALOG);
   g_assert_nonnull (message);
   gtk_dialog_response (GTK_DIALOG (message), GTK_RESPONSE_CANCEL);
-  fl_settle ();
+  fl_test_settle ();
   {
     g_autoptr(GBytes) kept = fl_read_bytes (figure);
     g_assert_cmpmem (g_bytes_get_data (kept, NULL), g_bytes_get_size (kept), "keep", 4);
@@ -793,7 +782,7 @@ test_export_dialog_driven (void)
   message = fl_wait_toplevel (GTK_TYPE_MESSAGE_DIALOG);
   g_assert_nonnull (message);
   gtk_dialog_response (GTK_DIALOG (message), GTK_RESPONSE_ACCEPT);
-  fl_settle ();
+  fl_test_settle ();
   {
     FlViewport chosen = { .width = 1280, .height = 720, .font_scale = 1.0 };
     g_autoptr(GBytes) written = fl_read_bytes (figure);
@@ -819,7 +808,7 @@ test_export_dialog_driven (void)
   g_assert_true (gtk_window_get_modal (message));
   g_assert_nonnull (strstr (secondary, folder_png));
   gtk_dialog_response (GTK_DIALOG (message), GTK_RESPONSE_CLOSE);
-  fl_settle ();
+  fl_test_settle ();
   g_assert_true (g_file_test (folder_png, G_FILE_TEST_IS_DIR));
   g_assert_cmpint (g_rmdir (folder_png), ==, 0);
 

@@ -33,23 +33,6 @@ fl_pdf_pages (const char *path)
   return pages;
 }
 
-static gboolean
-fl_flag_set (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-fl_settle (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (200, fl_flag_set, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* A visible toplevel of @type, waiting for it a while; NULL when none comes. */
 static GtkWindow *
 fl_wait_toplevel (GType type)
@@ -120,9 +103,9 @@ fl_present_export (GtkWindow *window, const char *folder)
   dialog = fl_wait_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
   if (dialog == NULL)
     return NULL;
-  fl_settle ();
+  fl_test_settle ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), dir, NULL));
-  fl_settle ();
+  fl_test_settle ();
   return GTK_FILE_CHOOSER (dialog);
 }
 
@@ -130,7 +113,7 @@ static void
 fl_cancel_chooser (GtkFileChooser *chooser)
 {
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
-  fl_settle ();
+  fl_test_settle ();
 }
 
 /* Keeps every toplevel that shows up: the progress window's title is set after GTK lists
@@ -176,7 +159,7 @@ fl_wait_job (GtkWindow *window)
   while (fl_export_range_job_get_window (window) != NULL && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_assert_null (fl_export_range_job_get_window (window));
-  fl_settle ();
+  fl_test_settle ();
 }
 
 typedef struct {

@@ -202,3 +202,20 @@ fl_test_remove_data_home (const char *data_home)
   }
   g_rmdir (data_home);
 }
+
+static gboolean
+fl_test_flag_set (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+fl_test_settle (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (200, fl_test_flag_set, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}

@@ -23,6 +23,8 @@ void        fl_test_wait_loaded     (FlSession    *session);
 GdkTexture *fl_test_render_widget   (GtkWidget    *widget);
 /* Every FlViewArea inside `root`, in widget-tree order. */
 GPtrArray  *fl_test_find_views      (GtkWidget    *root);
+/* Lets whatever the last action set off happen (idles, redraws) for 200 ms. */
+void        fl_test_settle          (void);
 /* Makes every warning and critical, structured or not, fail the test with its text. */
 void        fl_test_fail_on_warnings(void);
 /* The start of every window test: GSettings in memory (never the user's), g_test_init, GTK
