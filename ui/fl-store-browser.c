@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "fl-application.h"
+#include "fl-bookmarks.h"
 #include "fl-run-check.h"
 #include "fl-store-rows.h"
 
@@ -928,6 +929,15 @@ fl_store_browser_find (FlWindow *window)
   return NULL;
 }
 
+/* The window's bookmarks changed: adding the first one records the run, so the user's
+ * store may hold a new scenario or run. A store opened from elsewhere is never written. */
+static void
+fl_store_browser_window_recorded (FlStoreBrowser *self)
+{
+  if (!fl_store_browser_is_read_only (self))
+    fl_store_browser_refresh (self);
+}
+
 FlStoreBrowser *
 fl_store_browser_present (FlWindow *window)
 {
@@ -946,6 +956,9 @@ fl_store_browser_present (FlWindow *window)
       g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
       gtk_window_set_transient_for (GTK_WINDOW (self), GTK_WINDOW (window));
       gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
+      g_signal_connect_object (fl_bookmarks_get_model (fl_window_get_bookmarks (window)),
+                               "items-changed", G_CALLBACK (fl_store_browser_window_recorded),
+                               self, G_CONNECT_SWAPPED);
       fl_store_browser_show_my_store (self, NULL);
     }
   gtk_window_present (GTK_WINDOW (self));

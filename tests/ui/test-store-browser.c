@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "fl-bookmarks.h"
 #include "fl-scenario.h"
 #include "fl-store-browser.h"
 #include "fl-store-record.h"
@@ -320,6 +321,25 @@ fl_check_other_store (FlStoreBrowser *browser)
   g_assert_false (fl_enabled (browser, "my-store"));
 }
 
+/* A bookmark added in the window records its run: the open browser lists it at once. */
+static void
+fl_check_follows_window (FlStoreBrowser *browser, FlWindow *window)
+{
+  FlSession *session = fl_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  GListModel *scenarios = G_LIST_MODEL (fl_store_browser_get_scenarios (browser));
+  guint before = g_list_model_get_n_items (scenarios);
+
+  fl_window_set_scenario (window, "cow-write-fault");
+  fl_test_wait_loaded (session);
+  fl_session_seek (session, 10);
+  g_assert_true (fl_bookmarks_add (fl_window_get_bookmarks (window), "here", "", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (scenarios), ==, before + 1);
+  fl_select_scenario (browser, "cow-write-fault");
+  g_assert_cmpuint (fl_n_items (fl_store_browser_get_runs (browser)), ==, 1);
+}
+
 static void
 fl_check_browser (GtkApplication *app, GtkWindow *window, gpointer data)
 {
@@ -339,6 +359,7 @@ fl_check_browser (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_check_open_run (browser, FL_WINDOW (window));
   fl_check_export_and_delete (browser, FL_WINDOW (window));
   fl_check_other_store (browser);
+  fl_check_follows_window (browser, FL_WINDOW (window));
 
   /* the action again shows the same browser */
   g_action_group_activate_action (G_ACTION_GROUP (window), "browse-store", NULL);
