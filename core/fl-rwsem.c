@@ -200,7 +200,9 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_cmpxchg:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      if (sem->count != (gint64) f->a[1])
+      /* The model's count leaves out the waiting bias a queued writer adds in the kernel:
+       * a writer queued since the load changed the real count, so that fails too. */
+      if (sem->count != (gint64) f->a[1] || !grantable (sem, FALSE))
         {
           /* Another CPU changed the count since we saw it: the cmpxchg fails and hands back
            * the count it found. A writer in it ends the try; another reader's come or gone
