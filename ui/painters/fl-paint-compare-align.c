@@ -13,11 +13,11 @@ op_starts (FlSim *sim, guint ncpus)
   GArray **out = g_new (GArray *, ncpus);
   for (guint c = 0; c < ncpus; c++)
     out[c] = g_array_new (FALSE, FALSE, sizeof (guint64));
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].kind == FL_EV_OP && ev[i].cpu < ncpus)
-      g_array_append_val (out[ev[i].cpu], ev[i].cycle);
+  FlEventReader r;
+  fl_event_reader_init (&r, sim);
+  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
+    if (e->kind == FL_EV_OP && e->cpu < ncpus)
+      g_array_append_val (out[e->cpu], e->cycle);
   return out;
 }
 
@@ -84,9 +84,7 @@ monotone_chain (GArray *sorted)
 void
 fl_compare_align (FlCompare *cmp)
 {
-  gsize na = 0, nb = 0;
-  fl_sim_get_events (cmp->sim[0], &na);
-  fl_sim_get_events (cmp->sim[1], &nb);
+  gsize na = fl_sim_get_n_events (cmp->sim[0]), nb = fl_sim_get_n_events (cmp->sim[1]);
   if (cmp->anchors && cmp->n_events[0] == na && cmp->n_events[1] == nb)
     return;
   cmp->n_events[0] = na;
@@ -188,12 +186,12 @@ fl_compare_t_of (FlCompare *cmp, guint run, double s)
 static guint64
 moment_of (FlSim *sim, guint64 step)
 {
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (sim, &n);
+  FlEventReader r;
   guint64 t = 0;
-  for (gsize i = 0; i < n && ev[i].step < step; i++)
-    if (ev[i].kind != FL_EV_FINDING)
-      t = MAX (t, ev[i].cycle);
+  fl_event_reader_init (&r, sim);
+  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL && e->step < step;)
+    if (e->kind != FL_EV_FINDING)
+      t = MAX (t, e->cycle);
   return t;
 }
 
@@ -227,15 +225,15 @@ fl_compare_map_step (FlCompare *cmp, guint run, guint64 step)
   if (step >= fl_sim_get_total_steps (from))
     return total;
   guint64 other = fl_compare_t_of (cmp, 1 - run, fl_compare_s_of (cmp, run, moment_of (from, step)));
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (to, &n);
+  FlEventReader r;
   guint64 reached = 0, count = 0;
-  for (gsize i = 0; i < n; i++)
+  fl_event_reader_init (&r, to);
+  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
     {
-      if (ev[i].kind == FL_EV_FINDING)
+      if (e->kind == FL_EV_FINDING)
         continue;
       guint64 before = reached;
-      reached = MAX (reached, ev[i].cycle);
+      reached = MAX (reached, e->cycle);
       if (reached > other)
         {
           /* one step can take long (an IPI, a page from swap): the nearer side wins */

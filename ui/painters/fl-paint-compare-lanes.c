@@ -11,43 +11,59 @@
 #define MAX_EXACT 24     /* intervals in a column weighed exactly; beyond, sampled */
 #define SAMPLES   12
 
+/* Each CPU's steps (findings left out), in order: the cycle each ended at, the activity
+ * after it and its step number, read from the run's packed events in one pass. */
 typedef struct {
-  const FlEvent *ev;
-  guint32       *idx;    /* per CPU, its events' indices (findings left out) */
-  guint32       *start;  /* ncpus + 1 offsets into idx */
+  guint64 *cyc;
+  guint8  *act;
+  guint32 *step;
+  guint32 *start;        /* ncpus + 1 offsets into the three arrays */
 } Tracks;
 
 static void
-tracks_build (Tracks *t, const FlEvent *ev, gsize n, guint ncpus)
+tracks_build (Tracks *t, FlSim *sim, guint ncpus)
 {
-  t->ev = ev;
+  FlEventReader r;
   t->start = g_new0 (guint32, ncpus + 1);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
-      t->start[ev[i].cpu + 1]++;
+  fl_event_reader_init (&r, sim);
+  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
+    if (e->cpu < ncpus && e->kind != FL_EV_FINDING)
+      t->start[e->cpu + 1]++;
   for (guint c = 0; c < ncpus; c++)
     t->start[c + 1] += t->start[c];
-  t->idx = g_new (guint32, MAX (t->start[ncpus], 1u));
+  guint total = MAX (t->start[ncpus], 1u);
+  t->cyc = g_new (guint64, total);
+  t->act = g_new (guint8, total);
+  t->step = g_new (guint32, total);
   g_autofree guint32 *fill = g_memdup2 (t->start, sizeof (guint32) * ncpus);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].cpu < ncpus && ev[i].kind != FL_EV_FINDING)
-      t->idx[fill[ev[i].cpu]++] = (guint32) i;
+  fl_event_reader_init (&r, sim);
+  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
+    if (e->cpu < ncpus && e->kind != FL_EV_FINDING)
+      {
+        guint32 k = fill[e->cpu]++;
+        t->cyc[k] = e->cycle;
+        t->act[k] = e->activity;
+        t->step[k] = e->step;
+      }
 }
 
-static inline guint64
-cyc (const Tracks *t, const guint32 *idx, guint k)
+static void
+tracks_clear (Tracks *t)
 {
-  return t->ev[idx[k]].cycle;
+  g_free (t->cyc);
+  g_free (t->act);
+  g_free (t->step);
+  g_free (t->start);
 }
 
-/* First k in [lo, hi) with cycle(k) > c. */
+/* First k in [lo, hi) with cyc[k] > c. */
 static guint
-first_after (const Tracks *t, const guint32 *idx, guint lo, guint hi, guint64 c)
+first_after (const guint64 *cyc, guint lo, guint hi, guint64 c)
 {
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (cyc (t, idx, mid) > c)
+      if (cyc[mid] > c)
         hi = mid;
       else
         lo = mid + 1;
@@ -59,22 +75,22 @@ first_after (const Tracks *t, const guint32 *idx, guint lo, guint hi, guint64 c)
  * from cycle(k-1) to cycle(k) with the activity after step k-1. -1 for nothing; `first` is
  * the first interval, to tell the past from the future. */
 static int
-column_activity (const Tracks *t, const guint32 *idx, guint m, guint64 ta, guint64 tb,
+column_activity (const guint64 *cyc, const guint8 *acts, guint m, guint64 ta, guint64 tb,
                  guint *first)
 {
   if (m < 2)
     return -1;
-  guint lo = first_after (t, idx, 1, m, ta);
-  if (lo >= m || cyc (t, idx, lo - 1) >= tb)
+  guint lo = first_after (cyc, 1, m, ta);
+  if (lo >= m || cyc[lo - 1] >= tb)
     return -1;
-  guint last = MIN (first_after (t, idx, lo, m, tb - 1), m - 1);
+  guint last = MIN (first_after (cyc, lo, m, tb - 1), m - 1);
   *first = lo;
   double weight[FL_ACT_N] = { 0 };
   if (last - lo < MAX_EXACT)
     for (guint k = lo; k <= last; k++)
       {
-        guint64 a = MAX (ta, cyc (t, idx, k - 1)), b = MIN (tb, cyc (t, idx, k));
-        guint act = t->ev[idx[k - 1]].activity;
+        guint64 a = MAX (ta, cyc[k - 1]), b = MIN (tb, cyc[k]);
+        guint act = acts[k - 1];
         if (act < FL_ACT_N)
           weight[act] += b > a ? (double) (b - a) : 0.01;
       }
@@ -82,9 +98,9 @@ column_activity (const Tracks *t, const guint32 *idx, guint m, guint64 ta, guint
     for (guint s = 0; s < SAMPLES; s++)
       {
         guint64 at = ta + (guint64) ((double) (tb - ta) * (s + 0.5) / SAMPLES);
-        guint k = first_after (t, idx, lo, last + 1, at);
-        if (k > 0 && k <= last && t->ev[idx[k - 1]].activity < FL_ACT_N)
-          weight[t->ev[idx[k - 1]].activity] += 1;
+        guint k = first_after (cyc, lo, last + 1, at);
+        if (k > 0 && k <= last && acts[k - 1] < FL_ACT_N)
+          weight[acts[k - 1]] += 1;
       }
   int best = -1;
   for (guint a = 0; a < FL_ACT_N; a++)
@@ -203,15 +219,16 @@ draw_markers (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompareLanesBox 
 {
   cairo_t *cr = p->cr;
   guint ncpus = p->st->sizes.ncpus;
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
   guint lw = (guint) ceil (b->w);
   g_autofree guint8 *seen = g_malloc0 ((gsize) ncpus * lw / 8 + 1);
   double r = MIN (p->fs * 0.45, MAX (b->lane_h * 0.42, 2.5));
+  FlEventReader reader;
   for (int pass = 0; pass < 2; pass++)
-    for (gsize i = 0; i < n; i++)
+    for (fl_event_reader_init (&reader, p->sim);;)
       {
-        const FlEvent *e = &ev[i];
+        const FlEvent *e = fl_event_reader_next (&reader);
+        if (e == NULL)
+          break;
         gboolean finding = e->kind == FL_EV_FINDING;
         gboolean retry = e->kind == FL_EV_CHECK && e->loc == FL_LOC_DO_PAGE_FAULT_spec_result
                          && e->val == 0;
@@ -255,20 +272,22 @@ static void
 draw_op_ticks (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompareLanesBox *b)
 {
   guint ncpus = p->st->sizes.ncpus;
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
-  gsize ops = 0;
-  for (gsize i = 0; i < n; i++)
-    ops += ev[i].kind == FL_EV_OP;
-  if (ops == 0 || (double) ops / MAX (ncpus, 1u) > b->w / 6)
+  g_autoptr (GArray) ops = g_array_new (FALSE, FALSE, sizeof (FlEvent));
+  FlEventReader reader;
+  fl_event_reader_init (&reader, p->sim);
+  for (const FlEvent *e; (e = fl_event_reader_next (&reader)) != NULL;)
+    if (e->kind == FL_EV_OP)
+      g_array_append_val (ops, *e);
+  if (ops->len == 0 || (double) ops->len / MAX (ncpus, 1u) > b->w / 6)
     return;
   cairo_t *cr = p->cr;
   double h = MIN (b->lane_h * 0.35, p->fs * 0.5);
-  for (gsize i = 0; i < n; i++)
-    if (ev[i].kind == FL_EV_OP && ev[i].cpu < ncpus)
+  for (guint i = 0; i < ops->len; i++)
+    if (g_array_index (ops, FlEvent, i).cpu < ncpus)
       {
-        double x = b->x + (fl_compare_s_of (cmp, run, ev[i].cycle) - b->s0) / (b->s1 - b->s0) * b->w;
-        double y = b->y + ev[i].cpu * b->lane_h;
+        const FlEvent *e = &g_array_index (ops, FlEvent, i);
+        double x = b->x + (fl_compare_s_of (cmp, run, e->cycle) - b->s0) / (b->s1 - b->s0) * b->w;
+        double y = b->y + e->cpu * b->lane_h;
         cairo_move_to (cr, x - h * 0.45, y);
         cairo_line_to (cr, x + h * 0.45, y);
         cairo_line_to (cr, x, y + h);
@@ -286,8 +305,6 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
   guint ncpus = p->st->sizes.ncpus;
   if (ncpus == 0 || b->w < 2 || b->s1 <= b->s0)
     return;
-  gsize n = 0;
-  const FlEvent *ev = fl_sim_get_events (p->sim, &n);
   double lanes_h = b->lane_h * ncpus;
   double pad = p->fs * 0.6;
 
@@ -314,21 +331,23 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
     }
 
   Tracks t;
-  tracks_build (&t, ev, n, ncpus);
+  tracks_build (&t, p->sim, ncpus);
   Batches bt = { { NULL } };
   guint lw = (guint) ceil (b->w);
   guint64 now = fl_compare_now (p->sim);
   double inset = b->lane_h >= 6 ? MAX (1.0, b->lane_h * 0.14) : 0;
   for (guint c = 0; c < ncpus; c++)
     {
-      const guint32 *idx = t.idx + t.start[c];
+      const guint64 *cyc = t.cyc + t.start[c];
+      const guint8 *acts = t.act + t.start[c];
+      const guint32 *steps = t.step + t.start[c];
       guint m = t.start[c + 1] - t.start[c];
       /* the CPU's steps taken so far, and what it has been doing since the last one */
       guint boundary = 0;
-      while (boundary < m && t.ev[idx[boundary]].step < p->step)
+      while (boundary < m && steps[boundary] < p->step)
         boundary++;
-      int ongoing = boundary > 0 ? t.ev[idx[boundary - 1]].activity : -1;
-      guint64 ongoing_from = boundary > 0 ? cyc (&t, idx, boundary - 1) : 0;
+      int ongoing = boundary > 0 ? acts[boundary - 1] : -1;
+      guint64 ongoing_from = boundary > 0 ? cyc[boundary - 1] : 0;
       double y = b->y + c * b->lane_h + inset, h = b->lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
@@ -342,7 +361,7 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
               guint64 ta = fl_compare_t_of (cmp, run, sa);
               guint64 tb = MAX (fl_compare_t_of (cmp, run, sb), ta + 1);
               guint first = 0;
-              int act = column_activity (&t, idx, m, ta, tb, &first);
+              int act = column_activity (cyc, acts, m, ta, tb, &first);
               gboolean future = act >= 0 && first >= boundary;
               if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
                 act = ongoing, future = FALSE;
@@ -358,8 +377,7 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
             }
         }
     }
-  g_free (t.idx);
-  g_free (t.start);
+  tracks_clear (&t);
 
   cairo_save (cr);
   cairo_rectangle (cr, b->x - p->fs, b->y - 1, b->w + 2 * p->fs, lanes_h + 2);

@@ -127,4 +127,47 @@ void  fl_paint_all       (FlPaintCtx *p);
 /* The cache view's rows, shared with its description */
 guint fl_cache_rows      (FlSim *sim, guint *rows, guint max_rows);
 
+/* Reading a run's events in order a batch at a time from the simulation's packed log,
+ * without the decoded copy of the whole run (fl_sim_get_events()):
+ *   FlEventReader r;
+ *   fl_event_reader_init (&r, sim);
+ *   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;) ...
+ * fl_event_reader_index() is the index of the event last handed out. */
+typedef struct {
+  FlSim  *sim;
+  gsize   n;              /* events in the run when the reader started */
+  gsize   first, len;     /* the batch: events [first, first + len) */
+  gsize   next;           /* the index of the next event to hand out */
+  FlEvent batch[512];
+} FlEventReader;
+
+static inline void
+fl_event_reader_init (FlEventReader *r, FlSim *sim)
+{
+  r->sim = sim;
+  r->n = fl_sim_get_n_events (sim);
+  r->first = r->len = r->next = 0;
+}
+
+static inline const FlEvent *
+fl_event_reader_next (FlEventReader *r)
+{
+  if (r->next >= r->n)
+    return NULL;
+  if (r->next >= r->first + r->len)
+    {
+      r->first = r->next;
+      r->len = fl_sim_get_events_range (r->sim, r->first, G_N_ELEMENTS (r->batch), r->batch);
+      if (r->len == 0)
+        return NULL;
+    }
+  return &r->batch[r->next++ - r->first];
+}
+
+static inline gsize
+fl_event_reader_index (const FlEventReader *r)
+{
+  return r->next - 1;
+}
+
 G_END_DECLS
