@@ -5,6 +5,8 @@
 #include "fl-bench-window.h"
 
 #include <glib/gi18n.h>
+
+#include "fl-file-chooser.h"
 #include <string.h>
 
 #include "fl-bench-run.h"
@@ -221,58 +223,29 @@ fl_bench_window_export (FlBenchWindow *self, const char *format, const char *pat
                                 &viewport, &palette, format, path, error);
 }
 
+/* The chooser's answer: the picture, in the format its name asks for (PNG when none). */
 static void
-fl_bench_window_export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+fl_bench_window_export_chosen (gpointer target, const char *chosen)
 {
-  FlBenchWindow *self = user_data;
+  FlBenchWindow *self = target;
+  g_autofree char *path = NULL;
+  const char *format = fl_picture_format_of (chosen, &path);
+  g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (!fl_bench_window_export (self, format, path, &error))
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      const char *dot = path != NULL ? strrchr (path, '.') : NULL;
-      const char *format = "png";
-      g_autofree char *with_suffix = NULL;
-      g_autoptr(GError) error = NULL;
-
-      if (dot != NULL && strchr (dot, '/') == NULL
-          && (g_ascii_strcasecmp (dot + 1, "svg") == 0 || g_ascii_strcasecmp (dot + 1, "pdf") == 0
-              || g_ascii_strcasecmp (dot + 1, "png") == 0))
-        format = dot + 1;
-      else if (path != NULL)
-        with_suffix = g_strconcat (path, ".png", NULL);
-      if (path != NULL
-          && !fl_bench_window_export (self, format, with_suffix ? with_suffix : path, &error))
-        {
-          gtk_label_set_label (self->message, error->message);
-          gtk_widget_set_visible (GTK_WIDGET (self->message), TRUE);
-        }
+      gtk_label_set_label (self->message, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->message), TRUE);
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
 }
 
 static void
 fl_bench_window_export_clicked (FlBenchWindow *self)
 {
-  GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_("Export the Chart"), GTK_WINDOW (self),
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "bench.png");
-  gtk_file_filter_set_name (filter, _("PNG, SVG or PDF"));
-  gtk_file_filter_add_suffix (filter, "png");
-  gtk_file_filter_add_suffix (filter, "svg");
-  gtk_file_filter_add_suffix (filter, "pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_unref (filter);
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
-  g_signal_connect (dialog, "response", G_CALLBACK (fl_bench_window_export_response),
-                    g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  fl_file_chooser_show (GTK_WINDOW (self), _("Export the Chart"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "bench.png",
+                        fl_bench_window_export_chosen, self);
 }
 
 /* ---- GObject ---- */

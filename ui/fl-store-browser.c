@@ -1,50 +1,15 @@
 /* The store browser: lists, search, opening runs and scenarios, import and export, other
  * stores. See fl-store-browser.h. */
 
-#include "fl-store-browser.h"
+#include "fl-store-browser-private.h"
 
 #include <glib/gi18n.h>
 
 #include "fl-application.h"
 #include "fl-bookmarks.h"
+#include "fl-file-chooser.h"
 #include "fl-run-check.h"
-#include "fl-store-rows.h"
 
-struct _FlStoreBrowser
-{
-  GtkWindow parent_instance;
-
-  FlWindow           *window;        /* weak: the main window, which the browser is transient for */
-  FlStore            *store;         /* NULL when the store could not be opened */
-  gboolean            is_mine;       /* the user's store, not one from elsewhere */
-  char               *path;          /* of the store shown, even when opening it failed */
-
-  GListStore         *scenarios;
-  GtkSingleSelection *scenario_selection;
-  GListStore         *runs;
-  GtkSingleSelection *run_selection;
-  GSimpleActionGroup *actions;
-  GtkWidget          *confirmation;  /* weak: the delete question being asked */
-
-  /* template children */
-  GtkLabel           *title_label;
-  GtkLabel           *subtitle_label;
-  GtkWidget          *store_bar;
-  GtkLabel           *store_bar_label;
-  GtkWidget          *message_bar;
-  GtkImage           *message_icon;
-  GtkLabel           *message_label;
-  GtkButton          *message_close;
-  GtkSearchEntry     *search_entry;
-  GtkStack           *scenario_stack;
-  GtkColumnView      *scenario_view;
-  GtkLabel           *scenario_empty_title;
-  GtkLabel           *scenario_empty_label;
-  GtkLabel           *runs_heading;
-  GtkStack           *run_stack;
-  GtkColumnView      *run_view;
-  GtkLabel           *run_empty_label;
-};
 
 G_DEFINE_FINAL_TYPE (FlStoreBrowser, fl_store_browser, GTK_TYPE_WINDOW)
 
@@ -75,7 +40,7 @@ fl_store_browser_show_message (FlStoreBrowser *self, GtkMessageType type, const 
   gtk_widget_set_visible (self->message_bar, TRUE);
 }
 
-static void
+void
 fl_store_browser_hide_message (FlStoreBrowser *self)
 {
   gtk_widget_set_visible (self->message_bar, FALSE);
@@ -83,7 +48,7 @@ fl_store_browser_hide_message (FlStoreBrowser *self)
 
 /* `what` says what failed ("Could not import the file."), the store's error says where and
  * why; a busy store gets told apart, since trying again later is the fix. */
-static void
+void
 fl_store_browser_show_error (FlStoreBrowser *self, const char *what, const GError *error)
 {
   g_autofree char *text = NULL;
@@ -100,13 +65,13 @@ fl_store_browser_show_error (FlStoreBrowser *self, const char *what, const GErro
 
 /* ---- state of the window ---- */
 
-static FlScenarioItem *
+FlScenarioItem *
 fl_store_browser_selected_scenario (FlStoreBrowser *self)
 {
   return gtk_single_selection_get_selected_item (self->scenario_selection);
 }
 
-static FlRunItem *
+FlRunItem *
 fl_store_browser_selected_run (FlStoreBrowser *self)
 {
   return gtk_single_selection_get_selected_item (self->run_selection);
@@ -264,7 +229,7 @@ fl_store_browser_refresh_full (FlStoreBrowser *self, gint64 select_id)
   fl_store_browser_refresh_runs (self);
 }
 
-static void
+void
 fl_store_browser_refresh (FlStoreBrowser *self)
 {
   fl_store_browser_refresh_full (self, 0);
@@ -464,181 +429,36 @@ fl_store_browser_export_file (FlStoreBrowser *self, const char *path, GError **e
   return TRUE;
 }
 
+/* What the choosers do with the file chosen; the browser shows what went wrong itself. */
 static void
-fl_store_browser_chooser_done (GtkNativeDialog *dialog, int response, gpointer user_data)
+fl_store_browser_import_chosen (gpointer self, const char *path)
 {
-  g_autoptr(FlStoreBrowser) self = user_data;
-  gboolean (*apply) (FlStoreBrowser *, const char *, GError **) =
-    g_object_get_data (G_OBJECT (dialog), "fl-apply");
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      /* the browser shows what went wrong itself */
-      if (path != NULL)
-        apply (self, path, NULL);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  fl_store_browser_import_file (self, path, NULL);
 }
 
 static void
-fl_store_browser_choose (FlStoreBrowser *self, const char *title, GtkFileChooserAction mode,
-                         const char *accept, const char *filter_name, const char *suffix,
-                         const char *current_name,
-                         gboolean (*apply) (FlStoreBrowser *, const char *, GError **))
+fl_store_browser_export_chosen (gpointer self, const char *path)
 {
-  GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (title, GTK_WINDOW (self), mode, accept, _("_Cancel"));
-  GtkFileFilter *filter = gtk_file_filter_new ();
-  GtkFileFilter *all = gtk_file_filter_new ();
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_filter_set_name (filter, filter_name);
-  gtk_file_filter_add_suffix (filter, suffix);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  g_object_unref (filter);
-  g_object_unref (all);
-  if (current_name != NULL)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), current_name);
-  g_object_set_data (G_OBJECT (dialog), "fl-apply", apply);
-  g_signal_connect (dialog, "response", G_CALLBACK (fl_store_browser_chooser_done),
-                    g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-/* ---- deleting, after asking ---- */
-
-typedef enum { FL_DELETE_SCENARIO, FL_DELETE_RUN } FlDeleteKind;
-
-typedef struct {
-  FlStoreBrowser *self;
-  FlDeleteKind    kind;
-  gint64          id;
-  char           *name;
-} FlDeleteRequest;
-
-static void
-fl_delete_request_free (gpointer data)
-{
-  FlDeleteRequest *request = data;
-
-  g_object_unref (request->self);
-  g_free (request->name);
-  g_free (request);
+  fl_store_browser_export_file (self, path, NULL);
 }
 
 static void
-fl_store_browser_delete_response (GtkDialog *dialog, int response, FlDeleteRequest *request)
+fl_store_browser_store_chosen (gpointer self, const char *path)
 {
-  FlStoreBrowser *self = request->self;
-  g_autoptr(GError) error = NULL;
-  gboolean done = TRUE;
-
-  if (response == GTK_RESPONSE_ACCEPT && self->store != NULL)
-    {
-      if (request->kind == FL_DELETE_RUN)
-        done = fl_store_delete_run (self->store, request->id, &error);
-      else
-        done = fl_store_delete_scenario (self->store, request->id, &error);
-      if (!done)
-        {
-          /* Translators: %s is a run ("run 4") or a scenario's name. */
-          g_autofree char *what = g_strdup_printf (_("Could not delete %s."), request->name);
-          fl_store_browser_show_error (self, what, error);
-        }
-      else
-        fl_store_browser_hide_message (self);
-      fl_store_browser_refresh (self);
-    }
-  /* destroying the dialog frees the request */
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  fl_store_browser_open_store (self, path, NULL);
 }
 
-/* The run the main window shows has its bookmarks open there: deleting it under their feet
- * would lose the next bookmark added, so it is refused until another run is loaded. */
-static gboolean
-fl_store_browser_run_is_shown (FlStoreBrowser *self, gint64 run_id)
-{
-  return self->is_mine && self->window != NULL
-    && fl_bookmarks_get_run_id (fl_window_get_bookmarks (self->window)) == run_id;
-}
-
-static void
-fl_store_browser_ask_delete (FlStoreBrowser *self, FlDeleteKind kind)
-{
-  FlDeleteRequest *request = g_new0 (FlDeleteRequest, 1);
-  g_autofree char *question = NULL;
-  g_autofree char *detail = NULL;
-  GtkWidget *dialog, *button;
-
-  request->self = g_object_ref (self);
-  request->kind = kind;
-  if (kind == FL_DELETE_RUN)
-    {
-      const FlStoredRun *run = fl_run_item_get (fl_store_browser_selected_run (self));
-      g_autoptr(GPtrArray) bookmarks = fl_store_list_bookmarks (self->store, run->id, NULL);
-      guint n = bookmarks != NULL ? bookmarks->len : 0;
-
-      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, run->id);
-
-      request->id = run->id;
-      /* Translators: how a run is named in messages; %s is its number. */
-      request->name = g_strdup_printf (_("run %s"), id);
-      /* Translators: the run ("run 4"), then the scenario's name. */
-      question = g_strdup_printf (_("Delete %s of %s?"), request->name, run->scenario_name);
-      detail = g_strdup_printf (ngettext ("Its events, findings and %u bookmark are deleted "
-                                          "from the store. This cannot be undone.",
-                                          "Its events, findings and %u bookmarks are deleted "
-                                          "from the store. This cannot be undone.", n), n);
-    }
-  else
-    {
-      const FlStoredScenario *scenario =
-        fl_scenario_item_get (fl_store_browser_selected_scenario (self));
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
-
-      request->id = scenario->id;
-      request->name = g_strdup_printf ("“%s”", scenario->name);
-      /* Translators: %s is the scenario's name in quotes. */
-      question = g_strdup_printf (_("Delete the scenario %s?"), request->name);
-      detail = g_strdup_printf (ngettext ("Its %u recorded run is deleted with it, with the "
-                                          "run's events, findings and bookmarks. This cannot "
-                                          "be undone.",
-                                          "Its %u recorded runs are deleted with it, with "
-                                          "their events, findings and bookmarks. This cannot "
-                                          "be undone.", n), n);
-    }
-
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", question);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Delete"), GTK_RESPONSE_ACCEPT);
-  gtk_widget_add_css_class (button, "destructive-action");
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
-  g_object_set_data_full (G_OBJECT (dialog), "fl-delete-request", request,
-                          fl_delete_request_free);
-  g_signal_connect (dialog, "response", G_CALLBACK (fl_store_browser_delete_response), request);
-  self->confirmation = dialog;
-  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->confirmation);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
+static const char *const fl_fault_suffixes[] = { "fault", NULL };
+static const char *const fl_store_suffixes[] = { "db", NULL };
 
 /* ---- actions ---- */
 
 static void
 fl_store_browser_import_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  fl_store_browser_choose (user_data, _("Import a Scenario"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                           _("_Import"), _("Faultline scenarios (.fault)"), "fault", NULL,
-                           fl_store_browser_import_file);
+  fl_file_chooser_show (user_data, _("Import a Scenario"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                        _("_Import"), _("Faultline scenarios (.fault)"), fl_fault_suffixes, NULL,
+                        fl_store_browser_import_chosen, user_data);
 }
 
 static void
@@ -651,18 +471,19 @@ fl_store_browser_export_action (GSimpleAction *action, GVariant *parameter, gpoi
   if (item == NULL)
     return;
   name = g_strconcat (fl_scenario_item_get (item)->name, ".fault", NULL);
-  fl_store_browser_choose (self, _("Export the Scenario"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                           _("_Export"), _("Faultline scenarios (.fault)"), "fault", name,
-                           fl_store_browser_export_file);
+  fl_file_chooser_show (GTK_WINDOW (self), _("Export the Scenario"),
+                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                        _("Faultline scenarios (.fault)"), fl_fault_suffixes, name,
+                        fl_store_browser_export_chosen, self);
 }
 
 static void
 fl_store_browser_open_store_action (GSimpleAction *action, GVariant *parameter,
                                     gpointer user_data)
 {
-  fl_store_browser_choose (user_data, _("Open Another Store"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                           _("_Open"), _("Faultline stores (.db)"), "db", NULL,
-                           fl_store_browser_open_store);
+  fl_file_chooser_show (user_data, _("Open Another Store"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                        _("_Open"), _("Faultline stores (.db)"), fl_store_suffixes, NULL,
+                        fl_store_browser_store_chosen, user_data);
 }
 
 static void

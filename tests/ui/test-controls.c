@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "fl-export-dialog.h"
+#include "fl-file-chooser.h"
 #include "fl-scenario-button.h"
 #include "fl-scenario.h"
 #include "fl-session.h"
@@ -818,6 +819,29 @@ test_export_dialog_driven (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An export path names its format by its suffix, in any case; without one it is a PNG and
+ * gets ".png", and a dot in a folder's name is no suffix. */
+static void
+test_picture_format_of (void)
+{
+  const struct { const char *path, *format, *written; } cases[] = {
+    { "/tmp/a.svg", "svg", "/tmp/a.svg" },
+    { "/tmp/a.PDF", "pdf", "/tmp/a.PDF" },
+    { "/tmp/a.png", "png", "/tmp/a.png" },
+    { "/tmp/a", "png", "/tmp/a.png" },
+    { "/tmp/v1.2/a", "png", "/tmp/v1.2/a.png" },
+    { "/tmp/a.jpeg", "png", "/tmp/a.jpeg.png" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *written = NULL;
+
+      g_assert_cmpstr (fl_picture_format_of (cases[i].path, &written), ==, cases[i].format);
+      g_assert_cmpstr (written, ==, cases[i].written);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -835,6 +859,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/controls/export/matches-painters", test_export_matches_painters);
   g_test_add_func ("/ui/controls/export/errors-name-the-file", test_export_errors_name_the_file);
   g_test_add_func ("/ui/controls/export/dialog-driven", test_export_dialog_driven);
+  g_test_add_func ("/ui/controls/export/picture-format", test_picture_format_of);
 
   return g_test_run ();
 }
