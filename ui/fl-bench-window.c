@@ -244,7 +244,7 @@ fl_bench_window_export_clicked (FlBenchWindow *self)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
   fl_file_chooser_show (GTK_WINDOW (self), _("Export the Chart"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "bench.png",
+                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "bench.png", NULL,
                         fl_bench_window_export_chosen, self);
 }
 

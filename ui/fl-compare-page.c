@@ -380,7 +380,7 @@ fl_compare_page_export_dialog (FlComparePage *self, GtkWindow *parent)
 
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
   fl_file_chooser_show (parent, _("Export the Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "compare.png",
+                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "compare.png", NULL,
                         fl_compare_page_export_chosen, self);
 }
 

@@ -28,7 +28,7 @@ void
 fl_file_chooser_show (GtkWindow *parent, const char *title, GtkFileChooserAction mode,
                       const char *accept, const char *filter_name,
                       const char *const *suffixes, const char *current_name,
-                      FlFileChosen chosen, gpointer target)
+                      const char *near, FlFileChosen chosen, gpointer target)
 {
   GtkFileChooserNative *dialog =
     gtk_file_chooser_native_new (title, parent, mode, accept, _("_Cancel"));
@@ -48,6 +48,13 @@ fl_file_chooser_show (GtkWindow *parent, const char *title, GtkFileChooserAction
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), filter);
   if (current_name != NULL)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), current_name);
+  if (near != NULL && g_path_is_absolute (near))
+    {
+      g_autofree char *dir = g_path_get_dirname (near);
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+    }
   g_object_set_data (G_OBJECT (dialog), "fl-chosen", chosen);
   g_signal_connect (dialog, "response", G_CALLBACK (fl_file_chooser_response),
                     g_object_ref (target));

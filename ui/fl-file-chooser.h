@@ -12,8 +12,8 @@ typedef void (*FlFileChosen) (gpointer target, const char *path);
 
 /* Shows a modal native chooser over `parent` with a filter `filter_name` for the files ending
  * in one of `suffixes` (NULL-terminated) and one for all files; `current_name` proposes a
- * name to save under. When the user accepts a local file, `chosen` runs on `target`, a
- * GObject kept alive until then. */
+ * name to save under, `near` (a path) starts in its folder. When the user accepts a local
+ * file, `chosen` runs on `target`, a GObject kept alive until then. */
 void        fl_file_chooser_show  (GtkWindow             *parent,
                                    const char            *title,
                                    GtkFileChooserAction   mode,
@@ -21,6 +21,7 @@ void        fl_file_chooser_show  (GtkWindow             *parent,
                                    const char            *filter_name,
                                    const char *const     *suffixes,
                                    const char            *current_name,
+                                   const char            *near,
                                    FlFileChosen           chosen,
                                    gpointer               target);
 

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "fl-file-chooser.h"
 #include "fl-scenario.h"
 
 struct _FlScenarioButton
@@ -41,63 +42,26 @@ fl_first_sentence (const char *text)
 /* ---- opening a file ---- */
 
 static void
-fl_scenario_open_file_response (GtkNativeDialog *native,
-                                int              response,
-                                FlSession       *session)
+fl_scenario_open_file_chosen (gpointer session, const char *path)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      /* A file without a local path (a remote location the portal could not map) cannot be
-       * read by the core's loader; the chooser is local-only, so this is a portal quirk. */
-      if (path != NULL)
-        fl_session_load (session, path);
-    }
-
-  g_object_unref (session);
-  g_object_unref (native);
+  fl_session_load (session, path);
 }
 
 void
 fl_scenario_open_file (GtkWindow *parent,
                        FlSession *session)
 {
-  GtkFileChooserNative *native;
-  g_autoptr(GtkFileFilter) scenarios = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-  const char *current;
+  static const char *const suffixes[] = { "fault", NULL };
 
   g_return_if_fail (parent == NULL || GTK_IS_WINDOW (parent));
   g_return_if_fail (FL_IS_SESSION (session));
 
-  native = gtk_file_chooser_native_new (_("Open Scenario"), parent,
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-
-  gtk_file_filter_set_name (scenarios, _("Faultline scenarios (*.fault)"));
-  gtk_file_filter_add_suffix (scenarios, "fault");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), scenarios);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (native), scenarios);
-
   /* Start next to the scenario on screen when it came from a file: its siblings are the
    * likeliest next choice. */
-  current = fl_session_get_scenario (session);
-  if (current != NULL && g_path_is_absolute (current))
-    {
-      g_autofree char *dir = g_path_get_dirname (current);
-      g_autoptr(GFile) folder = g_file_new_for_path (dir);
-
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), folder, NULL);
-    }
-
-  g_signal_connect (native, "response", G_CALLBACK (fl_scenario_open_file_response),
-                    g_object_ref (session));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  fl_file_chooser_show (parent, _("Open Scenario"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                        _("Faultline scenarios (*.fault)"), suffixes, NULL,
+                        fl_session_get_scenario (session), fl_scenario_open_file_chosen,
+                        session);
 }
 
 /* ---- the button ---- */

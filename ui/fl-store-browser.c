@@ -457,7 +457,7 @@ static void
 fl_store_browser_import_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   fl_file_chooser_show (user_data, _("Import a Scenario"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                        _("_Import"), _("Faultline scenarios (.fault)"), fl_fault_suffixes, NULL,
+                        _("_Import"), _("Faultline scenarios (.fault)"), fl_fault_suffixes, NULL, NULL,
                         fl_store_browser_import_chosen, user_data);
 }
 
@@ -473,7 +473,7 @@ fl_store_browser_export_action (GSimpleAction *action, GVariant *parameter, gpoi
   name = g_strconcat (fl_scenario_item_get (item)->name, ".fault", NULL);
   fl_file_chooser_show (GTK_WINDOW (self), _("Export the Scenario"),
                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                        _("Faultline scenarios (.fault)"), fl_fault_suffixes, name,
+                        _("Faultline scenarios (.fault)"), fl_fault_suffixes, name, NULL,
                         fl_store_browser_export_chosen, self);
 }
 
@@ -482,7 +482,7 @@ fl_store_browser_open_store_action (GSimpleAction *action, GVariant *parameter,
                                     gpointer user_data)
 {
   fl_file_chooser_show (user_data, _("Open Another Store"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                        _("_Open"), _("Faultline stores (.db)"), fl_store_suffixes, NULL,
+                        _("_Open"), _("Faultline stores (.db)"), fl_store_suffixes, NULL, NULL,
                         fl_store_browser_store_chosen, user_data);
 }
 
