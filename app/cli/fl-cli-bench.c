@@ -90,8 +90,12 @@ print_json (const char *workload, GArray *rows)
       json_builder_add_int_value (b, (gint64) r->cycles);
       json_builder_set_member_name (b, "faults_per_sec");
       json_builder_add_double_value (b, r->per_sec);
+      /* no baseline measured at this CPU count: no ratio, not a ratio of 0 */
       json_builder_set_member_name (b, "ratio");
-      json_builder_add_double_value (b, r->ratio);
+      if (r->ratio > 0)
+        json_builder_add_double_value (b, r->ratio);
+      else
+        json_builder_add_null_value (b);
       if (r->config->published > 0 && strcmp (workload, "multi-fault") == 0)
         {
           json_builder_set_member_name (b, "published_ratio");
@@ -117,8 +121,12 @@ print_table (const char *workload, guint rounds, GArray *rows)
   for (guint i = 0; i < rows->len; i++)
     {
       const Row *r = &g_array_index (rows, Row, i);
-      printf ("%-10s %5u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14.0f %7.2f", r->config->name,
-              r->cpus, r->faults, r->cycles, r->per_sec, r->ratio);
+      printf ("%-10s %5u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14.0f", r->config->name,
+              r->cpus, r->faults, r->cycles, r->per_sec);
+      if (r->ratio > 0)
+        printf (" %7.2f", r->ratio);
+      else
+        printf (" %7s", "-");     /* no baseline at this CPU count to compare with */
       if (published && r->cpus == 8)
         printf ("  %.2f", r->config->published);
       if (r->findings)

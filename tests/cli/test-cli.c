@@ -148,6 +148,24 @@ test_bench_one_cpu_even (void)
     }
 }
 
+/* Without the baseline at a CPU count there is nothing to divide by: no ratio, not 0. */
+static void
+test_bench_without_baseline (void)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "bench", "--configs", "spf", "--cpus", "1", "--rounds", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *rows = json_object_get_array_member (parse_json (r.out, &p), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 1);
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (rows, 0), "ratio"));
+
+  g_auto (Result) table = { 0 };
+  cli (&table, "bench", "--configs", "spf", "--cpus", "1", "--rounds", "1", NULL);
+  g_assert_cmpint (table.status, ==, 0);
+  g_assert_null (strstr (table.out, "0.00"));
+}
+
 typedef struct {
   const char *scenario, *set, *kind;
 } BrokenCase;
@@ -858,6 +876,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-options", test_bad_options);
   g_test_add_func ("/cli/bench/order", test_bench_order);
   g_test_add_func ("/cli/bench/one-cpu-even", test_bench_one_cpu_even);
+  g_test_add_func ("/cli/bench/without-baseline", test_bench_without_baseline);
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/bench/chart", test_bench_chart);
   g_test_add_func ("/cli/export/range", test_export_range);
