@@ -4,7 +4,13 @@
  * line another core holds is transferred (more when it crosses sockets), a store to a shared
  * line invalidates every copy (more copies, more cost), and a line serves one transfer at a
  * time, so requests queue behind each other. That queue is what makes a contended lock word
- * collapse; nothing here knows which design is being simulated. */
+ * collapse; nothing here knows which design is being simulated.
+ *
+ * The hold: a request queued behind a CPU's write takes the line away only when its snoop
+ * reaches that CPU, which is after the write completed. The writer's next instructions on the
+ * line, issued right behind the write (within an L3 round trip, `llc`), still find its own
+ * copy: a spinlock holder's critical section, and the retry of a cmpxchg loop (a failed
+ * `lock cmpxchg` still writes the line, Intel SDM vol. 2A, CMPXCHG), run before the queue. */
 #include "fl-machine.h"
 
 #include <string.h>
@@ -141,6 +147,21 @@ note_event (FlSim *sim, guint line, FlXfer xfer, guint64 cost)
     }
 }
 
+/* The CPU wrote the line a moment ago and no request queued since has reached it yet. */
+static inline gboolean
+still_held (const FlCpu *c, guint line)
+{
+  return c->held_line == line && c->clock <= c->held_until;
+}
+
+/* A write completed now with the line Modified here: hold it for what comes right behind. */
+static inline void
+hold (FlCpu *c, guint line, const FlCostTable *k)
+{
+  c->held_line = line;
+  c->held_until = c->clock + k->llc;
+}
+
 /**
  * fl_touch:
  * @sim: the simulation
@@ -149,8 +170,12 @@ note_event (FlSim *sim, guint line, FlXfer xfer, guint64 cost)
  * @access: load, store or locked read-modify-write
  *
  * Charges the access to the CPU's clock and moves the line's MESI state.
+ *
+ * Returns: %TRUE when the access was served by the CPU's own copy: no other CPU's write to
+ * the line is ordered between this access and the CPU's previous one, so a value it read then
+ * is still the value now (a cmpxchg it expects to succeed does).
  */
-void
+gboolean
 fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 {
   FlState *st = &sim->st;
@@ -162,11 +187,11 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 
   if (access == FL_ACCESS_READ)
     {
-      if (l->owner == (gint) cpu || is_sharer (l, cpu))
+      if (l->owner == (gint) cpu || is_sharer (l, cpu) || still_held (c, line))
         {
           c->clock += k->l1_hit;
           note_event (sim, line, FL_XFER_HIT, k->l1_hit);
-          return;
+          return TRUE;
         }
       FlXfer from = source_of (sim, l, cpu, NULL, NULL);
       guint64 cost = read_cost (k, l, from);
@@ -186,19 +211,30 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
           l->last_to = cpu + 1;
         }
       note_event (sim, line, from, cost);
-      return;
+      return FALSE;
     }
 
   /* store or atomic: we need the only copy */
-  if (l->owner == (gint) cpu)
+  if (l->owner == (gint) cpu || still_held (c, line))
     {
       guint64 cost = access == FL_ACCESS_RMW ? k->locked_rmw : k->l1_hit;
       c->clock += cost;
-      l->owner_state = FL_MESI_M;
+      if (l->owner == (gint) cpu)
+        hold (c, line, k);
+      else if (l->owner < 0)
+        {
+          /* readers that asked since get the line after this write: their copies go */
+          clear_sharers (l);
+          l->owner = cpu;
+        }
+      /* else another CPU's ownership request is on its way: it takes the line after this */
+      if (l->owner == (gint) cpu)
+        l->owner_state = FL_MESI_M;
       note_event (sim, line, FL_XFER_HIT, cost);
-      return;
+      return TRUE;
     }
   FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
+  gboolean was_sharer = is_sharer (l, cpu);   /* nobody wrote since it read */
   guint64 cost;
   FlXfer shown = from;
   if (others == 0)
@@ -224,7 +260,9 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
   clear_sharers (l);
   l->owner = cpu;
   l->owner_state = FL_MESI_M;
+  hold (c, line, k);
   note_event (sim, line, shown, cost);
+  return was_sharer;
 }
 
 /**

@@ -85,7 +85,7 @@ fl_config_init_defaults (FlConfig *config)
     .l1_hit = 3, .llc = 44, .local_load = 109, .local_store = 115, .local_rmw = 120,
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
-    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 175, .mhz = 2130,
+    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 130, .mhz = 2130,
   };
 }
 

@@ -51,7 +51,7 @@ void     fl_return   (FlSim *sim, guint cpu, guint32 value);
 FlFrame *fl_caller   (FlSim *sim, guint cpu);
 
 /* time and cache lines */
-void     fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
+gboolean fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
 void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
 void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
 FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);

@@ -185,6 +185,7 @@ static void
 step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlRwsem *sem = &sim->st.g->mm.sem;
+  gboolean unchanged;
   switch (f->pc)
     {
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_load:
@@ -199,10 +200,13 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
       f->pc = FL_LOC_XADD_DOWN_READ_TRYLOCK_cmpxchg;
       return;
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_cmpxchg:
-      fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      /* The model's count leaves out the waiting bias a queued writer adds in the kernel:
-       * a writer queued since the load changed the real count, so that fails too. */
-      if (sem->count != (gint64) f->a[1] || !grantable (sem, FALSE))
+      /* Served by its own copy (its load's, or the one the failed cmpxchg before it left
+       * Modified), the count is the one it saw: CPUs that stepped since queued behind this
+       * cmpxchg, and their readers' increments and decrements commute with it. The model's
+       * count leaves out the waiting bias a queued writer adds in the kernel: a writer come
+       * since fails the try either way. */
+      unchanged = fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
+      if ((!unchanged && sem->count != (gint64) f->a[1]) || !grantable (sem, FALSE))
         {
           /* Another CPU changed the count since we saw it: the cmpxchg fails and hands back
            * the count it found. A writer in it ends the try; another reader's come or gone

@@ -66,25 +66,46 @@ test_xadd_up_read_is_one_rmw (void)
 
 /* xadd: __down_read_trylock is a cmpxchg loop. With eight CPUs changing the count, some
  * cmpxchg find it changed since their load: they fail (an RMW event with 0) and try again
- * with the count they found, until one succeeds; no writer, so every trylock ends held. */
+ * with the count they found, until one succeeds; no writer, so every trylock ends held.
+ * The failed cmpxchg left the line modified in its CPU's cache, and the retry right behind
+ * it runs before the request queued next reaches that CPU (the coherence model's hold): the
+ * CPU's next step is the retry, served by its own copy, and it succeeds. */
 static void
 test_xadd_trylock_retries_lost_cmpxchg (void)
 {
   g_autoptr (FlSim) sim = run_builtin ("rwsem-xadd-bounce", NULL, 0);
   gsize n = fl_sim_get_n_events (sim);
-  guint failed = 0, succeeded = 0;
+  guint failed = 0, succeeded = 0, retries = 0;
+  gint64 failed_at[FL_MAX_CPUS];
+  for (guint c = 0; c < FL_MAX_CPUS; c++)
+    failed_at[c] = -1;
   for (gsize i = 0; i < n; i++)
     {
       FlEvent e = fl_sim_get_event (sim, i);
-      if (e.kind == FL_EV_RMW && fl_loc_fn (e.loc) == FL_FN_XADD_DOWN_READ_TRYLOCK)
+      gboolean is_cmpxchg = e.kind == FL_EV_RMW
+                            && fl_loc_fn (e.loc) == FL_FN_XADD_DOWN_READ_TRYLOCK;
+      if (failed_at[e.cpu] >= 0)
+        {
+          /* the step after a failed cmpxchg */
+          g_assert_true (is_cmpxchg);
+          g_assert_cmpuint (e.val, !=, 0);
+          g_assert_cmpuint (e.xfer, ==, FL_XFER_HIT);
+          retries++;
+          failed_at[e.cpu] = -1;
+        }
+      if (is_cmpxchg)
         {
           if (e.val == 0)
-            failed++;
+            {
+              failed++;
+              failed_at[e.cpu] = (gint64) i;
+            }
           else
             succeeded++;
         }
     }
   g_assert_cmpuint (failed, >, 0);
+  g_assert_cmpuint (retries, ==, failed);
   /* one load per trylock, one successful cmpxchg per trylock */
   g_assert_cmpuint (succeeded, ==, count_events (sim, FL_FN_XADD_DOWN_READ_TRYLOCK, FL_EV_LOAD));
   FlCounters k;
