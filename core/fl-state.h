@@ -76,9 +76,9 @@ typedef struct {
 typedef struct {
   guint64 clock;
   guint64 held_until;       /* the line it wrote last is still in its cache until then */
-  guint32 held_line;
   guint64 wait_since;
   guint64 cursor;           /* address cursor of the program */
+  guint32 held_line;        /* (fl-coherence.c: the hold; FL_LINE_NONE at first) */
   guint32 wait_obj;         /* lock / line / page it is parked on */
   guint32 ticket;           /* ticket it spins for */
   guint32 op;               /* next program op */
