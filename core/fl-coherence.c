@@ -215,22 +215,28 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
     }
 
   /* store or atomic: we need the only copy */
-  if (l->owner == (gint) cpu || still_held (c, line))
+  guint64 own_cost = access == FL_ACCESS_RMW ? k->locked_rmw : k->l1_hit;
+  if (l->owner == (gint) cpu)
     {
-      guint64 cost = access == FL_ACCESS_RMW ? k->locked_rmw : k->l1_hit;
-      c->clock += cost;
-      if (l->owner == (gint) cpu)
-        hold (c, line, k);
-      else if (l->owner < 0)
+      c->clock += own_cost;
+      l->owner_state = FL_MESI_M;
+      hold (c, line, k);
+      note_event (sim, line, FL_XFER_HIT, own_cost);
+      return TRUE;
+    }
+  if (still_held (c, line))
+    {
+      /* Its own copy, before the requests made since reach it: readers that asked get the
+       * line after this write (their copies go); a CPU that asked for ownership takes it
+       * after this, as already booked. */
+      c->clock += own_cost;
+      if (l->owner < 0)
         {
-          /* readers that asked since get the line after this write: their copies go */
           clear_sharers (l);
           l->owner = cpu;
+          l->owner_state = FL_MESI_M;
         }
-      /* else another CPU's ownership request is on its way: it takes the line after this */
-      if (l->owner == (gint) cpu)
-        l->owner_state = FL_MESI_M;
-      note_event (sim, line, FL_XFER_HIT, cost);
+      note_event (sim, line, FL_XFER_HIT, own_cost);
       return TRUE;
     }
   FlXfer from = source_of (sim, l, cpu, &others, &remote_any);

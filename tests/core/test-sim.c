@@ -76,29 +76,27 @@ test_xadd_trylock_retries_lost_cmpxchg (void)
   g_autoptr (FlSim) sim = run_builtin ("rwsem-xadd-bounce", NULL, 0);
   gsize n = fl_sim_get_n_events (sim);
   guint failed = 0, succeeded = 0, retries = 0;
-  gint64 failed_at[FL_MAX_CPUS];
-  for (guint c = 0; c < FL_MAX_CPUS; c++)
-    failed_at[c] = -1;
+  gboolean lost[FL_MAX_CPUS] = { FALSE };   /* the CPU's last step was a lost cmpxchg */
   for (gsize i = 0; i < n; i++)
     {
       FlEvent e = fl_sim_get_event (sim, i);
       gboolean is_cmpxchg = e.kind == FL_EV_RMW
                             && fl_loc_fn (e.loc) == FL_FN_XADD_DOWN_READ_TRYLOCK;
-      if (failed_at[e.cpu] >= 0)
+      if (lost[e.cpu])
         {
           /* the step after a failed cmpxchg */
           g_assert_true (is_cmpxchg);
           g_assert_cmpuint (e.val, !=, 0);
           g_assert_cmpuint (e.xfer, ==, FL_XFER_HIT);
           retries++;
-          failed_at[e.cpu] = -1;
+          lost[e.cpu] = FALSE;
         }
       if (is_cmpxchg)
         {
           if (e.val == 0)
             {
               failed++;
-              failed_at[e.cpu] = (gint64) i;
+              lost[e.cpu] = TRUE;
             }
           else
             succeeded++;
