@@ -1,24 +1,38 @@
 # Faultline — the README's two commands (`make run`, `make test`) and the documented extras.
-# Every target first installs the Debian packages listed in build-aux/debian-packages.
+# Every target but clean first installs the Debian packages listed in build-aux/debian-packages.
 
 BUILD      ?= build
 RELEASE    ?= build-release
 OUT        ?= out
 SCENARIO   ?= spf-vs-munmap
-PACKAGES   := $(shell sed -e 's/\#.*//' build-aux/debian-packages)
+PACKAGE_LIST := build-aux/debian-packages
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 UI_TEST_ENV := GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=test GDK_DEBUG=default-settings \
                GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
 
-.PHONY: all deps build run test bench fuzz asan clean
+.PHONY: all deps build run test bench asan clean
 
 all: build
 
+# Stops at once when the package list is missing or empty: going on without it would hide a
+# missing package on a machine that happens to have it and fail later, far from the cause.
 deps:
-	@missing=$$(for p in $(PACKAGES); do \
+	@if [ ! -r $(PACKAGE_LIST) ]; then \
+	  echo "make: $(PACKAGE_LIST) is missing: it lists the Debian packages the build needs" \
+	       "(restore it with 'git checkout -- $(PACKAGE_LIST)')" >&2; exit 1; \
+	fi; \
+	packages=$$(sed -e 's/#.*//' $(PACKAGE_LIST)); \
+	if [ -z "$$(echo $$packages)" ]; then \
+	  echo "make: $(PACKAGE_LIST) lists no packages" >&2; exit 1; \
+	fi; \
+	missing=$$(for p in $$packages; do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	  done); \
 	if [ -n "$$missing" ]; then \
+	  if [ -n "$(SUDO)" ] && ! command -v sudo >/dev/null; then \
+	    echo "make: these Debian packages are missing and installing them needs root or sudo:" \
+	         $$missing >&2; exit 1; \
+	  fi; \
 	  echo "Installing missing Debian packages:" $$missing; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
