@@ -23,6 +23,7 @@ static const FlKeyInfo keys[] = {
   { "vma-free",         "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vma_free), 0, 0 },
   { "spf-seqcheck",     "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck), 0, 0 },
   { "spf-mmap-cache",   "leave|update", G_STRUCT_OFFSET (FlConfig, spf_mmap_cache), 0, 0 },
+  { "spf-find-vma",     "before-pte-lock|under-pte-lock", G_STRUCT_OFFSET (FlConfig, spf_find_vma), 0, 0 },
   { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
   { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
   { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
@@ -49,7 +50,7 @@ static const FlKeyInfo keys[] = {
 
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
-  "spf-mmap-cache", "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "spf-mmap-cache", "spf-find-vma", "pte-map-lock", "pin-page-tables", "rss", "oracle",
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
@@ -57,6 +58,21 @@ static const char *const key_names[] = {
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
+
+/* The repairs of the v2 patch that later versions made, each its own switch; `spf` sets them
+ * all at once: `repaired` (the default, the safe design) or `v2-as-posted` (the patch as
+ * Zijlstra posted it, with its bugs). It is not stored: the switches it sets are. */
+typedef struct {
+  const char *key, *repaired, *as_posted;
+} FlSpfRepair;
+
+static const FlSpfRepair spf_repairs[] = {
+  { "spf-mmap-cache", "leave", "update" },
+  { "spf-find-vma", "before-pte-lock", "under-pte-lock" },
+};
+
+#define FL_SPF_KEY "spf"
+#define FL_SPF_VALUES "repaired|v2-as-posted"
 
 /**
  * fl_config_init_defaults:
@@ -113,7 +129,7 @@ fl_config_keys (void)
 
 /**
  * fl_config_valid_values:
- * @key: a configuration key
+ * @key: a key from fl_config_keys(), or `spf`
  *
  * Returns: the valid values of @key as "a|b", "a number" for numeric keys, or %NULL for an
  *   unknown key.
@@ -121,16 +137,38 @@ fl_config_keys (void)
 const char *
 fl_config_valid_values (const char *key)
 {
+  if (strcmp (key, FL_SPF_KEY) == 0)
+    return FL_SPF_VALUES;
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     return NULL;
   return info->values ? info->values : "a number";
 }
 
+static gboolean
+set_spf (FlConfig *config, const char *value, GError **error)
+{
+  gboolean as_posted = strcmp (value, "v2-as-posted") == 0;
+  if (!as_posted && strcmp (value, "repaired") != 0)
+    {
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
+                   "invalid value '%s' for '" FL_SPF_KEY "' (valid: repaired, v2-as-posted)",
+                   value);
+      return FALSE;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
+    {
+      const FlSpfRepair *r = &spf_repairs[i];
+      gboolean ok = fl_config_set (config, r->key, as_posted ? r->as_posted : r->repaired, NULL);
+      g_assert (ok);  /* the table names keys and values of this file */
+    }
+  return TRUE;
+}
+
 /**
  * fl_config_set:
  * @config: the configuration to change
- * @key: a key from fl_config_keys()
+ * @key: a key from fl_config_keys(), or `spf` (the v2 repairs at once)
  * @value: its new value as text
  * @error: set to a message naming the key and its valid values when either is wrong
  *
@@ -141,12 +179,14 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
 {
   g_return_val_if_fail (config != NULL && key != NULL && value != NULL, FALSE);
 
+  if (strcmp (key, FL_SPF_KEY) == 0)
+    return set_spf (config, value, error);
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     {
       g_autofree char *all = g_strjoinv (", ", (char **) key_names);
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_UNKNOWN_KEY,
-                   "unknown configuration key '%s' (valid keys: %s)", key, all);
+                   "unknown configuration key '%s' (valid keys: " FL_SPF_KEY ", %s)", key, all);
       return FALSE;
     }
   if (info->values != NULL)
@@ -180,13 +220,26 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
 /**
  * fl_config_get:
  * @config: a configuration
- * @key: a key from fl_config_keys()
+ * @key: a key from fl_config_keys(), or `spf` (the v2 repairs at once)
  *
- * Returns: (transfer full): the value of @key as text, or %NULL for an unknown key.
+ * Returns: (transfer full): the value of @key as text (for `spf`: `repaired`, `v2-as-posted`
+ *   or `mixed`), or %NULL for an unknown key.
  */
 char *
 fl_config_get (const FlConfig *config, const char *key)
 {
+  if (strcmp (key, FL_SPF_KEY) == 0)
+    {
+      guint repaired = 0, as_posted = 0;
+      for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
+        {
+          g_autofree char *value = fl_config_get (config, spf_repairs[i].key);
+          repaired += strcmp (value, spf_repairs[i].repaired) == 0;
+          as_posted += strcmp (value, spf_repairs[i].as_posted) == 0;
+        }
+      return g_strdup (repaired == G_N_ELEMENTS (spf_repairs) ? "repaired"
+                       : as_posted == G_N_ELEMENTS (spf_repairs) ? "v2-as-posted" : "mixed");
+    }
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     return NULL;

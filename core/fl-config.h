@@ -15,6 +15,11 @@ typedef enum { FL_RSS_SHARED_ATOMIC, FL_RSS_PER_THREAD } FlRss;
 /* Whether the speculative find_vma leaves mm->mmap_cache alone (later SPF versions) or
  * updates it without mmap_sem, as the v2 patch did (and races with munmap doing so). */
 typedef enum { FL_SPF_MMAP_CACHE_LEAVE, FL_SPF_MMAP_CACHE_UPDATE } FlSpfMmapCache;
+/* Whether the speculative fault looks its VMA up before taking the PTE lock (the repair:
+ * the lock is then taken with the VMA known and re-checked under it) or, as v2 did, takes the
+ * PTE lock first and calls find_vma holding it with IRQs back on, so that munmap's TLB flush
+ * completes and the page table can be freed under the held lock. */
+typedef enum { FL_SPF_FIND_VMA_BEFORE_PTE_LOCK, FL_SPF_FIND_VMA_UNDER_PTE_LOCK } FlSpfFindVma;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
@@ -48,6 +53,7 @@ typedef struct {
   FlVmaFree     vma_free;
   gboolean      spf_seqcheck;
   FlSpfMmapCache spf_mmap_cache;
+  FlSpfFindVma  spf_find_vma;
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;

@@ -277,7 +277,7 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
       else
         {
           /* another thread populated it while we allocated: ours goes back */
-          fl_table_free (sim, (guint32) f->a[3]);
+          fl_table_free (sim, cpu, (guint32) f->a[3]);
           fl_ev (sim, FL_EV_FREE, (guint32) f->a[3], 0);
         }
       f->pc = FL_LOC_PGTABLE_ALLOC_unlock;

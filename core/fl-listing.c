@@ -152,10 +152,78 @@ fl_listing_free (FlListing *listing)
   g_free (listing);
 }
 
-static FlListing *
-load (FlFn fn)
+/* A function whose code differs with a design switch has a listing per variant: its usual
+ * file for the default, and `<file>.<value>.txt` (before `.txt` goes the switch's value) for
+ * each value listed here. The step function follows the same switch. */
+typedef struct {
+  FlFn        fn;
+  const char *key, *value;
+} FlListingVariant;
+
+static const FlListingVariant variants[] = {
+  { FL_FN_HANDLE_SPECULATIVE_FAULT, "spf-find-vma", "under-pte-lock" },
+};
+
+/**
+ * fl_listing_variant_at:
+ * @index: 0, 1, … over the variants
+ * @fn: (out): the function
+ * @key: (out): the switch that selects the variant
+ * @value: (out): its value that does
+ *
+ * Returns: %FALSE once @index is past the last variant
+ */
+gboolean
+fl_listing_variant_at (guint index, FlFn *fn, const char **key, const char **value)
 {
-  g_autofree char *file = fl_listing_file_name (fn);
+  if (index >= G_N_ELEMENTS (variants))
+    return FALSE;
+  *fn = variants[index].fn;
+  *key = variants[index].key;
+  *value = variants[index].value;
+  return TRUE;
+}
+
+static char *
+variant_file_name (guint index)
+{
+  g_autofree char *file = fl_listing_file_name (variants[index].fn);
+  file[strlen (file) - strlen (".txt")] = '\0';
+  return g_strconcat (file, ".", variants[index].value, ".txt", NULL);
+}
+
+/* The variant of @fn that @config selects, or -1 for the usual listing. */
+static gint
+variant_of (FlFn fn, const FlConfig *config)
+{
+  for (guint i = 0; config && i < G_N_ELEMENTS (variants); i++)
+    if (variants[i].fn == fn)
+      {
+        g_autofree char *value = fl_config_get (config, variants[i].key);
+        if (g_strcmp0 (value, variants[i].value) == 0)
+          return (gint) i;
+      }
+  return -1;
+}
+
+/**
+ * fl_listing_file_name_for:
+ * @fn: a modeled function
+ * @config: (nullable): the design switches of the run; %NULL for the defaults' listing
+ *
+ * Returns: (transfer full): the file name of the listing of @fn as @config runs it
+ */
+char *
+fl_listing_file_name_for (FlFn fn, const FlConfig *config)
+{
+  g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
+  gint v = variant_of (fn, config);
+  return v < 0 ? fl_listing_file_name (fn) : variant_file_name ((guint) v);
+}
+
+static FlListing *
+load (FlFn fn, const char *file)
+{
   g_autofree char *path = g_strconcat (LISTING_FOLDER, file, NULL);
   g_autoptr (GError) error = NULL;
   /* referencing the generated getter keeps the resource object in the static library */
@@ -175,8 +243,9 @@ load (FlFn fn)
 }
 
 G_LOCK_DEFINE_STATIC (cache);
-static FlListing *cache[FL_FN_N];
-static gboolean cache_tried[FL_FN_N];
+/* the usual listings by function, then the variants in the order of variants[] */
+static FlListing *cache[FL_FN_N + G_N_ELEMENTS (variants)];
+static gboolean cache_tried[FL_FN_N + G_N_ELEMENTS (variants)];
 
 /**
  * fl_listing_get:
@@ -190,14 +259,33 @@ static gboolean cache_tried[FL_FN_N];
 FlListing *
 fl_listing_get (FlFn fn)
 {
+  return fl_listing_get_for (fn, NULL);
+}
+
+/**
+ * fl_listing_get_for:
+ * @fn: a modeled function
+ * @config: (nullable): the design switches of the run
+ *
+ * Like fl_listing_get(), but the listing of the code @config runs: where a switch changes
+ * the function's steps (spf-find-vma for handle_speculative_fault), its variant.
+ *
+ * Returns: (transfer none) (nullable): the listing, or %NULL if there is none (yet)
+ */
+FlListing *
+fl_listing_get_for (FlFn fn, const FlConfig *config)
+{
   g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
+  gint v = variant_of (fn, config);
+  guint slot = v < 0 ? (guint) fn : FL_FN_N + (guint) v;
   G_LOCK (cache);
-  if (!cache_tried[fn])
+  if (!cache_tried[slot])
     {
-      cache[fn] = load (fn);
-      cache_tried[fn] = TRUE;
+      g_autofree char *file = fl_listing_file_name_for (fn, config);
+      cache[slot] = load (fn, file);
+      cache_tried[slot] = TRUE;
     }
-  FlListing *listing = cache[fn];
+  FlListing *listing = cache[slot];
   G_UNLOCK (cache);
   return listing;
 }

@@ -2,6 +2,7 @@
 
 #include <glib.h>
 
+#include "fl-config.h"
 #include "fl-loc.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,9 @@ G_BEGIN_DECLS
  * ` -- ` and one sentence saying what the step does and why it matters:
  *
  *     rcu_read_lock();  @rcu_read_lock -- Enter an RCU read-side section: ...
+ *
+ * Where a design switch changes a function's steps, the other code has its own listing,
+ * `<file>.<value>.txt`, with the same locations (fl_listing_get_for()).
  */
 
 #define FL_LISTING_ERROR (fl_listing_error_quark ())
@@ -41,6 +45,9 @@ typedef struct {
 
 char       *fl_listing_file_name (FlFn fn);
 FlListing  *fl_listing_get       (FlFn fn);
+FlListing  *fl_listing_get_for   (FlFn fn, const FlConfig *config);
+char       *fl_listing_file_name_for (FlFn fn, const FlConfig *config);
+gboolean    fl_listing_variant_at (guint index, FlFn *fn, const char **key, const char **value);
 FlListing  *fl_listing_parse     (FlFn fn, const char *text, gssize length, GError **error);
 void        fl_listing_free      (FlListing *listing);
 const char *fl_listing_title     (const FlListing *listing);

@@ -129,6 +129,10 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
 {
   FlState *st = &sim->st;
   LockFields f = fields (sim, lock);
+  if (FL_LOCK_KIND (lock) == FL_LOCK_PTL && st->tables[FL_LOCK_INDEX (lock)].state == FL_OBJ_FREE)
+    fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, FL_LOCK_INDEX (lock),
+                "cpu%u releases the PTE lock of page-table page %u after the page was freed: "
+                "the unlock writes freed memory", cpu, FL_LOCK_INDEX (lock));
   fl_touch (sim, cpu, f.line, FL_ACCESS_WRITE);
   (*f.owner)++;
   *f.holder = -1;

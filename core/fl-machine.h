@@ -114,7 +114,7 @@ static inline guint32 fl_table_ref (const FlState *st, guint32 id)
 guint32  fl_vma_alloc    (FlSim *sim);
 void     fl_vma_free_now (FlSim *sim, guint32 vma);
 guint32  fl_table_alloc  (FlSim *sim, guint level, guint64 base);
-void     fl_table_free   (FlSim *sim, guint32 table);
+void     fl_table_free   (FlSim *sim, guint cpu, guint32 table);
 guint32  fl_page_take    (FlSim *sim);          /* from the zone: no steps, set-up only */
 void     fl_page_give    (FlSim *sim, guint32 page);
 guint32  fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff);

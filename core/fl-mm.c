@@ -64,10 +64,22 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   g_error ("out of page-table slots (%u)", st->sizes.ntables);
 }
 
+/* A PTE table's split lock lives in its struct page: freeing the table while the lock is held
+ * or waited for frees the lock under its users (v2's pte_map_lock(NULL) returned holding it
+ * with IRQs on, so munmap's TLB flush did not wait for the holder). */
 void
-fl_table_free (FlSim *sim, guint32 table)
+fl_table_free (FlSim *sim, guint cpu, guint32 table)
 {
-  sim->st.tables[table].state = FL_OBJ_FREE;
+  FlTable *t = &sim->st.tables[table];
+  if (t->level == 1 && t->ptl_holder >= 0)
+    fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
+                "cpu%u frees page-table page %u while cpu%d holds its PTE lock, which lives in "
+                "that page", cpu, table, t->ptl_holder);
+  else if (t->level == 1 && t->ptl_next != t->ptl_owner)
+    fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
+                "cpu%u frees page-table page %u while CPUs wait for its PTE lock, which lives "
+                "in that page", cpu, table);
+  t->state = FL_OBJ_FREE;
 }
 
 guint32

@@ -5,6 +5,26 @@
  * back to the locked path. */
 #include "fl-machine.h"
 
+/* The repaired order looks the VMA up first and takes the PTE lock only through
+ * pte_map_lock(vma, seq), which re-checks the VMA under the lock with IRQs still off. v2 took
+ * the lock first (pte_map_lock(NULL) turns IRQs back on before returning) and held it across
+ * find_vma: munmap's TLB flush could then complete and free the locked page table. */
+static gboolean
+vma_first (FlSim *sim)
+{
+  return sim->config.spf_find_vma == FL_SPF_FIND_VMA_BEFORE_PTE_LOCK;
+}
+
+/* Give up with VM_FAULT_RETRY: through out_unmap when the PTE lock is held (v2's order
+ * before read_pte), straight to the RCU unlock otherwise. */
+static void
+give_up (FlSim *sim, FlFrame *f)
+{
+  f->ret = FL_VM_FAULT_RETRY;
+  f->pc = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock
+                          : FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
+}
+
 /* handle_speculative_fault: a0 address, a1 flags; a2 vma, a3 sequence, a4 pte, a5 table. */
 static void
 step_hsf (FlSim *sim, guint cpu, FlFrame *f)
@@ -15,15 +35,21 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_lock:
       fl_rcu_read_lock (sim, cpu);
-      f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock;
+      f->pc = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma
+                              : FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock;
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock:
-      /* walk to the PTE and lock it first, with no VMA yet to check */
-      fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma, addr,
-               f->a[1], 0, 0);
+      /* v2: walk to the PTE and lock it first, with no VMA yet to check; repaired: with the
+       * VMA and its sequence count, checked again under the lock */
+      if (vma_first (sim))
+        fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte, addr,
+                 f->a[1], f->a[2], f->a[3]);
+      else
+        fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma, addr,
+                 f->a[1], 0, 0);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma:
-      if (!f->ret)
+      if (!vma_first (sim) && !f->ret)
         {
           /* no page table yet (first touch of the range): only the locked path allocates */
           fl_ev (sim, FL_EV_CHECK, 0, 0);
@@ -55,8 +81,10 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
                                                            : (flags & (FL_VM_READ | FL_VM_EXEC)) != 0);
           }
         fl_ev (sim, FL_EV_CHECK, id, inside);
-        f->pc = inside ? FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq
-                       : FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
+        if (inside)
+          f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq;
+        else
+          give_up (sim, f);
         return;
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq:
@@ -64,7 +92,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
         guint32 id = fl_ref_id ((guint32) f->a[2]);
         if (!fl_check_vma (sim, cpu, (guint32) f->a[2]))
           {
-            f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
+            give_up (sim, f);
             return;
           }
         FlRbAccess acc = fl_vma_rb_access (st);
@@ -76,12 +104,23 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
         gboolean bad = dead || (sim->config.spf_seqcheck && (v->seq & 1));
         fl_ev (sim, FL_EV_CHECK, id, !bad);
         sim->ev.val = (guint32) ((bad ? 0u : 1u) | (v->seq << 1));
-        f->pc = bad ? FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap
-                    : FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte;
+        if (bad)
+          give_up (sim, f);
+        else
+          f->pc = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock
+                                  : FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte;
         return;
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte:
       {
+        if (vma_first (sim) && !f->ret)
+          {
+            /* no page table, or the VMA died before we held the lock: nothing is locked */
+            fl_ev (sim, FL_EV_CHECK, 0, 0);
+            f->ret = FL_VM_FAULT_RETRY;
+            f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
+            return;
+          }
         guint32 table = fl_ref_id ((guint32) f->a[5]);
         fl_check_table (sim, cpu, (guint32) f->a[5]);
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);

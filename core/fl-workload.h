@@ -11,7 +11,7 @@ typedef struct {
   const char *name;         /* "baseline", "xadd", "spf", "xadd+spf" */
   const char *fault_path;
   const char *rwsem;
-  const char *spf_mmap_cache; /* the speculative path as measured: the v2 patch as posted */
+  const char *spf;          /* the speculative path as measured: "v2-as-posted" (fl-config.c) */
   double      published;    /* Zijlstra's ratio to baseline, 8 Jan 2010; 0 when none */
 } FlBenchConfig;
 

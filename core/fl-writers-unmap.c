@@ -327,7 +327,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         guint32 table = detached_table (st);
         fl_ev (sim, FL_EV_FREE, table, table ? st->tables[table].level : 0);
         if (table)
-          fl_table_free (sim, table);
+          fl_table_free (sim, cpu, table);
         f->pc = after_flush (sim, cpu);
         return;
       }

@@ -222,7 +222,7 @@ describe_listing (GString *s, FlPaintCtx *p)
   /* Translators: a CPU and the kernel function it runs; more may follow before the full
    * stop: ", next line …" or " at …" */
   sentence (s, _("cpu%u is in %s"), p->selected, fl_fn_name (fn));
-  FlListing *listing = (guint) fn < FL_FN_N ? fl_listing_get (fn) : NULL;
+  FlListing *listing = (guint) fn < FL_FN_N ? fl_listing_get_for (fn, p->config) : NULL;
   gint line = listing ? fl_listing_line_of (listing, loc) : -1;
   if (line >= 0)
     {

@@ -111,7 +111,7 @@ fl_paint_listing (FlPaintCtx *p)
   double size = p->fs;
   g_snprintf (buf, sizeof buf, "cpu%u", cpu);
   double cw = fl_text_draw (p, FL_FONT_BOLD, size * 1.05, color, x, top, 0, FL_ALIGN_LEFT, buf);
-  FlListing *listing = fl_listing_get (fn);
+  FlListing *listing = fl_listing_get_for (fn, p->config);
   if (listing)
     g_snprintf (buf, sizeof buf, "%s", fl_listing_title (listing));
   else
