@@ -24,6 +24,7 @@ static const FlKeyInfo keys[] = {
   { "spf-seqcheck",     "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck), 0, 0 },
   { "spf-mmap-cache",   "leave|update", G_STRUCT_OFFSET (FlConfig, spf_mmap_cache), 0, 0 },
   { "spf-find-vma",     "before-pte-lock|under-pte-lock", G_STRUCT_OFFSET (FlConfig, spf_find_vma), 0, 0 },
+  { "spf-access-check", "off|on", G_STRUCT_OFFSET (FlConfig, spf_access_check), 0, 0 },
   { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
   { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
   { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
@@ -50,7 +51,7 @@ static const FlKeyInfo keys[] = {
 
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
-  "spf-mmap-cache", "spf-find-vma", "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "spf-mmap-cache", "spf-find-vma", "spf-access-check", "pte-map-lock", "pin-page-tables", "rss", "oracle",
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
@@ -69,6 +70,7 @@ typedef struct {
 static const FlSpfRepair spf_repairs[] = {
   { "spf-mmap-cache", "leave", "update" },
   { "spf-find-vma", "before-pte-lock", "under-pte-lock" },
+  { "spf-access-check", "on", "off" },
 };
 
 #define FL_SPF_KEY "spf"
@@ -93,6 +95,7 @@ fl_config_init_defaults (FlConfig *config)
   config->rwsem = FL_RWSEM_GENERIC;
   config->vma_free = FL_VMA_FREE_RCU;
   config->spf_seqcheck = TRUE;
+  config->spf_access_check = TRUE;
   config->pte_map_lock = FL_PTE_MAP_LOCK_TRYLOCK_LOOP;
   config->pin_page_tables = FL_PIN_PAGE_TABLES_IRQS_OFF;
   config->rss = FL_RSS_SHARED_ATOMIC;

@@ -54,6 +54,7 @@ typedef struct {
   gboolean      spf_seqcheck;
   FlSpfMmapCache spf_mmap_cache;
   FlSpfFindVma  spf_find_vma;
+  gboolean      spf_access_check;  /* the speculative path checks the VMA allows the access */
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;

@@ -60,10 +60,7 @@ step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
           {
             const FlVma *v = &st->vmas[id];
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
-            gboolean write = (f->a[1] & FL_FAULT_WRITE) != 0;
-            good = v->start <= f->a[0]
-                   && (write ? (v->flags & FL_VM_WRITE) != 0
-                             : (v->flags & (FL_VM_READ | FL_VM_EXEC)) != 0);
+            good = v->start <= f->a[0] && fl_vma_allows (v, (guint32) f->a[1]);
           }
         fl_ev (sim, FL_EV_CHECK, id, good);
         f->a[2] = ref;

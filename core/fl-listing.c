@@ -10,6 +10,7 @@
 #define LISTING_FOLDER FL_RESOURCE_BASE "/listings/"
 #define MARKER         "  @"
 #define WHY_SEPARATOR  " -- "
+#define CONDITION      '?'
 
 G_DEFINE_QUARK (fl-listing-error-quark, fl_listing_error)
 
@@ -75,6 +76,12 @@ parse_line (FlListingLine *out, char *line)
 {
   const char *tag_end = NULL;
   g_strchomp (line);
+  if (line[0] == CONDITION && strchr (line, ' ') != NULL)
+    {
+      char *space = strchr (line, ' ');
+      out->when = g_strndup (line + 1, (gsize) (space - line - 1));
+      line = space + 1;
+    }
   const char *marker = find_marker (line, &tag_end);
   if (marker == NULL)
     {
@@ -146,6 +153,7 @@ fl_listing_free (FlListing *listing)
       g_free (listing->lines[i].text);
       g_free (listing->lines[i].tag);
       g_free (listing->lines[i].why);
+      g_free (listing->lines[i].when);
     }
   g_free (listing->lines);
   g_free (listing->title);
@@ -242,17 +250,72 @@ load (FlFn fn, const char *file)
   return listing;
 }
 
+/* Does @config run the code of a line shown only `?key=value`? */
+static gboolean
+line_shown (const FlListingLine *line, const FlConfig *config)
+{
+  if (line->when == NULL)
+    return TRUE;
+  g_auto (GStrv) kv = g_strsplit (line->when, "=", 2);
+  g_autofree char *value = kv[0] && kv[1] ? fl_config_get (config, kv[0]) : NULL;
+  return g_strcmp0 (value, kv[1]) == 0;
+}
+
+/* The lines of @full that @config runs, as a listing of its own. */
+static FlListing *
+filter (const FlListing *full, const FlConfig *config)
+{
+  FlListing *listing = g_new0 (FlListing, 1);
+  listing->fn = full->fn;
+  listing->title = g_strdup (full->title);
+  listing->lines = g_new0 (FlListingLine, full->n_lines);
+  for (guint i = 0; i < full->n_lines; i++)
+    if (line_shown (&full->lines[i], config))
+      {
+        FlListingLine *to = &listing->lines[listing->n_lines++];
+        to->text = g_strdup (full->lines[i].text);
+        to->tag = g_strdup (full->lines[i].tag);
+        to->why = g_strdup (full->lines[i].why);
+        to->when = g_strdup (full->lines[i].when);
+      }
+  return listing;
+}
+
+/* Which conditional lines of @full @config shows, as text: the cache key of its filtered
+ * listing ("" when the listing has no conditions). */
+static char *
+shown_key (const FlListing *full, const FlConfig *config)
+{
+  GString *key = g_string_new (NULL);
+  for (guint i = 0; full && i < full->n_lines; i++)
+    if (full->lines[i].when)
+      g_string_append_c (key, line_shown (&full->lines[i], config) ? '1' : '0');
+  return g_string_free (key, FALSE);
+}
+
 G_LOCK_DEFINE_STATIC (cache);
-/* the usual listings by function, then the variants in the order of variants[] */
-static FlListing *cache[FL_FN_N + G_N_ELEMENTS (variants)];
-static gboolean cache_tried[FL_FN_N + G_N_ELEMENTS (variants)];
+/* Listings by file name as read ("file"), and filtered by their conditions ("file#0110"):
+ * NULL values remember a file that is missing. Never freed: views hold on to listings. */
+static GHashTable *cache;
+
+static FlListing *
+cached_file (FlFn fn, const char *file)
+{
+  gpointer found = NULL;
+  if (!g_hash_table_lookup_extended (cache, file, NULL, &found))
+    {
+      found = load (fn, file);
+      g_hash_table_insert (cache, g_strdup (file), found);
+    }
+  return found;
+}
 
 /**
  * fl_listing_get:
  * @fn: a modeled function
  *
- * The listing of @fn, loaded from the GResource the first time and kept for the life of the
- * process. Safe to call from any thread.
+ * The listing of @fn as the default configuration runs it, loaded from the GResource the
+ * first time and kept for the life of the process. Safe to call from any thread.
  *
  * Returns: (transfer none) (nullable): the listing, or %NULL if there is none (yet)
  */
@@ -265,10 +328,11 @@ fl_listing_get (FlFn fn)
 /**
  * fl_listing_get_for:
  * @fn: a modeled function
- * @config: (nullable): the design switches of the run
+ * @config: (nullable): the design switches of the run; %NULL for the defaults
  *
  * Like fl_listing_get(), but the listing of the code @config runs: where a switch changes
- * the function's steps (spf-find-vma for handle_speculative_fault), its variant.
+ * the function's steps (spf-find-vma for handle_speculative_fault), its variant file, and
+ * only the lines marked `?key=value` whose switch has that value.
  *
  * Returns: (transfer none) (nullable): the listing, or %NULL if there is none (yet)
  */
@@ -276,16 +340,29 @@ FlListing *
 fl_listing_get_for (FlFn fn, const FlConfig *config)
 {
   g_return_val_if_fail ((guint) fn < FL_FN_N, NULL);
-  gint v = variant_of (fn, config);
-  guint slot = v < 0 ? (guint) fn : FL_FN_N + (guint) v;
-  G_LOCK (cache);
-  if (!cache_tried[slot])
+  FlConfig defaults;
+  if (config == NULL)
     {
-      g_autofree char *file = fl_listing_file_name_for (fn, config);
-      cache[slot] = load (fn, file);
-      cache_tried[slot] = TRUE;
+      fl_config_init_defaults (&defaults);
+      config = &defaults;
     }
-  FlListing *listing = cache[slot];
+  g_autofree char *file = fl_listing_file_name_for (fn, config);
+  G_LOCK (cache);
+  if (cache == NULL)
+    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  FlListing *listing = cached_file (fn, file);
+  g_autofree char *shown = shown_key (listing, config);
+  if (strchr (shown, '0') != NULL)
+    {
+      g_autofree char *key = g_strconcat (file, "#", shown, NULL);
+      FlListing *filtered = g_hash_table_lookup (cache, key);
+      if (filtered == NULL)
+        {
+          filtered = filter (listing, config);
+          g_hash_table_insert (cache, g_steal_pointer (&key), filtered);
+        }
+      listing = filtered;
+    }
   G_UNLOCK (cache);
   return listing;
 }

@@ -18,7 +18,10 @@ G_BEGIN_DECLS
  *     rcu_read_lock();  @rcu_read_lock -- Enter an RCU read-side section: ...
  *
  * Where a design switch changes a function's steps, the other code has its own listing,
- * `<file>.<value>.txt`, with the same locations (fl_listing_get_for()).
+ * `<file>.<value>.txt`, with the same locations (fl_listing_get_for()). A line that only
+ * one value of a switch runs starts with `?key=value ` and carries no tag:
+ *
+ *     ?spf-access-check=on     if (!access_permitted(vma, flags))
  */
 
 #define FL_LISTING_ERROR (fl_listing_error_quark ())
@@ -33,6 +36,7 @@ typedef struct {
   char *text;   /* the code, without the `@tag -- why` part */
   char *tag;    /* the location's tag; NULL if no step stops on this line */
   char *why;    /* the sentence for the step ("" if a tag came without one); NULL if no tag */
+  char *when;   /* "key=value": shown only when that switch has that value; NULL: always */
 } FlListingLine;
 
 /* Read-only for users: listings from fl_listing_get() belong to a process-wide cache. */

@@ -144,6 +144,8 @@ void     fl_oracle_check_pte  (FlSim *sim, guint cpu, guint64 addr);
 void     fl_oracle_full       (FlSim *sim, gboolean at_end);
 gboolean fl_oracle_deadlock   (FlSim *sim, guint cpu);
 void     fl_oracle_op_done    (FlSim *sim, guint cpu);
+void     fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
+                                  guint32 vma_ref, guint32 seq);
 
 /* IRQs */
 void     fl_irqs_off (FlSim *sim, guint cpu);
@@ -155,6 +157,13 @@ void     fl_irqs_on  (FlSim *sim, guint cpu);
 #define FL_VM_FAULT_REFAULT 0x800u  /* nothing mapped: the access will fault again */
 #define FL_FAULT_WRITE     1u
 #define FL_FAULT_SPEC      8u
+
+/* The access check of do_page_fault: does @vma allow a fault with these FL_FAULT_* flags? */
+static inline gboolean fl_vma_allows (const FlVma *vma, guint32 fault_flags)
+{
+  return (fault_flags & FL_FAULT_WRITE) ? (vma->flags & FL_VM_WRITE) != 0
+                                        : (vma->flags & (FL_VM_READ | FL_VM_EXEC)) != 0;
+}
 
 G_END_DECLS
 

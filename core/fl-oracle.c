@@ -76,6 +76,13 @@ pte_allowed (FlSim *sim, guint cpu, guint64 addr, guint64 pte)
                   "covers it any more", addr, FL_PTE_PAGE (pte));
       return FALSE;
     }
+  if (!(st->vmas[vma].flags & (FL_VM_READ | FL_VM_WRITE | FL_VM_EXEC)))
+    {
+      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
+                  "address 0x%" G_GINT64_MODIFIER "x is mapped (page %u) but its VMA %u "
+                  "allows no access", addr, FL_PTE_PAGE (pte), vma);
+      return FALSE;
+    }
   if ((pte & FL_PTE_WRITE) && !(st->vmas[vma].flags & FL_VM_WRITE))
     {
       fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
@@ -277,6 +284,38 @@ why_waiting (FlSim *sim, guint cpu, char *buf, gsize size)
       g_snprintf (buf, size, "cpu%u sleeps on mmap_sem", cpu);
     }
   return buf;
+}
+
+/**
+ * fl_oracle_fault_allowed:
+ * @sim: the simulation
+ * @cpu: the CPU whose speculative fault just succeeded
+ * @addr: the faulting address
+ * @fault_flags: FL_FAULT_* of the fault
+ * @vma_ref: the VMA the fault ran on
+ * @seq: that VMA's sequence count as the fault read it
+ *
+ * A fault the VMA forbids must end in SIGSEGV. If the VMA is the one the fault saw (same
+ * object, sequence count unchanged: no mprotect came in between) and it does not allow the
+ * access, the success is wrong: a write to a read-only page faults again for ever, a read of
+ * a PROT_NONE page reads what the program must not see.
+ */
+void
+fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
+                         guint32 vma_ref, guint32 seq)
+{
+  const FlState *st = &sim->st;
+  guint32 id = fl_ref_id (vma_ref);
+  if (id == 0 || id >= st->sizes.nvmas)
+    return;
+  const FlVma *v = &st->vmas[id];
+  if (v->state == FL_OBJ_FREE || v->gen != (vma_ref >> 16) || v->seq != seq
+      || fl_vma_allows (v, fault_flags))
+    return;
+  fl_finding (sim, cpu, FL_FINDING_MISSED_SIGSEGV, id,
+              "cpu%u's %s fault at 0x%" G_GINT64_MODIFIER "x succeeded in VMA %u, which does "
+              "not allow it: 2.6.32 sends SIGSEGV",
+              cpu, (fault_flags & FL_FAULT_WRITE) ? "write" : "read", addr, id);
 }
 
 /**

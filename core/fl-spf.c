@@ -74,11 +74,12 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
             inside = st->vmas[id].start <= addr && addr < st->vmas[id].end;
             /* the access check do_page_fault makes under mmap_sem; v2 left it out, later
-             * versions added it: without it a write fault in a read-only VMA maps the page
-             * writable. Failing it sends the fault to the locked path, which refuses it. */
-            guint32 flags = st->vmas[id].flags;
-            inside = inside && ((f->a[1] & FL_FAULT_WRITE) ? (flags & FL_VM_WRITE) != 0
-                                                           : (flags & (FL_VM_READ | FL_VM_EXEC)) != 0);
+             * versions added it (spf-access-check=on): without it a write fault in a
+             * read-only VMA succeeds having mapped nothing writable, and the access faults
+             * again for ever where 2.6.32 sent SIGSEGV. Failing it sends the fault to the
+             * locked path, which refuses it. */
+            if (sim->config.spf_access_check)
+              inside = inside && fl_vma_allows (&st->vmas[id], (guint32) f->a[1]);
           }
         fl_ev (sim, FL_EV_CHECK, id, inside);
         if (inside)
@@ -141,6 +142,9 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock:
       fl_rcu_read_unlock (sim, cpu);
+      if (!(f->ret & (FL_VM_FAULT_RETRY | FL_VM_FAULT_SIGSEGV)))
+        fl_oracle_fault_allowed (sim, cpu, addr, (guint32) f->a[1], (guint32) f->a[2],
+                                 (guint32) f->a[3]);
       fl_return (sim, cpu, f->ret);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap:

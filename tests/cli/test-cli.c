@@ -69,7 +69,7 @@ test_list_has_the_library (void)
   static const char *const ids[] = {
     "locked-anon-fault", "spf-anon-fault", "file-read-fault", "cow-write-fault", "swap-in-fault",
     "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-tlb-ipi",
-    "spf-mmap-cache-race", "spf-ptl-vs-munmap", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
+    "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     g_assert_nonnull (strstr (r.out, ids[i]));
@@ -185,6 +185,8 @@ test_broken_designs_are_caught (void)
     { "spf-mmap-cache-race", "spf-mmap-cache=update", "stale-mapping" },
     { "spf-ptl-vs-munmap", "spf-find-vma=under-pte-lock", "freed-while-locked" },
     { "spf-ptl-vs-munmap", "spf=v2-as-posted", "use-after-free" },
+    { "spf-write-readonly", "spf-access-check=off", "missed-sigsegv" },
+    { "spf-write-readonly", "spf=v2-as-posted", "stale-mapping" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -117,6 +117,19 @@ check_listing (FlFn fn, const FlConfig *config, gboolean in_def_order)
   for (guint i = 0; i < l->n_lines; i++)
     {
       const FlListingLine *line = &l->lines[i];
+      if (line->when)
+        {
+          /* a line some configurations skip is not where a step stops, and names a switch */
+          g_auto (GStrv) kv = g_strsplit (line->when, "=", 2);
+          FlConfig probe;
+          fl_config_init_defaults (&probe);
+          if (line->tag || !kv[1] || !fl_config_set (&probe, kv[0], kv[1], NULL))
+            g_test_message ("%s:%u: ?%s must name a switch and a value, on a line with no tag",
+                            file, i + 2, line->when);
+          g_assert_null (line->tag);
+          g_assert_nonnull (kv[1]);
+          g_assert_true (kv[1] && fl_config_set (&probe, kv[0], kv[1], NULL));
+        }
       glong text_chars = g_utf8_strlen (line->text, -1);
       if (text_chars > MAX_TEXT_CHARS)
         g_test_message ("%s:%u: the code is %ld characters long", file, i + 2, text_chars);
@@ -189,6 +202,37 @@ test_listing_follows_the_switch (void)
                    fl_listing_line_of (repaired, FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock));
   g_assert_cmpint (fl_listing_line_of (v2, FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock), <,
                    fl_listing_line_of (v2, FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma));
+}
+
+static gboolean
+has_line (const FlListing *l, const char *code)
+{
+  for (guint i = 0; i < l->n_lines; i++)
+    if (strstr (l->lines[i].text, code))
+      return TRUE;
+  return FALSE;
+}
+
+/* The access check's lines are shown exactly when the run makes the check. */
+static void
+test_conditional_lines (void)
+{
+  FlConfig config;
+  fl_config_init_defaults (&config);
+  FlListing *with = fl_listing_get_for (FL_FN_HANDLE_SPECULATIVE_FAULT, &config);
+  g_assert_true (fl_config_set (&config, "spf-access-check", "off", NULL));
+  FlListing *without = fl_listing_get_for (FL_FN_HANDLE_SPECULATIVE_FAULT, &config);
+  g_assert_true (fl_listing_get_for (FL_FN_HANDLE_SPECULATIVE_FAULT, &config) == without);
+  g_assert_true (has_line (with, "VM_WRITE"));
+  g_assert_false (has_line (without, "VM_WRITE"));
+  g_assert_cmpuint (without->n_lines, ==, with->n_lines - 2);
+  /* every step still has its line */
+  for (guint loc = 1; loc < FL_LOC_N; loc++)
+    if (fl_loc_fn (loc) == FL_FN_HANDLE_SPECULATIVE_FAULT)
+      g_assert_cmpint (fl_listing_line_of (without, loc), >=, 0);
+  g_assert_true (fl_config_set (&config, "spf", "v2-as-posted", NULL));
+  g_assert_false (has_line (fl_listing_get_for (FL_FN_HANDLE_SPECULATIVE_FAULT, &config),
+                            "VM_WRITE"));
 }
 
 /* Every listing in the resource belongs to a function: no file under a stale name. */
@@ -265,6 +309,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, GUINT_TO_POINTER (v), test_variant_listing);
     }
   g_test_add_func ("/core/listing/follows-the-switch", test_listing_follows_the_switch);
+  g_test_add_func ("/core/listing/conditional-lines", test_conditional_lines);
   g_test_add_func ("/core/listing/no-orphans", test_no_orphan_listings);
   g_test_add_func ("/core/listing/line-of", test_line_of_other_locations);
   return g_test_run ();
