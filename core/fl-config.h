@@ -20,6 +20,10 @@ typedef enum { FL_SPF_MMAP_CACHE_LEAVE, FL_SPF_MMAP_CACHE_UPDATE } FlSpfMmapCach
  * PTE lock first and calls find_vma holding it with IRQs back on, so that munmap's TLB flush
  * completes and the page table can be freed under the held lock. */
 typedef enum { FL_SPF_FIND_VMA_BEFORE_PTE_LOCK, FL_SPF_FIND_VMA_UNDER_PTE_LOCK } FlSpfFindVma;
+/* Whether mprotect_fixup changes vm_flags and the PTEs inside a write section of the VMA's
+ * sequence count (later SPF versions) or outside it, as v2 did: v2 bracketed only vma_adjust,
+ * so an mprotect that needs no split is invisible to a speculative fault. */
+typedef enum { FL_MPROTECT_SEQCOUNT_BRACKETED, FL_MPROTECT_SEQCOUNT_UNBRACKETED } FlMprotectSeqcount;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
@@ -55,6 +59,7 @@ typedef struct {
   FlSpfMmapCache spf_mmap_cache;
   FlSpfFindVma  spf_find_vma;
   gboolean      spf_access_check;  /* the speculative path checks the VMA allows the access */
+  FlMprotectSeqcount mprotect_seqcount;
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;

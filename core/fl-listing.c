@@ -170,6 +170,7 @@ typedef struct {
 
 static const FlListingVariant variants[] = {
   { FL_FN_HANDLE_SPECULATIVE_FAULT, "spf-find-vma", "under-pte-lock" },
+  { FL_FN_MPROTECT_FIXUP, "mprotect-seqcount", "unbracketed" },
 };
 
 /**

@@ -145,7 +145,7 @@ void     fl_oracle_full       (FlSim *sim, gboolean at_end);
 gboolean fl_oracle_deadlock   (FlSim *sim, guint cpu);
 void     fl_oracle_op_done    (FlSim *sim, guint cpu);
 void     fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
-                                  guint32 vma_ref, guint32 seq);
+                                  guint32 vma_ref);
 
 /* IRQs */
 void     fl_irqs_off (FlSim *sim, guint cpu);
@@ -158,11 +158,17 @@ void     fl_irqs_on  (FlSim *sim, guint cpu);
 #define FL_FAULT_WRITE     1u
 #define FL_FAULT_SPEC      8u
 
-/* The access check of do_page_fault: does @vma allow a fault with these FL_FAULT_* flags? */
+/* The access check of do_page_fault: do a VMA's FL_VM_* flags allow a fault with these
+ * FL_FAULT_* flags? */
+static inline gboolean fl_vm_flags_allow (guint32 vm_flags, guint32 fault_flags)
+{
+  return (fault_flags & FL_FAULT_WRITE) ? (vm_flags & FL_VM_WRITE) != 0
+                                        : (vm_flags & (FL_VM_READ | FL_VM_EXEC)) != 0;
+}
+
 static inline gboolean fl_vma_allows (const FlVma *vma, guint32 fault_flags)
 {
-  return (fault_flags & FL_FAULT_WRITE) ? (vma->flags & FL_VM_WRITE) != 0
-                                        : (vma->flags & (FL_VM_READ | FL_VM_EXEC)) != 0;
+  return fl_vm_flags_allow (vma->flags, fault_flags);
 }
 
 G_END_DECLS

@@ -293,29 +293,23 @@ why_waiting (FlSim *sim, guint cpu, char *buf, gsize size)
  * @addr: the faulting address
  * @fault_flags: FL_FAULT_* of the fault
  * @vma_ref: the VMA the fault ran on
- * @seq: that VMA's sequence count as the fault read it
  *
- * A fault the VMA forbids must end in SIGSEGV. If the VMA is the one the fault saw (same
- * object, sequence count unchanged: no mprotect came in between) and it does not allow the
- * access, the success is wrong: a write to a read-only page faults again for ever, a read of
- * a PROT_NONE page reads what the program must not see.
+ * A fault the VMA forbids must end in SIGSEGV. If the VMA's flags did not allow the access
+ * when the fault checked the VMA's range (FlCpu.spf_vm_flags), its success is wrong: a write
+ * to a read-only page faults again for ever, a read of a PROT_NONE page reads what the
+ * program must not see. (A VMA changed after that check is the stale-mapping check's.)
  */
 void
 fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
-                         guint32 vma_ref, guint32 seq)
+                         guint32 vma_ref)
 {
-  const FlState *st = &sim->st;
-  guint32 id = fl_ref_id (vma_ref);
-  if (id == 0 || id >= st->sizes.nvmas)
+  guint32 seen = sim->st.cpus[cpu].spf_vm_flags;
+  if (fl_vm_flags_allow (seen, fault_flags))
     return;
-  const FlVma *v = &st->vmas[id];
-  if (v->state == FL_OBJ_FREE || v->gen != (vma_ref >> 16) || v->seq != seq
-      || fl_vma_allows (v, fault_flags))
-    return;
-  fl_finding (sim, cpu, FL_FINDING_MISSED_SIGSEGV, id,
-              "cpu%u's %s fault at 0x%" G_GINT64_MODIFIER "x succeeded in VMA %u, which does "
+  fl_finding (sim, cpu, FL_FINDING_MISSED_SIGSEGV, fl_ref_id (vma_ref),
+              "cpu%u's %s fault at 0x%" G_GINT64_MODIFIER "x succeeded in VMA %u, which did "
               "not allow it: 2.6.32 sends SIGSEGV",
-              cpu, (fault_flags & FL_FAULT_WRITE) ? "write" : "read", addr, id);
+              cpu, (fault_flags & FL_FAULT_WRITE) ? "write" : "read", addr, fl_ref_id (vma_ref));
 }
 
 /**

@@ -73,6 +73,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
             inside = st->vmas[id].start <= addr && addr < st->vmas[id].end;
+            st->cpus[cpu].spf_vm_flags = st->vmas[id].flags;   /* for the oracle */
             /* the access check do_page_fault makes under mmap_sem; v2 left it out, later
              * versions added it (spf-access-check=on): without it a write fault in a
              * read-only VMA succeeds having mapped nothing writable, and the access faults
@@ -143,8 +144,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock:
       fl_rcu_read_unlock (sim, cpu);
       if (!(f->ret & (FL_VM_FAULT_RETRY | FL_VM_FAULT_SIGSEGV)))
-        fl_oracle_fault_allowed (sim, cpu, addr, (guint32) f->a[1], (guint32) f->a[2],
-                                 (guint32) f->a[3]);
+        fl_oracle_fault_allowed (sim, cpu, addr, (guint32) f->a[1], (guint32) f->a[2]);
       fl_return (sim, cpu, f->ret);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap:

@@ -79,6 +79,7 @@ typedef struct {
   guint64 wait_since;
   guint64 cursor;           /* address cursor of the program */
   guint32 held_line;        /* (fl-coherence.c: the hold; FL_LINE_NONE at first) */
+  guint32 spf_vm_flags;     /* the VMA's flags when the speculative fault checked its range */
   guint32 wait_obj;         /* lock / line / page it is parked on */
   guint32 ticket;           /* ticket it spins for */
   guint32 op;               /* next program op */

@@ -544,6 +544,15 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
   f->pc = FL_LOC_MPROTECT_FIXUP_split;
 }
 
+/* Where mprotect_fixup goes once the VMA is split to the range: into the seqcount write
+ * section, or (v2, mprotect-seqcount=unbracketed) straight to the flags. */
+static FlLoc
+mprotect_change (FlSim *sim)
+{
+  return sim->config.mprotect_seqcount == FL_MPROTECT_SEQCOUNT_BRACKETED
+         ? FL_LOC_MPROTECT_FIXUP_seq_begin : FL_LOC_MPROTECT_FIXUP_set_flags;
+}
+
 /* sys_mprotect with mprotect_fixup for each VMA of the range: a0 start, a1 end, a2 the
  * requested protection (bits 0..15), the current VMA (16..31) and prev (32..47); a3 the
  * find_vma_prev walk, then the PTE-table cursor, and the error flags. VMAs are split so the
@@ -612,32 +621,32 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
             fl_call (sim, cpu, FL_FN_VMA_ADJUST,
-                     hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : FL_LOC_MPROTECT_FIXUP_seq_begin,
+                     hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : mprotect_change (sim),
                      vma | (below << 16), lo, v->end, 0);
             return;
           }
         if (hi != v->end)
           {
             guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
-            fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_MPROTECT_FIXUP_seq_begin,
+            fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                      vma | (above << 16), v->start, hi, 0);
             return;
           }
         fl_ev (sim, FL_EV_CHECK, vma, 1);
-        f->pc = FL_LOC_MPROTECT_FIXUP_seq_begin;
+        f->pc = mprotect_change (sim);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_split_end:
       {
         guint64 hi = MIN (f->a[1], v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_MPROTECT_FIXUP_seq_begin,
+        fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                  vma | (above << 16), v->start, hi, 0);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_seq_begin:
-      /* The v2 patch brackets only vma_adjust; like later SPF versions, the model also
-       * brackets mprotect_fixup's change of vm_flags and PTEs with the VMA's seqcount. */
+      /* The v2 patch brackets only vma_adjust; later SPF versions, and the default, also
+       * bracket mprotect_fixup's change of vm_flags and PTEs with the VMA's seqcount. */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
       v->seq++;
       fl_ev (sim, FL_EV_STORE, vma, v->seq);
@@ -676,9 +685,15 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0, 0, 0, 0);
       return;
     case FL_LOC_MPROTECT_FIXUP_seq_end:
-      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->seq++;
-      fl_ev (sim, FL_EV_STORE, vma, v->seq);
+      /* unbracketed (v2) there is no write section to close: on to the next VMA */
+      if (sim->config.mprotect_seqcount == FL_MPROTECT_SEQCOUNT_BRACKETED)
+        {
+          fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
+          v->seq++;
+          fl_ev (sim, FL_EV_STORE, vma, v->seq);
+        }
+      else
+        fl_ev (sim, FL_EV_CHECK, vma, 1);
       mprotect_next (sim, cpu, f, vma);
       return;
     case FL_LOC_MPROTECT_FIXUP_up_write:

@@ -27,6 +27,7 @@ static const FlSwitchInfo fl_design_switches[] = {
   { "spf-mmap-cache",  N_("mmap_cache in speculative faults") },
   { "spf-find-vma",    N_("VMA lookup in speculative faults") },
   { "spf-access-check", N_("Access check in speculative faults") },
+  { "mprotect-seqcount", N_("mprotect and the VMA sequence count") },
   { "vma-free",        N_("Freeing of unmapped VMAs") },
   { "pte-map-lock",    N_("PTE lock in speculative faults") },
   { "pin-page-tables", N_("Page-table pinning") },

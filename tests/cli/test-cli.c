@@ -186,6 +186,7 @@ test_broken_designs_are_caught (void)
     { "spf-ptl-vs-munmap", "spf-find-vma=under-pte-lock", "freed-while-locked" },
     { "spf-ptl-vs-munmap", "spf=v2-as-posted", "use-after-free" },
     { "spf-write-readonly", "spf-access-check=off", "missed-sigsegv" },
+    { "spf-vs-mprotect", "mprotect-seqcount=unbracketed", "stale-mapping" },
     { "spf-write-readonly", "spf=v2-as-posted", "stale-mapping" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
