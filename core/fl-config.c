@@ -26,6 +26,7 @@ static const FlKeyInfo keys[] = {
   { "spf-find-vma",     "before-pte-lock|under-pte-lock", G_STRUCT_OFFSET (FlConfig, spf_find_vma), 0, 0 },
   { "spf-access-check", "off|on", G_STRUCT_OFFSET (FlConfig, spf_access_check), 0, 0 },
   { "mprotect-seqcount", "bracketed|unbracketed", G_STRUCT_OFFSET (FlConfig, mprotect_seqcount), 0, 0 },
+  { "rcu",              "preemptible|classic", G_STRUCT_OFFSET (FlConfig, rcu), 0, 0 },
   { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
   { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
   { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
@@ -53,7 +54,7 @@ static const FlKeyInfo keys[] = {
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
   "spf-mmap-cache", "spf-find-vma", "spf-access-check",
-  "mprotect-seqcount", "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "mprotect-seqcount", "rcu", "pte-map-lock", "pin-page-tables", "rss", "oracle",
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",

@@ -24,6 +24,11 @@ typedef enum { FL_SPF_FIND_VMA_BEFORE_PTE_LOCK, FL_SPF_FIND_VMA_UNDER_PTE_LOCK }
  * sequence count (later SPF versions) or outside it, as v2 did: v2 bracketed only vma_adjust,
  * so an mprotect that needs no split is invisible to a speculative fault. */
 typedef enum { FL_MPROTECT_SEQCOUNT_BRACKETED, FL_MPROTECT_SEQCOUNT_UNBRACKETED } FlMprotectSeqcount;
+/* The RCU a kernel is built with. The patch selects TREE_PREEMPT_RCU, where a reader that
+ * blocks keeps the grace period waiting; under classic (TREE_RCU) readers run with
+ * preemption off, so sleeping in a read-side section is a bug, and the context switch it
+ * causes is a quiescent state that can end the grace period under the reader. */
+typedef enum { FL_RCU_PREEMPTIBLE, FL_RCU_CLASSIC } FlRcuKind;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
@@ -60,6 +65,7 @@ typedef struct {
   FlSpfFindVma  spf_find_vma;
   gboolean      spf_access_check;  /* the speculative path checks the VMA allows the access */
   FlMprotectSeqcount mprotect_seqcount;
+  FlRcuKind     rcu;
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;

@@ -133,6 +133,8 @@ void     fl_rcu_after_step  (FlSim *sim, guint cpu);
 gboolean fl_rcu_has_ready   (FlSim *sim, guint cpu);
 void     fl_rcu_do_batch    (FlSim *sim, guint cpu);
 gboolean fl_rcu_idle        (FlSim *sim);
+void     fl_rcu_may_sleep   (FlSim *sim, guint cpu, const char *what);
+void     fl_rcu_sleep       (FlSim *sim, guint cpu, const char *what);
 
 /* TLB flushes (fl-tlb.c) */
 void     fl_tlb_take_ipi    (FlSim *sim, guint cpu);

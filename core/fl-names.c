@@ -8,7 +8,7 @@
 static const char *const finding_names[FL_FINDING_N_KINDS] = {
   "use-after-free", "stale-mapping", "deadlock", "rcu-early-free", "tree-invariant",
   "refcount", "rss-imbalance", "lock-imbalance", "freed-while-locked",
-  "missed-sigsegv",
+  "missed-sigsegv", "sleep-in-rcu",
 };
 
 static const char *const event_names[FL_EV_N_KINDS] = {

@@ -19,6 +19,8 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_ALLOC_PAGE_pcp:
+      /* __alloc_pages with a GFP that may reclaim: might_sleep_if(__GFP_WAIT) */
+      fl_rcu_may_sleep (sim, cpu, "allocates a page, which may sleep in reclaim,");
       fl_ev (sim, FL_EV_CHECK, c->pcp_count, c->pcp_count > 0);
       f->pc = c->pcp_count > 0 ? FL_LOC_ALLOC_PAGE_take : FL_LOC_ALLOC_PAGE_zone_lock;
       return;

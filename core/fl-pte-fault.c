@@ -468,6 +468,8 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_DO_SWAP_PAGE_swapin:
+      /* the thread sleeps until the read from swap completes (lock_page) */
+      fl_rcu_sleep (sim, cpu, "sleeps for a read from swap");
       fl_charge (sim, cpu, sim->config.cost.swap_io);
       fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_SWAP_PAGE_pte_map_lock, 0, 0, 0, 0);
       return;

@@ -1,7 +1,9 @@
-/* fl-rcu.c — RCU as preemptible tree RCU behaves for this model (the patch selects
- * TREE_PREEMPT_RCU): a read-side section is a per-CPU nesting count; a grace period starts
- * when a callback waits for one and ends once every CPU that was inside a section at its
- * start has left it; then the callbacks run on the CPU that queued them. */
+/* fl-rcu.c — RCU as tree RCU behaves for this model: a read-side section is a per-CPU
+ * nesting count; a grace period starts when a callback waits for one and ends once every CPU
+ * that was inside a section at its start has left it; then the callbacks run on the CPU that
+ * queued them. The patch selects TREE_PREEMPT_RCU (rcu=preemptible, the default), where a
+ * reader may block; under rcu=classic a reader that sleeps context-switches, which is a
+ * quiescent state: fl_rcu_may_sleep and fl_rcu_sleep. */
 #include "fl-machine.h"
 
 #include <string.h>
@@ -24,6 +26,47 @@ fl_rcu_read_unlock (FlSim *sim, guint cpu)
   g_assert (c->rcu_nesting > 0);
   c->rcu_nesting--;
   fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
+}
+
+/**
+ * fl_rcu_may_sleep:
+ * @sim: the simulation
+ * @cpu: a CPU about to do something that may sleep (might_sleep(): an allocation that may
+ *   reclaim, a wait for I/O)
+ * @what: what it does, for the finding
+ *
+ * Under classic RCU a read-side section runs with preemption off, and the kernel's
+ * might_sleep() check reports a sleeping call inside one; so does this.
+ */
+void
+fl_rcu_may_sleep (FlSim *sim, guint cpu, const char *what)
+{
+  const FlCpu *c = &sim->st.cpus[cpu];
+  if (sim->config.rcu != FL_RCU_CLASSIC || c->rcu_nesting == 0)
+    return;
+  fl_finding (sim, cpu, FL_FINDING_SLEEP_IN_RCU, cpu,
+              "cpu%u %s inside an RCU read-side section (since step %u): classic RCU runs "
+              "readers with preemption off, so a sleep here is a bug", cpu, what,
+              c->rcu_since_step);
+}
+
+/**
+ * fl_rcu_sleep:
+ * @sim: the simulation
+ * @cpu: a CPU that sleeps now (its task is switched out)
+ * @what: what it waits for, for the finding
+ *
+ * Under classic RCU the context switch is a quiescent state of @cpu even inside a read-side
+ * section: a grace period in progress stops waiting for it, and what it still holds can be
+ * freed under it. Under preemptible RCU a blocked reader keeps the grace period waiting.
+ */
+void
+fl_rcu_sleep (FlSim *sim, guint cpu, const char *what)
+{
+  fl_rcu_may_sleep (sim, cpu, what);
+  FlRcu *r = &sim->st.g->rcu;
+  if (sim->config.rcu == FL_RCU_CLASSIC && r->in_progress)
+    r->qs_needed[cpu / 64] &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
 }
 
 /* call_rcu: the callback waits for the next grace period to start and end. */

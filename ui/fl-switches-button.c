@@ -28,6 +28,7 @@ static const FlSwitchInfo fl_design_switches[] = {
   { "spf-find-vma",    N_("VMA lookup in speculative faults") },
   { "spf-access-check", N_("Access check in speculative faults") },
   { "mprotect-seqcount", N_("mprotect and the VMA sequence count") },
+  { "rcu",             N_("RCU implementation") },
   { "vma-free",        N_("Freeing of unmapped VMAs") },
   { "pte-map-lock",    N_("PTE lock in speculative faults") },
   { "pin-page-tables", N_("Page-table pinning") },

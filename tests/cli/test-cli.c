@@ -69,7 +69,7 @@ test_list_has_the_library (void)
   static const char *const ids[] = {
     "locked-anon-fault", "spf-anon-fault", "file-read-fault", "cow-write-fault", "swap-in-fault",
     "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-tlb-ipi",
-    "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
+    "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-rcu-classic", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     g_assert_nonnull (strstr (r.out, ids[i]));
@@ -187,6 +187,8 @@ test_broken_designs_are_caught (void)
     { "spf-ptl-vs-munmap", "spf=v2-as-posted", "use-after-free" },
     { "spf-write-readonly", "spf-access-check=off", "missed-sigsegv" },
     { "spf-vs-mprotect", "mprotect-seqcount=unbracketed", "stale-mapping" },
+    { "spf-rcu-classic", "rcu=classic", "sleep-in-rcu" },
+    { "spf-rcu-classic", "rcu=classic", "rcu-early-free" },
     { "spf-write-readonly", "spf=v2-as-posted", "stale-mapping" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
