@@ -68,6 +68,8 @@ bench: deps
 	[ -f $(RELEASE)/build.ninja ] || meson setup $(RELEASE) --buildtype=release -Dui_tests=false
 	meson compile -C $(RELEASE)
 	$(RELEASE)/app/faultline-cli bench --workload multi-fault --cpus 1,2,4,8
+	$(RELEASE)/app/faultline-cli bench --workload multi-fault --sensitivity \
+	  --chart docs/screenshots/sensitivity.png
 	@# the window's frames need a display: a virtual one when there is none
 	if [ -n "$$DISPLAY" ]; then \
 	  env GSK_RENDERER=cairo $(RELEASE)/bench/faultline-bench-window \

@@ -127,13 +127,15 @@ read_cost (const FlCostTable *k, const FlLine *l, FlXfer from)
   return transfer_cost (k, from, FL_ACCESS_READ);
 }
 
-/* Occupy the line for one transfer starting no earlier than `at`: returns when it completes. */
+/* Occupy the line for one transfer starting no earlier than `at`: returns when it completes.
+ * The next transfer may start once `occupancy` % of this one's latency has passed (100: the
+ * line serves one transfer at a time, end to end). */
 static guint64
-occupy (FlLine *l, guint64 at, guint64 cost)
+occupy (FlLine *l, const FlCostTable *k, guint64 at, guint64 cost)
 {
   guint64 start = MAX (at, l->busy_until);
-  l->busy_until = start + cost;
-  return l->busy_until;
+  l->busy_until = start + cost * k->occupancy / 100;
+  return start + cost;
 }
 
 static void
@@ -154,12 +156,13 @@ still_held (const FlCpu *c, guint line)
   return c->held_line == line && c->clock <= c->held_until;
 }
 
-/* A write completed now with the line Modified here: hold it for what comes right behind. */
+/* A write completed now with the line Modified here: hold it for what comes right behind
+ * (cost.hold cycles, an L3 round trip by default; 0 turns the hold off). */
 static inline void
 hold (FlCpu *c, guint line, const FlCostTable *k)
 {
-  c->held_line = line;
-  c->held_until = c->clock + k->llc;
+  c->held_line = k->hold ? line : FL_LINE_NONE;
+  c->held_until = c->clock + k->hold;
 }
 
 /**
@@ -195,7 +198,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
         }
       FlXfer from = source_of (sim, l, cpu, NULL, NULL);
       guint64 cost = read_cost (k, l, from);
-      c->clock = occupy (l, c->clock, cost);
+      c->clock = occupy (l, k, c->clock, cost);
       if (from == FL_XFER_MEMORY)
         {
           l->owner = cpu;
@@ -250,7 +253,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
       shown = is_sharer (l, cpu) ? FL_XFER_UPGRADE : FL_XFER_MEMORY;
       if (access == FL_ACCESS_RMW)
         cost += k->locked_rmw;
-      c->clock = occupy (l, c->clock, cost);
+      c->clock = occupy (l, k, c->clock, cost);
     }
   else
     {
@@ -259,7 +262,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
              + (guint64) k->invalidate_extra * (others - 1);
       if (is_sharer (l, cpu))
         shown = FL_XFER_UPGRADE;
-      c->clock = occupy (l, c->clock, cost);
+      c->clock = occupy (l, k, c->clock, cost);
       l->transfers++;
       l->last_to = cpu + 1;
     }
@@ -320,7 +323,7 @@ fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64
       else
         from = per_socket[mine] > 0 ? FL_XFER_LOCAL
                : copies > 0 ? FL_XFER_REMOTE : FL_XFER_MEMORY;
-      seen[i] = occupy (l, at, read_cost (k, l, from));
+      seen[i] = occupy (l, k, at, read_cost (k, l, from));
       if (l->owner >= 0 && !is_sharer (l, (guint) l->owner))
         {
           fl_line_add_sharer (st, line, (guint) l->owner);

@@ -48,6 +48,8 @@ static const FlKeyInfo keys[] = {
   { "cost.swap-io",          NULL, COST (swap_io), 0, 100000000 },
   { "cost.op-overhead",      NULL, COST (op_overhead), 0, 1000000 },
   { "cost.step",             NULL, COST (step), 0, 100000 },
+  { "cost.occupancy",        NULL, COST (occupancy), 1, 400 },
+  { "cost.hold",             NULL, COST (hold), 0, 100000 },
   { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
 };
 
@@ -58,7 +60,7 @@ static const char *const key_names[] = {
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
-  "cost.op-overhead", "cost.step", "cost.mhz", NULL
+  "cost.op-overhead", "cost.step", "cost.occupancy", "cost.hold", "cost.mhz", NULL
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
@@ -108,7 +110,8 @@ fl_config_init_defaults (FlConfig *config)
     .l1_hit = 3, .llc = 44, .local_load = 109, .local_store = 115, .local_rmw = 120,
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
-    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 130, .mhz = 2130,
+    .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 130, .occupancy = 100,
+    .hold = 44, .mhz = 2130,
   };
 }
 

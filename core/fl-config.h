@@ -50,6 +50,8 @@ typedef struct {
   guint32 swap_io;         /* reading one page back from swap (a major fault sleeps this long) */
   guint32 op_overhead;     /* the user-space instructions between two operations */
   guint32 step;            /* the instructions of one modeled step beyond its memory access */
+  guint32 occupancy;       /* % of a transfer's latency the line stays busy for the next one */
+  guint32 hold;            /* how long a writer's next access is served by its own copy */
   guint32 mhz;             /* simulated clock, for "per second" figures */
 } FlCostTable;
 

@@ -1,6 +1,7 @@
 /* fl-cli-bench.c — `bench`: a workload under each design at each CPU count, as the 2010
  * table measured it: faults per (simulated) second and the ratio to the baseline. */
 #include "fl-cli.h"
+#include "fl-cli-bench.h"
 #include "fl-bench-run.h"
 #include "fl-paint-chart.h"
 #include "fl-workload.h"
@@ -128,7 +129,12 @@ print_table (const char *workload, guint rounds, GArray *rows)
       else
         printf (" %7s", "-");     /* no baseline at this CPU count to compare with */
       if (published && r->cpus == 8)
-        printf ("  %.2f", r->config->published);
+        {
+          printf ("  %.2f", r->config->published);
+          /* the distance is a figure to report, not a test: it rests on cost.step */
+          if (r->ratio > 0 && r->config->published != 1.0)
+            printf (" (model %+.0f%%)", (r->ratio / r->config->published - 1) * 100);
+        }
       if (r->findings)
         printf ("  (%u finding%s!)", r->findings, r->findings == 1 ? "" : "s");
       printf ("\n");
@@ -136,8 +142,8 @@ print_table (const char *workload, guint rounds, GArray *rows)
 }
 
 /* The chart's format, from the file name: checked before anything is measured. */
-static const char *
-chart_format (const char *path)
+const char *
+fl_cli_chart_format (const char *path)
 {
   const char *dot = strrchr (path, '.');
   if (dot && strchr (dot, '/') == NULL
@@ -145,6 +151,17 @@ chart_format (const char *path)
           || g_ascii_strcasecmp (dot + 1, "pdf") == 0))
     return dot + 1;
   return NULL;
+}
+
+/* Charts are drawn for a 16:9 slide, light or dark. */
+void
+fl_cli_chart_style (gboolean dark, FlPalette *palette, FlViewport *viewport)
+{
+  if (dark)
+    fl_palette_init_dark (palette);
+  else
+    fl_palette_init_light (palette);
+  *viewport = (FlViewport) { .width = 1280, .height = 720, .font_scale = 1.0 };
 }
 
 static gboolean
@@ -163,14 +180,11 @@ write_chart (const char *workload, GArray *rows, const char *path, gboolean dark
       g_array_append_val (points, pt);
     }
   FlPalette palette;
-  if (dark)
-    fl_palette_init_dark (&palette);
-  else
-    fl_palette_init_light (&palette);
-  FlViewport viewport = { .width = 1280, .height = 720, .font_scale = 1.0 };
+  FlViewport viewport;
+  fl_cli_chart_style (dark, &palette, &viewport);
   g_autoptr (GError) error = NULL;
   if (!fl_export_bench_chart ((const FlBenchPoint *) points->data, points->len, &viewport,
-                              &palette, chart_format (path), path, &error))
+                              &palette, fl_cli_chart_format (path), path, &error))
     {
       fl_cli_fail ("--chart: %s", error->message);
       return FALSE;
@@ -219,13 +233,31 @@ bench (const char *workload, const char *cpus_text, const char *configs_text, ch
   return FL_EXIT_OK;
 }
 
+/* --sensitivity measures every design at one CPU count: a list of counts or designs is a
+ * mistake to name, not to ignore. */
+static int
+sensitivity_of (const char *workload, const char *cpus_text, const char *configs_text, char **sets,
+                guint rounds, gboolean json, const char *chart, gboolean dark)
+{
+  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (configs_text != NULL)
+    return fl_cli_fail ("--sensitivity measures every design: leave out --configs");
+  if (!parse_cpus (cpus_text ? cpus_text : "8", cpus))
+    return FL_EXIT_USAGE;
+  if (cpus->len != 1)
+    return fl_cli_fail ("--sensitivity takes one CPU count (--cpus %s names %u)", cpus_text,
+                        cpus->len);
+  return fl_cli_bench_sensitivity (workload, g_array_index (cpus, guint, 0), sets, rounds, json,
+                                   chart, dark);
+}
+
 int
 fl_cli_bench (int argc, char **argv)
 {
   char *workload = NULL, *cpus = NULL, *configs = NULL, *chart = NULL;
   char **sets = NULL;
   gint rounds = 4;
-  gboolean json = FALSE, dark = FALSE;
+  gboolean json = FALSE, dark = FALSE, sensitivity = FALSE;
   GOptionEntry entries[] = {
     { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default) or will-it-scale-pf1", "ID" },
     { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
@@ -235,6 +267,7 @@ fl_cli_bench (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "chart", 0, 0, G_OPTION_ARG_FILENAME, &chart, "Also draw the scaling lines and the 2010 bars into FILE (.png, .svg or .pdf)", "FILE" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw the chart in the dark style", NULL },
+    { "sensitivity", 0, 0, G_OPTION_ARG_NONE, &sensitivity, "How the ratios at one CPU count move with each free constant at 50%, 100% and 150% (the chart is then a tornado chart)", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- reproduce the 2010 fault-rate table");
@@ -246,8 +279,11 @@ fl_cli_bench (int argc, char **argv)
     status = fl_cli_fail ("bench takes no positional arguments (got '%s')", argv[1]);
   else if (rounds < 1 || rounds > 100000)
     status = fl_cli_fail ("--rounds must be from 1 to 100000");
-  else if (chart && chart_format (chart) == NULL)
+  else if (chart && fl_cli_chart_format (chart) == NULL)
     status = fl_cli_fail ("--chart '%s': the file name must end in .png, .svg or .pdf", chart);
+  else if (sensitivity)
+    status = sensitivity_of (workload ? workload : "multi-fault", cpus, configs, sets,
+                             (guint) rounds, json, chart, dark);
   else
     status = bench (workload ? workload : "multi-fault", cpus, configs, sets, (guint) rounds, json,
                     chart, dark);

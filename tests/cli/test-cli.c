@@ -99,9 +99,10 @@ test_builtins_are_clean (void)
     }
 }
 
-/* The 2010 table on one round of multi-fault: the designs come out in the published order,
- * each ratio within 15% of Zijlstra's (REFERENCE.md: 3.10, 3.36, 3.55); the full table is
- * `make bench`'s job. */
+/* The 2010 table on one round of multi-fault: the designs come out in the published order at
+ * the model's constants. How far each ratio is from Zijlstra's (REFERENCE.md: 3.10, 3.36,
+ * 3.55) depends on the calibrated cost.step, so it is `make bench`'s figure, not a test:
+ * the tests below pin what the mechanisms produce whatever the constants. */
 static void
 test_bench_order (void)
 {
@@ -126,9 +127,74 @@ test_bench_order (void)
       g_test_message ("%s: %.0f faults/s, ratio %.2f (published %.2f)", order[i], rate, ratio,
                       published[i]);
       g_assert_cmpfloat (rate, >, previous);
-      g_assert_cmpfloat (ABS (ratio - published[i]), <=, 0.15 * published[i]);
       previous = rate;
     }
+}
+
+/* Whatever the free constants (each at 50%, 100%, 150%: cost.step, line occupancy, the
+ * hold), the rwsem fix beats the baseline and speculation beats the rwsem fix at 8 CPUs:
+ * conclusions the mechanisms decide. (xadd+spf over spf is within a percent either way and
+ * is not asserted here; docs/model.md says why.) */
+static void
+test_bench_order_survives_the_constants (void)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "bench", "--sensitivity", "--rounds", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *rows = json_object_get_array_member (parse_json (r.out, &p), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 9);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      JsonObject *ratios = json_object_get_object_member (row, "ratios");
+      double xadd = json_object_get_double_member (ratios, "xadd");
+      double spf = json_object_get_double_member (ratios, "spf");
+      g_test_message ("%s=%" G_GINT64_FORMAT ": xadd %.2f spf %.2f",
+                      json_object_get_string_member (row, "constant"),
+                      json_object_get_int_member (row, "value"), xadd, spf);
+      g_assert_cmpfloat (xadd, >, 1.0);
+      g_assert_cmpfloat (spf, >, xadd);
+      g_assert_cmpint (json_object_get_int_member (row, "findings"), ==, 0);
+    }
+}
+
+/* The gains are contention across sockets: from 4 CPUs (one socket) to 8 (two) each fix's
+ * ratio grows by more than it did from 2 to 4 inside the socket. */
+static void
+test_bench_gap_grows_across_sockets (void)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "bench", "--cpus", "2,4,8", "--rounds", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *rows = json_object_get_array_member (parse_json (r.out, &p), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 12);
+  for (guint d = 1; d < 4; d++)
+    {
+      double at[3];
+      for (guint c = 0; c < 3; c++)
+        at[c] = json_object_get_double_member (json_array_get_object_element (rows, c * 4 + d),
+                                               "ratio");
+      const char *name = json_object_get_string_member (json_array_get_object_element (rows, d),
+                                                        "config");
+      g_test_message ("%s: %.2f at 2, %.2f at 4, %.2f at 8 CPUs", name, at[0], at[1], at[2]);
+      g_assert_cmpfloat (at[2] - at[1], >, at[1] - at[0]);
+      g_assert_cmpfloat (at[2], >, at[1]);
+    }
+}
+
+/* --sensitivity measures one CPU count and every design: other uses are refused, not ignored. */
+static void
+test_bench_sensitivity_refuses_lists (void)
+{
+  g_auto (Result) a = { 0 }, b = { 0 };
+  cli (&a, "bench", "--sensitivity", "--cpus", "4,8", NULL);
+  g_assert_cmpint (a.status, ==, 2);
+  g_assert_nonnull (strstr (a.err, "one CPU count"));
+  cli (&b, "bench", "--sensitivity", "--configs", "spf", NULL);
+  g_assert_cmpint (b.status, ==, 2);
+  g_assert_nonnull (strstr (b.err, "--configs"));
 }
 
 /* At one CPU nothing bounces: the designs differ only by the lines their paths run, so they
@@ -887,6 +953,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-options", test_bad_options);
   g_test_add_func ("/cli/bench/order", test_bench_order);
   g_test_add_func ("/cli/bench/one-cpu-even", test_bench_one_cpu_even);
+  g_test_add_func ("/cli/bench/order-survives-the-constants",
+                   test_bench_order_survives_the_constants);
+  g_test_add_func ("/cli/bench/gap-grows-across-sockets", test_bench_gap_grows_across_sockets);
+  g_test_add_func ("/cli/bench/sensitivity-refuses-lists", test_bench_sensitivity_refuses_lists);
   g_test_add_func ("/cli/bench/without-baseline", test_bench_without_baseline);
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/bench/chart", test_bench_chart);

@@ -4,6 +4,7 @@
 #include "fl-export-range.h"
 #include "fl-paint-chart.h"
 #include "fl-paint-compare-private.h"
+#include "fl-paint-sensitivity.h"
 
 #include <cairo.h>
 #include <glib/gstdio.h>
@@ -248,6 +249,70 @@ test_bench_chart_export (void)
   g_assert_false (fl_export_bench_chart (bench_points, 1, &vp, &pal, "gif", bad, &error));
   g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT);
   remove_dir (tmp);
+}
+
+/* What `bench --sensitivity --rounds 1` measured, rounded. */
+static const FlSensitivityRow sensitivity_rows[] = {
+  { "cost.step", 65, 50, { 0 }, { 1.00, 2.81, 4.19, 4.18 }, 0 },
+  { "cost.step", 130, 100, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
+  { "cost.step", 195, 150, { 0 }, { 1.00, 2.25, 2.64, 2.66 }, 0 },
+  { "cost.occupancy", 50, 50, { 0 }, { 1.00, 1.33, 1.51, 1.50 }, 0 },
+  { "cost.occupancy", 100, 100, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
+  { "cost.occupancy", 150, 150, { 0 }, { 1.00, 2.67, 4.89, 4.90 }, 0 },
+  { "cost.hold", 22, 50, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
+  { "cost.hold", 44, 100, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
+  { "cost.hold", 66, 150, { 0 }, { 1.00, 2.73, 3.32, 3.31 }, 0 },
+};
+
+static cairo_surface_t *
+sensitivity_image (const FlSensitivityRow *rows, guint n, const FlViewport *vp, gboolean dark)
+{
+  FlPalette pal;
+  if (dark)
+    fl_palette_init_dark (&pal);
+  else
+    fl_palette_init_light (&pal);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) vp->width,
+                                                   (int) vp->height);
+  cairo_t *cr = cairo_create (s);
+  fl_paint_sensitivity (cr, rows, n, 8, vp, &pal);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* The tornado chart draws in both styles, a wider spread draws a longer bar, and no rows or
+ * a tiny image draw nothing wrong. */
+static void
+test_sensitivity_chart (void)
+{
+  FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1.0 };
+  for (int dark = 0; dark < 2; dark++)
+    {
+      cairo_surface_t *s = sensitivity_image (sensitivity_rows, G_N_ELEMENTS (sensitivity_rows),
+                                              &vp, dark);
+      assert_drawn (s, 4, dark ? "sensitivity (dark)" : "sensitivity");
+      cairo_surface_destroy (s);
+    }
+  /* narrowing cost.occupancy's spread changes the picture */
+  FlSensitivityRow narrow[G_N_ELEMENTS (sensitivity_rows)];
+  memcpy (narrow, sensitivity_rows, sizeof narrow);
+  narrow[3] = narrow[4];
+  narrow[3].percent = 50;
+  cairo_surface_t *a = sensitivity_image (sensitivity_rows, G_N_ELEMENTS (sensitivity_rows), &vp,
+                                          FALSE);
+  cairo_surface_t *b = sensitivity_image (narrow, G_N_ELEMENTS (narrow), &vp, FALSE);
+  g_assert_cmpfloat (differ_percent (a, b), >, 0.5);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+
+  cairo_surface_t *none = sensitivity_image (NULL, 0, &vp, FALSE);
+  cairo_surface_destroy (none);
+  FlViewport tiny = { .width = 40, .height = 30, .font_scale = 1.0 };
+  cairo_surface_t *small = sensitivity_image (sensitivity_rows, G_N_ELEMENTS (sensitivity_rows),
+                                              &tiny, FALSE);
+  cairo_surface_destroy (small);
 }
 
 static FlSim *
@@ -525,6 +590,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/charts/bench", test_bench_charts);
   g_test_add_func ("/ui/charts/bench-edge-cases", test_bench_charts_edge_cases);
   g_test_add_func ("/ui/charts/bench-export", test_bench_chart_export);
+  g_test_add_func ("/ui/charts/sensitivity", test_sensitivity_chart);
   g_test_add_func ("/ui/charts/compare", test_compare_view);
   g_test_add_func ("/ui/charts/compare-alignment", test_compare_alignment);
   g_test_add_func ("/ui/charts/range-export", test_range_export);
