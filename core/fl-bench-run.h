@@ -7,6 +7,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _FlProfile FlProfile;
+
 typedef struct {
   const FlBenchConfig *config;
   guint   cpus;
@@ -29,5 +31,12 @@ gboolean fl_bench_measure (const char   *workload,
                            gpointer      adjust_data,
                            FlBenchRow   *row,
                            GError      **error);
+gboolean fl_bench_measure_profile (const char   *workload,
+                                   guint         rounds,
+                                   FlBenchAdjust adjust,
+                                   gpointer      adjust_data,
+                                   FlBenchRow   *row,
+                                   FlProfile   **profile,
+                                   GError      **error);
 
 G_END_DECLS

@@ -233,6 +233,23 @@ bench (const char *workload, const char *cpus_text, const char *configs_text, ch
   return FL_EXIT_OK;
 }
 
+/* --profile looks at one CPU count, for the designs asked (all by default). */
+static int
+profile_of (const char *workload, const char *cpus_text, const char *configs_text, char **sets,
+            guint rounds, gboolean json)
+{
+  g_autoptr (GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) configs = g_ptr_array_new ();
+  if (!parse_cpus (cpus_text ? cpus_text : "8", cpus)
+      || !parse_configs (configs_text ? configs_text : "baseline,xadd,spf,xadd+spf", configs))
+    return FL_EXIT_USAGE;
+  if (cpus->len != 1)
+    return fl_cli_fail ("--profile takes one CPU count (--cpus %s names %u)", cpus_text,
+                        cpus->len);
+  return fl_cli_bench_profile (workload, g_array_index (cpus, guint, 0), configs, sets, rounds,
+                               json);
+}
+
 /* --sensitivity measures every design at one CPU count: a list of counts or designs is a
  * mistake to name, not to ignore. */
 static int
@@ -257,7 +274,7 @@ fl_cli_bench (int argc, char **argv)
   char *workload = NULL, *cpus = NULL, *configs = NULL, *chart = NULL;
   char **sets = NULL;
   gint rounds = 4;
-  gboolean json = FALSE, dark = FALSE, sensitivity = FALSE;
+  gboolean json = FALSE, dark = FALSE, sensitivity = FALSE, profile = FALSE;
   GOptionEntry entries[] = {
     { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default) or will-it-scale-pf1", "ID" },
     { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
@@ -267,6 +284,7 @@ fl_cli_bench (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "chart", 0, 0, G_OPTION_ARG_FILENAME, &chart, "Also draw the scaling lines and the 2010 bars into FILE (.png, .svg or .pdf)", "FILE" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Draw the chart in the dark style", NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &profile, "Where each design's CPU time goes at one CPU count: shares by modeled function and by cache line", NULL },
     { "sensitivity", 0, 0, G_OPTION_ARG_NONE, &sensitivity, "How the ratios at one CPU count move with each free constant at 50%, 100% and 150% (the chart is then a tornado chart)", NULL },
     { NULL }
   };
@@ -281,6 +299,11 @@ fl_cli_bench (int argc, char **argv)
     status = fl_cli_fail ("--rounds must be from 1 to 100000");
   else if (chart && fl_cli_chart_format (chart) == NULL)
     status = fl_cli_fail ("--chart '%s': the file name must end in .png, .svg or .pdf", chart);
+  else if (profile && (sensitivity || chart))
+    status = fl_cli_fail ("--profile prints tables: leave out --sensitivity and --chart");
+  else if (profile)
+    status = profile_of (workload ? workload : "multi-fault", cpus, configs, sets, (guint) rounds,
+                         json);
   else if (sensitivity)
     status = sensitivity_of (workload ? workload : "multi-fault", cpus, configs, sets,
                              (guint) rounds, json, chart, dark);
