@@ -42,7 +42,7 @@ fl_bench_config_apply (const FlBenchConfig *bench, FlConfig *config)
 GStrv
 fl_workload_ids (void)
 {
-  const char *ids[] = { "multi-fault", "will-it-scale-pf1", NULL };
+  const char *ids[] = { "multi-fault", "multi-fault-all-split", "will-it-scale-pf1", NULL };
   return g_strdupv ((char **) ids);
 }
 
@@ -70,6 +70,26 @@ multi_fault (GString *t, guint cpus, guint rounds)
                             i, BASE + (guint64) i * 0x800000, rounds);
 }
 
+/* Kamezawa's multi-fault-all-split (Dec 2009): one region of 8 MiB per thread, each part
+ * ending in a one-page PROT_NONE hole so no two threads share a VMA; every thread waits at a
+ * barrier before and after writing its first 2 MiB, then MADV_DONTNEEDs them. */
+static void
+multi_fault_all_split (GString *t, guint cpus, guint rounds)
+{
+  g_string_append (t, "[mm]\n");
+  for (guint i = 0; i < cpus; i++)
+    {
+      guint64 start = BASE + (guint64) i * 0x800000, hole = start + 0x800000 - 0x1000;
+      g_string_append_printf (t, "vma=0x%" G_GINT64_MODIFIER "x-0x%" G_GINT64_MODIFIER "x rw- anon\n"
+                              "vma=0x%" G_GINT64_MODIFIER "x-0x%" G_GINT64_MODIFIER "x --- anon\n",
+                              start, hole, hole, hole + 0x1000);
+    }
+  for (guint i = 0; i < cpus; i++)
+    g_string_append_printf (t, "\n[cpu%u]\nbase=0x%" G_GINT64_MODIFIER "x\nops=repeat %u { barrier; "
+                            "repeat 512 { fault +4096 write }; barrier; madvise-dontneed base "
+                            "0x200000 }\n", i, BASE + (guint64) i * 0x800000, rounds);
+}
+
 /* Each task maps 128 MiB, writes every page, unmaps it; `rounds` times. */
 static void
 page_fault1 (GString *t, guint cpus, guint rounds)
@@ -83,7 +103,7 @@ page_fault1 (GString *t, guint cpus, guint rounds)
 
 /**
  * fl_workload_build:
- * @id: "multi-fault" or "will-it-scale-pf1"
+ * @id: "multi-fault", "multi-fault-all-split" or "will-it-scale-pf1"
  * @cpus: threads, one per CPU
  * @rounds: iterations of each thread's loop
  * @error: set for an unknown workload
@@ -100,12 +120,15 @@ fl_workload_build (const char *id, guint cpus, guint rounds, GError **error)
   g_string_append (t, "fault-path=locked\nrwsem=generic\noracle=at-end\n\n");
   if (strcmp (id, "multi-fault") == 0)
     multi_fault (t, cpus, rounds);
+  else if (strcmp (id, "multi-fault-all-split") == 0)
+    multi_fault_all_split (t, cpus, rounds);
   else if (strcmp (id, "will-it-scale-pf1") == 0)
     page_fault1 (t, cpus, rounds);
   else
     {
       g_set_error (error, FL_SCENARIO_ERROR, FL_SCENARIO_ERROR_NOT_FOUND,
-                   "unknown workload '%s' (workloads: multi-fault, will-it-scale-pf1)", id);
+                   "unknown workload '%s' (workloads: multi-fault, multi-fault-all-split, "
+                   "will-it-scale-pf1)", id);
       return NULL;
     }
   FlScenario *sc = fl_scenario_parse (t->str, id, error);

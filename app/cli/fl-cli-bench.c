@@ -276,7 +276,7 @@ fl_cli_bench (int argc, char **argv)
   gint rounds = 4;
   gboolean json = FALSE, dark = FALSE, sensitivity = FALSE, profile = FALSE;
   GOptionEntry entries[] = {
-    { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default) or will-it-scale-pf1", "ID" },
+    { "workload", 0, 0, G_OPTION_ARG_STRING, &workload, "multi-fault (default), multi-fault-all-split or will-it-scale-pf1", "ID" },
     { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
     { "configs", 0, 0, G_OPTION_ARG_STRING, &configs, "Designs (default baseline,xadd,spf,xadd+spf)", "LIST" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a switch for every run", "KEY=VALUE" },

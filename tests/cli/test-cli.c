@@ -229,6 +229,23 @@ test_bench_profile_shows_the_rwsem (void)
   g_assert_cmpfloat (spf_line, <, 0.1);
 }
 
+/* Kamezawa's all-split variant: every thread its own VMA (a PROT_NONE page between them),
+ * barriers around the touch phase; it runs clean and the fixes still pay at 8 CPUs. */
+static void
+test_bench_all_split (void)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "bench", "--workload", "multi-fault-all-split", "--cpus", "8", "--rounds", "1",
+       "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *rows = json_object_get_array_member (parse_json (r.out, &p), "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 4);
+  for (guint i = 1; i < 4; i++)
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (rows, i),
+                                                      "ratio"), >, 1.5);
+}
+
 /* --sensitivity measures one CPU count and every design: other uses are refused, not ignored. */
 static void
 test_bench_sensitivity_refuses_lists (void)
@@ -1003,6 +1020,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/gap-grows-across-sockets", test_bench_gap_grows_across_sockets);
   g_test_add_func ("/cli/bench/sensitivity-refuses-lists", test_bench_sensitivity_refuses_lists);
   g_test_add_func ("/cli/bench/profile-shows-the-rwsem", test_bench_profile_shows_the_rwsem);
+  g_test_add_func ("/cli/bench/all-split", test_bench_all_split);
   g_test_add_func ("/cli/bench/without-baseline", test_bench_without_baseline);
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/bench/chart", test_bench_chart);
