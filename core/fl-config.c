@@ -82,6 +82,29 @@ static const FlSpfRepair spf_repairs[] = {
 #define FL_SPF_KEY "spf"
 #define FL_SPF_VALUES "repaired|v2-as-posted"
 
+
+/**
+ * fl_config_preset_keys:
+ * @key: a key accepted by fl_config_set()
+ *
+ * A preset sets several keys at once and is not stored itself: what it set is.
+ *
+ * Returns: (nullable): the keys @key sets when it is a preset (`spf`), else %NULL
+ */
+const char *const *
+fl_config_preset_keys (const char *key)
+{
+  static const char *spf_keys[G_N_ELEMENTS (spf_repairs) + 1];
+  static gsize ready = 0;
+  if (g_once_init_enter (&ready))
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
+        spf_keys[i] = spf_repairs[i].key;
+      g_once_init_leave (&ready, 1);
+    }
+  return g_strcmp0 (key, FL_SPF_KEY) == 0 ? spf_keys : NULL;
+}
+
 /**
  * fl_config_init_defaults:
  * @config: the configuration to fill

@@ -90,6 +90,7 @@ gboolean     fl_config_set           (FlConfig   *config,
 char        *fl_config_get           (const FlConfig *config,
                                       const char     *key);
 const char *const *fl_config_keys    (void);
+const char *const *fl_config_preset_keys (const char *key);
 const char  *fl_config_valid_values  (const char *key);
 gboolean     fl_config_validate      (const FlConfig *config,
                                       GError        **error);

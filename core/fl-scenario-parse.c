@@ -202,7 +202,17 @@ config_key (Parser *p, const char *key, const char *raw)
     return FALSE;
   if (!fl_config_set (&p->s->config, key, value, &config_error))
     return fail (p, FL_SCENARIO_ERROR_PARSE, "%s", config_error->message);
-  g_ptr_array_add (p->config_keys, g_strdup (key));
+  /* a preset (spf) is recorded as the keys it set, so the file writes back as it reads */
+  const char *const *preset = fl_config_preset_keys (key);
+  for (guint i = 0; preset ? preset[i] != NULL : i == 0; i++)
+    {
+      const char *set = preset ? preset[i] : key;
+      gboolean known = FALSE;
+      for (guint k = 0; k < p->config_keys->len && !known; k++)
+        known = strcmp (g_ptr_array_index (p->config_keys, k), set) == 0;
+      if (!known)
+        g_ptr_array_add (p->config_keys, g_strdup (set));
+    }
   if (strcmp (key, "cpus") == 0 || strcmp (key, "sockets") == 0
       || strcmp (key, "cores-per-socket") == 0)
     p->topology_line = p->r.line;

@@ -497,6 +497,27 @@ test_cursor_reach (void)
     "ops=repeat 3 { fault 0x7fffffffe000 read; repeat 3 { fault +4096 read } }\n", 4));
 }
 
+/* A preset (spf) is written back as the keys it set, later keys winning as they did: the
+ * canonical text reads back as the same scenario, and never says "spf=mixed". */
+static void
+test_preset_round_trips (void)
+{
+  const char *text = "[scenario]\ntitle=preset\n\n[config]\nspf=v2-as-posted\n"
+                     "spf-mmap-cache=leave\n\n[mm]\nvma=0x7f0000000000-0x7f0000004000 rw- anon\n"
+                     "\n[cpu0]\nops=fault 0x7f0000001000 write\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) s = fl_scenario_parse (text, "preset", &error);
+  g_assert_no_error (error);
+  g_autofree char *cache = fl_config_get (&s->config, "spf-mmap-cache");
+  g_autofree char *order = fl_config_get (&s->config, "spf-find-vma");
+  g_assert_cmpstr (cache, ==, "leave");
+  g_assert_cmpstr (order, ==, "under-pte-lock");
+  g_autofree char *canonical = fl_scenario_to_text (s);
+  g_assert_null (strstr (canonical, "spf="));
+  g_assert_nonnull (strstr (canonical, "spf-find-vma=under-pte-lock"));
+  assert_round_trip (s);
+}
+
 static void
 test_prose_wraps_and_round_trips (void)
 {
@@ -812,6 +833,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/scenario/flattened-repeats", test_flattened_repeats);
   g_test_add_func ("/core/scenario/cursor-reach", test_cursor_reach);
   g_test_add_func ("/core/scenario/prose-wraps", test_prose_wraps_and_round_trips);
+  g_test_add_func ("/core/scenario/preset-round-trips", test_preset_round_trips);
   g_test_add_func ("/core/scenario/text-and-ids", test_text_kept_and_ids);
   g_test_add_func ("/core/scenario/equal", test_equal_sees_every_field);
   g_test_add_func ("/core/scenario/limits", test_limits);
