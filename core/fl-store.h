@@ -28,6 +28,9 @@ typedef enum {
   FL_STORE_ERROR_CONSTRAINT,    /* a row breaks a rule of the schema (e.g. unknown run) */
   FL_STORE_ERROR_BUSY,          /* another writer holds the file, or a run is being recorded */
   FL_STORE_ERROR_INVALID,       /* bad argument data: not UTF-8, a tag with ';', file too big */
+  FL_STORE_ERROR_FOREIGN,       /* a table, index, trigger or view Faultline does not create */
+  FL_STORE_ERROR_BAD_VALUE,     /* a value Faultline never writes: NULL, a wrong type, too big */
+  FL_STORE_ERROR_LIMIT,         /* a query ran far past what a store of its size needs */
 } FlStoreError;
 
 typedef enum {
@@ -46,7 +49,10 @@ void        fl_store_close         (FlStore          *store);
 const char *fl_store_get_path      (FlStore          *store);
 gboolean    fl_store_is_read_only  (FlStore          *store);
 char       *fl_store_default_path  (void);
+gint64      fl_store_get_schema_version (FlStore     *store);
 gboolean    fl_store_check         (FlStore          *store,
+                                    GError          **error);
+GStrv       fl_store_list_foreign  (const char       *path,
                                     GError          **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlStore, fl_store_close)

@@ -47,9 +47,16 @@ fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access
     flags |= FL_STORE_OPEN_UNTRUSTED;
   g_autoptr (GError) error = NULL;
   FlStore *store = fl_store_open (path, flags, &error);
+  if (store != NULL && fl_store_get_schema_version (store) > FL_STORE_SCHEMA_VERSION)
+    fprintf (stderr, "faultline-cli: note: '%s' was written by a newer Faultline (schema version "
+             "%" G_GINT64_FORMAT "; this one knows up to %d): it is read as far as this "
+             "version knows it, and cannot be changed by it\n", path,
+             fl_store_get_schema_version (store), FL_STORE_SCHEMA_VERSION);
   if (store != NULL)
     return store;
-  if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
+  if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA))
+    fl_cli_fail ("%s (reading commands such as `db list` and `replay` can)", error->message);
+  else if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
     fl_cli_fail ("%s (no store there yet: `run --record` and `db import` create one)",
                  error->message);
   else

@@ -380,7 +380,7 @@ test_replay_differs (StoreFixture *fx, gconstpointer data)
   sqlite3 *db = NULL;
   g_assert_cmpint (sqlite3_open (fx->db, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "UPDATE event SET val = val + 1 WHERE run_id = 1 AND "
-                                     "step = 40 AND sub = 0; UPDATE run SET hash = 'changed' "
+                                     "step = 40 AND sub = 0; UPDATE run SET hash = 'c4a9ed' "
                                      "WHERE id = 1", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
   g_auto (Result) r = { 0 };
