@@ -105,8 +105,9 @@ gint64    fl_store_now              (void);
  * .fault file, FL_SCENARIO_MAX_BYTES.) */
 #define FL_STORE_MAX_LONG    (1024 * 1024)
 /* SQLITE_LIMIT_LENGTH: no value of any row is even loaded beyond this, so a hostile blob costs
- * no memory; values between the limits above and this one get a message naming them. */
-#define FL_STORE_MAX_VALUE   (4 * 1024 * 1024)
+ * at most this much memory for a moment; values between the limits above and this one get a
+ * message naming table, row and column, larger ones SQLite's "string or blob too big". */
+#define FL_STORE_MAX_VALUE   (64 * 1024 * 1024)
 /* hex digits of a run's hash: FlReplayResult.stored_hash keeps 64 */
 #define FL_STORE_MAX_HASH    64
 

@@ -364,7 +364,9 @@ run_from_row (FlStore *store, sqlite3_stmt *stmt, GError **error)
   run->created = fl_store_row_int (&row, 11, "created", G_MININT64, G_MAXINT64);
   if (fl_store_row_ok (&row) && !is_hash (run->hash))
     {
-      g_autofree char *shown = g_utf8_make_valid (run->hash, 80);
+      /* valid UTF-8 (the reader checked), but perhaps long */
+      g_autofree char *shown = g_utf8_substring (run->hash, 0,
+                                                 MIN (g_utf8_strlen (run->hash, -1), 80));
       g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_BAD_VALUE,
                    "'%s' holds a value Faultline never writes: table run, row %" G_GINT64_FORMAT
                    ", column hash is '%s' (Faultline writes 1 to %d hex digits there)",

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -33,6 +34,7 @@ fl_store_error_code (int rc)
   switch (rc & 0xff)
     {
     case SQLITE_FULL:       return FL_STORE_ERROR_FULL;
+    case SQLITE_TOOBIG:     return FL_STORE_ERROR_BAD_VALUE;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:     return FL_STORE_ERROR_CORRUPT;
     case SQLITE_READONLY:   return FL_STORE_ERROR_READ_ONLY;
@@ -260,6 +262,28 @@ query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
   return rc == SQLITE_OK;
 }
 
+/* "NULL value in bookmark.title" names the table and the column; the row is found here, so
+ * that the message says where to look. The names are the schema's, which matched the app's
+ * before this runs; a table without rowid is left without a row. */
+static char *
+null_row (FlStore *store, const char *said)
+{
+  char table[32], column[32];
+  if (sscanf (said, "NULL value in %31[a-z_].%31[a-z_]", table, column) != 2)
+    return g_strdup ("");
+  g_autofree char *sql = g_strdup_printf ("SELECT rowid FROM \"%s\" WHERE typeof (\"%s\") = 'null' LIMIT 1",
+                                          table, column);
+  sqlite3_stmt *stmt = NULL;
+  char *where = NULL;
+  fl_store_budget_reset (store);
+  if (sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    where = g_strdup_printf ("; table %s, row %" G_GINT64_FORMAT ", column %s is NULL", table,
+                             (gint64) sqlite3_column_int64 (stmt, 0), column);
+  sqlite3_finalize (stmt);
+  return where ? where : g_strdup ("");
+}
+
 /* quick_check reads every page but skips the costly index cross-checks; a file someone sent
  * for a review gets the full integrity_check. Only the first complaint is reported. */
 static gboolean
@@ -285,8 +309,9 @@ check_integrity (FlStore *store, gboolean full, GError **error)
       const char *said = first;
       if (g_str_has_prefix (said, "*** in database main *** "))
         said += strlen ("*** in database main *** ");
-      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s: %s)",
-                   store->path, full ? "integrity_check" : "quick_check", said);
+      g_autofree char *where = null_row (store, said);
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s: %s%s)",
+                   store->path, full ? "integrity_check" : "quick_check", said, where);
       sqlite3_finalize (stmt);
       return FALSE;
     }
