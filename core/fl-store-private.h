@@ -107,7 +107,7 @@ gint64    fl_store_now              (void);
 /* SQLITE_LIMIT_LENGTH: no value of any row is even loaded beyond this, so a hostile blob costs
  * at most this much memory for a moment; values between the limits above and this one get a
  * message naming table, row and column, larger ones SQLite's "string or blob too big". */
-#define FL_STORE_MAX_VALUE   (64 * 1024 * 1024)
+#define FL_STORE_MAX_VALUE   (8 * 1024 * 1024)
 /* hex digits of a run's hash: FlReplayResult.stored_hash keeps 64 */
 #define FL_STORE_MAX_HASH    64
 
@@ -165,6 +165,14 @@ char     *fl_store_row_text_or_null (FlStoreRow    *row,
                                      const char    *column,
                                      gsize          max);
 gboolean  fl_store_row_ok           (FlStoreRow    *row);
+
+gboolean  fl_store_query_int        (FlStore       *store,
+                                     const char    *sql,
+                                     gint64        *out,
+                                     GError       **error);
+gboolean  fl_store_check_integrity  (FlStore       *store,
+                                     gboolean       full,
+                                     GError       **error);
 
 /* ---- fl-store-check.c: the schema is the app's, exactly --------------------------------- */
 

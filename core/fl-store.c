@@ -241,8 +241,8 @@ check_file (const char *path, gboolean create, gboolean *out_exists, GError **er
   return TRUE;
 }
 
-static gboolean
-query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
+gboolean
+fl_store_query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   fl_store_budget_reset (store);
@@ -286,8 +286,8 @@ null_row (FlStore *store, const char *said)
 
 /* quick_check reads every page but skips the costly index cross-checks; a file someone sent
  * for a review gets the full integrity_check. Only the first complaint is reported. */
-static gboolean
-check_integrity (FlStore *store, gboolean full, GError **error)
+gboolean
+fl_store_check_integrity (FlStore *store, gboolean full, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   const char *sql = full ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)";
@@ -362,9 +362,9 @@ read_identity (FlStore *store, gboolean create, gint64 *out_version, GError **er
   gint64 app_id = 0, version = 0, objects = 0;
   GError *local = NULL;
 
-  if (!query_int (store, "PRAGMA application_id", &app_id, &local) ||
-      !query_int (store, "PRAGMA user_version", &version, &local) ||
-      !query_int (store, "SELECT count(*) FROM sqlite_schema", &objects, &local))
+  if (!fl_store_query_int (store, "PRAGMA application_id", &app_id, &local) ||
+      !fl_store_query_int (store, "PRAGMA user_version", &version, &local) ||
+      !fl_store_query_int (store, "SELECT count(*) FROM sqlite_schema", &objects, &local))
     {
       if (local->code == FL_STORE_ERROR_CORRUPT)
         g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
@@ -427,7 +427,7 @@ check_contents (FlStore *store, gint64 version, GError **error)
                    (const char *) problems->pdata[0], more);
       return FALSE;
     }
-  return check_integrity (store, (store->flags & FL_STORE_OPEN_UNTRUSTED) != 0, error);
+  return fl_store_check_integrity (store, (store->flags & FL_STORE_OPEN_UNTRUSTED) != 0, error);
 }
 
 /* The writable part of opening: WAL, durability, then the migrations. */
@@ -537,45 +537,6 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
     return NULL;
   store->ready = TRUE;
   return g_steal_pointer (&store);
-}
-
-/**
- * fl_store_check:
- * @store: a store
- * @error: set to %FL_STORE_ERROR_CORRUPT with the first problem found
- *
- * The full check behind `faultline-cli db check`: SQLite's integrity_check (every page, every
- * index), the foreign keys, and events whose run does not exist. Reads the whole file.
- *
- * Returns: %TRUE when the store is sound.
- */
-gboolean
-fl_store_check (FlStore *store, GError **error)
-{
-  g_return_val_if_fail (store != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!check_integrity (store, TRUE, error))
-    return FALSE;
-  static const struct { const char *sql, *problem; } checks[] = {
-    { "SELECT count(*) FROM pragma_foreign_key_check", "rows refer to missing rows" },
-    { "SELECT count(*) FROM event e WHERE NOT EXISTS (SELECT 1 FROM run WHERE id = e.run_id)",
-      "events belong to no run" },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
-    {
-      gint64 count = 0;
-      if (!query_int (store, checks[i].sql, &count, error))
-        return FALSE;
-      if (count != 0)
-        {
-          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT,
-                       "'%s' is inconsistent (%" G_GINT64_FORMAT " %s)", store->path, count,
-                       checks[i].problem);
-          return FALSE;
-        }
-    }
-  return TRUE;
 }
 
 /**

@@ -4,21 +4,8 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
+#include "cli-result.h"
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
 static void
 cli (Result *r, ...)

@@ -115,8 +115,7 @@ static void
 test_case (gconstpointer data)
 {
   const FlHostileCase *c = data;
-  g_autofree char *path = g_build_filename (base_dir, c->name, NULL);
-  fl_hostile_make (c, base_path, path);
+  g_autofree char *path = fl_hostile_new_store (c, base_path, base_dir);
   g_autofree char *before = fl_hostile_digest (path);
 
   switch (c->kind)

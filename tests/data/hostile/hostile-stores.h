@@ -69,6 +69,7 @@ fl_hostile_prepare_base (const char *path)
     "  VALUES (1, 3, 1, 'use-after-free', 'a finding of the hostile corpus');"
     "INSERT INTO bookmark (run_id, step, title, note, created, updated) "
     "  VALUES (1, 5, 'a bookmark', 'its note', 1000, 1000);"
+    "UPDATE run SET findings = (SELECT count(*) FROM finding WHERE run_id = run.id);"
     "INSERT INTO bench (workload, config, cpus, faults, cycles, faults_per_sec, ratio, created) "
     "  VALUES ('multi-fault', 'rwsem=xadd', 8, 1000, 2000, 1.5e6, 2.5, 1000);");
 }
@@ -239,6 +240,23 @@ fl_hostile_make (const FlHostileCase *c, const char *base, const char *path)
     fl_hostile_exec (path, c->sql);
   if (c->foreign_wal)
     fl_hostile_add_foreign_wal (path);
+}
+
+/* A copy of @base in @dir named after @c, made hostile; returns its path. */
+static inline char *
+fl_hostile_new_store (const FlHostileCase *c, const char *base, const char *dir)
+{
+  char *path = g_build_filename (dir, c->name, NULL);
+  fl_hostile_make (c, base, path);
+  return path;
+}
+
+/* The cases whose store no command may open. */
+static inline gboolean
+fl_hostile_is_refused (const FlHostileCase *c)
+{
+  return c->kind == FL_HOSTILE_FOREIGN || c->kind == FL_HOSTILE_CORRUPT ||
+         c->kind == FL_HOSTILE_NOT_A_STORE;
 }
 
 /* The store file and its WAL as they are now, to compare after a command: a refused or read
