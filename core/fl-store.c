@@ -449,6 +449,7 @@ prepare_for_writing (FlStore *store, gint64 version, GError **error)
                      WAL_SIZE_LIMIT, CACHE_SIZE_KIB);
   if (!fl_store_exec (store, pragmas, "switch to WAL mode", error))
     return FALSE;
+  fl_store_budget_reset (store);
   if (version < FL_STORE_SCHEMA_VERSION &&
       !fl_store_schema_upgrade (store->db, store->path, FL_STORE_SCHEMA_VERSION, error))
     return FALSE;
@@ -475,10 +476,15 @@ connect (FlStore *store, int mode, GError **error)
  * Opens a store, checks that it is a healthy Faultline store of a schema this build knows, and
  * (unless read-only) switches it to WAL and migrates it to %FL_STORE_SCHEMA_VERSION.
  *
- * A file that is refused — not a store, corrupt, of a newer schema, or read-only when opened for
- * writing — is left byte-identical. Every connection has extension loading off,
- * %SQLITE_DBCONFIG_DEFENSIVE on and trusted_schema off. Only one connection should write a
- * given file at a time.
+ * Before anything else is read, the schema must be exactly the one the migrations create for
+ * the file's user_version (%FL_STORE_ERROR_FOREIGN names the first difference; a trigger or a
+ * view is never accepted). A store of a newer Faultline opens only read-only
+ * (%FL_STORE_ERROR_NEWER_SCHEMA otherwise; fl_store_get_schema_version() tells). A file that
+ * is refused — not a store, foreign, corrupt, newer, or read-only when opened for writing — is
+ * left byte-identical. Every connection has extension loading, triggers and views off,
+ * %SQLITE_DBCONFIG_DEFENSIVE on, trusted_schema off, values limited to a few MiB and a budget
+ * on every statement (%FL_STORE_ERROR_LIMIT). Only one connection should write a given file at
+ * a time.
  *
  * Returns: (transfer full) (nullable): the store, or %NULL with @error set.
  */
@@ -613,6 +619,7 @@ fl_store_close (FlStore *store)
       for (guint i = 0; i < FL_STMT_N; i++)
         sqlite3_finalize (store->stmts[i]);
       /* optimize may write statistics: only to a store we accepted and may write. */
+      fl_store_budget_reset (store);
       if (store->ready && !store->read_only)
         sqlite3_exec (store->db, "PRAGMA optimize", NULL, NULL, NULL);
       sqlite3_close_v2 (store->db);

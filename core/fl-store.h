@@ -37,7 +37,7 @@ typedef enum {
   FL_STORE_OPEN_NONE      = 0,
   FL_STORE_OPEN_CREATE    = 1 << 0,  /* create a missing file, initialize an empty one */
   FL_STORE_OPEN_READ_ONLY = 1 << 1,  /* never write anything, not even the WAL switch */
-  FL_STORE_OPEN_UNTRUSTED = 1 << 2,  /* a file received from someone: full checks first */
+  FL_STORE_OPEN_UNTRUSTED = 1 << 2,  /* a file received from someone: integrity_check in full */
 } FlStoreOpenFlags;
 
 typedef struct _FlStore FlStore;

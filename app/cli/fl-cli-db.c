@@ -11,7 +11,7 @@ static const FlCliCommand subcommands[] = {
   { "bookmarks", "List, add, edit or delete the bookmarks of a run", fl_cli_db_bookmarks },
   { "import", "Add a .fault file to the store", fl_cli_db_import },
   { "export", "Write a stored scenario as a .fault file", fl_cli_db_export },
-  { "check", "Check the whole file: schema, every page, every row's links", fl_cli_db_check },
+  { "check", "Check the whole file: its schema, every page, every value", fl_cli_db_check },
   { "delete-run", "Delete a run with its events, findings and bookmarks", fl_cli_db_delete_run },
   { "delete-scenario", "Delete a scenario with all its runs", fl_cli_db_delete_scenario },
 };
