@@ -271,8 +271,9 @@ null_row (FlStore *store, const char *said)
   char table[32], column[32];
   if (sscanf (said, "NULL value in %31[a-z_].%31[a-z_]", table, column) != 2)
     return g_strdup ("");
-  g_autofree char *sql = g_strdup_printf ("SELECT rowid FROM \"%s\" WHERE typeof (\"%s\") = 'null' LIMIT 1",
-                                          table, column);
+  /* typeof(): the planner drops "IS NULL" on a NOT NULL column */
+  g_autofree char *sql = g_strdup_printf ("SELECT rowid FROM \"%s\" WHERE typeof (\"%s\") = "
+                                          "'null' LIMIT 1", table, column);
   sqlite3_stmt *stmt = NULL;
   char *where = NULL;
   fl_store_budget_reset (store);
@@ -355,10 +356,13 @@ harden (FlStore *store, GError **error)
                         "PRAGMA mmap_size=0", "configure the connection", error);
 }
 
-/* The id and the version, from page 1. Returns the schema version found (0 = empty file). */
+/* The id and the version, from page 1: the schema version found, and whether the database is
+ * empty (a new store to initialize). */
 static gboolean
-read_identity (FlStore *store, gboolean create, gint64 *out_version, GError **error)
+read_identity (FlStore *store, gboolean create, gint64 *out_version, gboolean *out_empty,
+               GError **error)
 {
+  *out_empty = FALSE;
   gint64 app_id = 0, version = 0, objects = 0;
   GError *local = NULL;
 
@@ -384,6 +388,7 @@ read_identity (FlStore *store, gboolean create, gint64 *out_version, GError **er
           return FALSE;
         }
       *out_version = 0;
+      *out_empty = TRUE;
       return TRUE;
     }
   if (app_id != FL_STORE_APPLICATION_ID)
@@ -509,11 +514,14 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
    * connection that closes as the last one on a WAL file checkpoints it, and a refused file
    * must stay byte-identical. */
   gint64 version = 0;
+  gboolean empty = TRUE;
+  /* A version 0 that is not empty is compared too (with no objects at all): a file that only
+   * claims to be a new store must not have the migrations written into it. */
   if (exists)
     {
       if (!connect (store, SQLITE_OPEN_READONLY, error) ||
-          !read_identity (store, create, &version, error) ||
-          (version > 0 && !check_contents (store, version, error)))
+          !read_identity (store, create, &version, &empty, error) ||
+          (!empty && !check_contents (store, version, error)))
         return NULL;
     }
   store->version = version;
@@ -572,8 +580,9 @@ fl_store_list_foreign (const char *path, GError **error)
   store->flags = FL_STORE_OPEN_READ_ONLY | FL_STORE_OPEN_UNTRUSTED;
   store->read_only = TRUE;
   gint64 version = 0;
+  gboolean empty;
   if (!connect (store, SQLITE_OPEN_READONLY, error) ||
-      !read_identity (store, FALSE, &version, error))
+      !read_identity (store, FALSE, &version, &empty, error))
     return NULL;
   g_autoptr (GPtrArray) problems = fl_store_schema_differences (store, version, error);
   if (problems == NULL)
