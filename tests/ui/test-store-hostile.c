@@ -117,6 +117,8 @@ fl_check_case (FlStoreBrowser *browser, FlWindow *window, const FlHostileCase *c
       g_assert_no_error (error);
       g_assert_true (opened);
       g_assert_true (fl_store_browser_is_read_only (browser));
+      if (c->kind == FL_HOSTILE_NEWER)
+        g_assert_nonnull (strstr (message, "written by a newer version of Faultline"));
       /* a bad value the browser reads (a scenario's or a run's) is named in its message */
       if (strstr (message, "never writes") != NULL || strstr (message, "ever writes") != NULL)
         g_assert_nonnull (strstr (message, c->expect));
