@@ -264,23 +264,33 @@ fl_store_query_int (FlStore *store, const char *sql, gint64 *out, GError **error
 
 /* "NULL value in bookmark.title" names the table and the column; the row is found here, so
  * that the message says where to look. The names are the schema's, which matched the app's
- * before this runs; a table without rowid is left without a row. */
+ * before this runs. An event has no rowid: its key names it. */
 static char *
 null_row (FlStore *store, const char *said)
 {
   char table[32], column[32];
   if (sscanf (said, "NULL value in %31[a-z_].%31[a-z_]", table, column) != 2)
     return g_strdup ("");
+  gboolean event = strcmp (table, "event") == 0;
   /* typeof(): the planner drops "IS NULL" on a NOT NULL column */
-  g_autofree char *sql = g_strdup_printf ("SELECT rowid FROM \"%s\" WHERE typeof (\"%s\") = "
-                                          "'null' LIMIT 1", table, column);
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM \"%s\" WHERE typeof (\"%s\") = "
+                                          "'null' LIMIT 1",
+                                          event ? "run_id, step, sub" : "rowid, 0, 0", table,
+                                          column);
   sqlite3_stmt *stmt = NULL;
   char *where = NULL;
   fl_store_budget_reset (store);
   if (sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
       sqlite3_step (stmt) == SQLITE_ROW)
-    where = g_strdup_printf ("; table %s, row %" G_GINT64_FORMAT ", column %s is NULL", table,
-                             (gint64) sqlite3_column_int64 (stmt, 0), column);
+    {
+      gint64 a = sqlite3_column_int64 (stmt, 0), b = sqlite3_column_int64 (stmt, 1),
+             c = sqlite3_column_int64 (stmt, 2);
+      g_autofree char *row = event
+        ? g_strdup_printf ("(run %" G_GINT64_FORMAT ", step %" G_GINT64_FORMAT ", sub %"
+                           G_GINT64_FORMAT ")", a, b, c)
+        : g_strdup_printf ("%" G_GINT64_FORMAT, a);
+      where = g_strdup_printf ("; table %s, row %s, column %s is NULL", table, row, column);
+    }
   sqlite3_finalize (stmt);
   return where ? where : g_strdup ("");
 }

@@ -138,7 +138,11 @@ fl_hostile_null_case (const char *table, const char *column, const char *create_
   FlHostileCase *c = g_new0 (FlHostileCase, 1);
   c->name = g_strdup_printf ("null-%s-%s", table, column);
   c->kind = FL_HOSTILE_CORRUPT;
-  c->expect = g_strdup_printf ("NULL value in %s.%s", table, column);
+  /* the first row of each table: id 1, or the first event of run 1 */
+  c->expect = g_strdup_printf ("NULL value in %s.%s; table %s, row %s, column %s is NULL",
+                               table, column, table,
+                               strcmp (table, "event") == 0 ? "(run 1, step 0, sub 0)" : "1",
+                               column);
   c->sql = g_strdup (sql);
   sqlite3_free (sql);
   return c;
