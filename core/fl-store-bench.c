@@ -31,7 +31,11 @@ fl_store_add_bench (FlStore *store, const FlStoredBench *row, gint64 *out_id, GE
   g_return_val_if_fail (row->workload != NULL && row->config != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!fl_store_check_writable (store, "add a benchmark row", error))
+  if (!fl_store_check_writable (store, "add a benchmark row", error) ||
+      !fl_store_check_length (store, "add a benchmark row", "workload", row->workload,
+                              FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_length (store, "add a benchmark row", "config", row->config,
+                              FL_STORE_MAX_LONG, error))
     return FALSE;
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_BENCH_INSERT,
     "INSERT INTO bench (workload, config, cpus, faults, cycles, faults_per_sec, ratio, created) "
@@ -86,17 +90,22 @@ fl_store_list_bench (FlStore *store, const char *workload, GError **error)
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      FlStoredBench *row = g_new0 (FlStoredBench, 1);
-      row->id = sqlite3_column_int64 (stmt, 0);
-      row->workload = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
-      row->config = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
-      row->cpus = (guint) sqlite3_column_int64 (stmt, 3);
-      row->faults = (guint64) sqlite3_column_int64 (stmt, 4);
-      row->cycles = (guint64) sqlite3_column_int64 (stmt, 5);
-      row->faults_per_sec = sqlite3_column_double (stmt, 6);
-      row->ratio = sqlite3_column_double (stmt, 7);
-      row->created = sqlite3_column_int64 (stmt, 8);
-      g_ptr_array_add (list, row);
+      g_autoptr (FlStoredBench) bench = g_new0 (FlStoredBench, 1);
+      FlStoreRow row;
+      fl_store_row_init (&row, store, stmt, error);
+      bench->id = fl_store_row_key (&row, 0, "bench");
+      bench->workload = fl_store_row_text (&row, 1, "workload", FL_STORE_MAX_SHORT);
+      bench->config = fl_store_row_text (&row, 2, "config", FL_STORE_MAX_LONG);
+      bench->cpus = (guint) fl_store_row_int (&row, 3, "cpus", 1, G_MAXUINT32);
+      /* unsigned counts, kept as SQLite's signed integers */
+      bench->faults = (guint64) fl_store_row_int (&row, 4, "faults", G_MININT64, G_MAXINT64);
+      bench->cycles = (guint64) fl_store_row_int (&row, 5, "cycles", G_MININT64, G_MAXINT64);
+      bench->faults_per_sec = fl_store_row_real (&row, 6, "faults_per_sec");
+      bench->ratio = fl_store_row_real (&row, 7, "ratio");
+      bench->created = fl_store_row_int (&row, 8, "created", G_MININT64, G_MAXINT64);
+      if (!fl_store_row_ok (&row))
+        return NULL;
+      g_ptr_array_add (list, g_steal_pointer (&bench));
     }
   if (rc != SQLITE_DONE)
     {

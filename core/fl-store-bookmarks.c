@@ -18,28 +18,34 @@ fl_stored_bookmark_free (FlStoredBookmark *bookmark)
 }
 
 static FlStoredBookmark *
-bookmark_from_row (sqlite3_stmt *stmt)
+bookmark_from_row (FlStore *store, sqlite3_stmt *stmt, GError **error)
 {
-  FlStoredBookmark *bookmark = g_new0 (FlStoredBookmark, 1);
-  bookmark->id = sqlite3_column_int64 (stmt, 0);
-  bookmark->run_id = sqlite3_column_int64 (stmt, 1);
-  bookmark->step = (guint32) sqlite3_column_int64 (stmt, 2);
-  bookmark->title = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
-  bookmark->note = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-  bookmark->created = sqlite3_column_int64 (stmt, 5);
-  bookmark->updated = sqlite3_column_int64 (stmt, 6);
-  return bookmark;
+  g_autoptr (FlStoredBookmark) bookmark = g_new0 (FlStoredBookmark, 1);
+  FlStoreRow row;
+  fl_store_row_init (&row, store, stmt, error);
+  bookmark->id = fl_store_row_key (&row, 0, "bookmark");
+  bookmark->run_id = fl_store_row_int (&row, 1, "run_id", 1, G_MAXINT64);
+  bookmark->step = (guint32) fl_store_row_int (&row, 2, "step", 0, G_MAXUINT32);
+  bookmark->title = fl_store_row_text (&row, 3, "title", FL_STORE_MAX_SHORT);
+  bookmark->note = fl_store_row_text (&row, 4, "note", FL_STORE_MAX_LONG);
+  bookmark->created = fl_store_row_int (&row, 5, "created", G_MININT64, G_MAXINT64);
+  bookmark->updated = fl_store_row_int (&row, 6, "updated", G_MININT64, G_MAXINT64);
+  return fl_store_row_ok (&row) ? g_steal_pointer (&bookmark) : NULL;
 }
 
 static gboolean
 check_strings (FlStore *store, const char *title, const char *note, GError **error)
 {
-  if (g_utf8_validate (title, -1, NULL) && g_utf8_validate (note, -1, NULL))
-    return TRUE;
-  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
-               "cannot save a bookmark in '%s': its title or note is not valid UTF-8",
-               store->path);
-  return FALSE;
+  if (!g_utf8_validate (title, -1, NULL) || !g_utf8_validate (note, -1, NULL))
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
+                   "cannot save a bookmark in '%s': its title or note is not valid UTF-8",
+                   store->path);
+      return FALSE;
+    }
+  return fl_store_check_length (store, "save a bookmark", "title", title, FL_STORE_MAX_SHORT,
+                                error) &&
+         fl_store_check_length (store, "save a bookmark", "note", note, FL_STORE_MAX_LONG, error);
 }
 
 static gboolean
@@ -193,7 +199,7 @@ fl_store_get_bookmark (FlStore *store, gint64 id, GError **error)
   sqlite3_bind_int64 (stmt, 1, id);
   int rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    return bookmark_from_row (stmt);
+    return bookmark_from_row (store, stmt, error);
   if (rc == SQLITE_DONE)
     not_found (store, id, error);
   else
@@ -225,7 +231,12 @@ fl_store_list_bookmarks (FlStore *store, gint64 run_id, GError **error)
   g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_stored_bookmark_free);
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (list, bookmark_from_row (stmt));
+    {
+      FlStoredBookmark *bookmark = bookmark_from_row (store, stmt, error);
+      if (bookmark == NULL)
+        return NULL;
+      g_ptr_array_add (list, bookmark);
+    }
   if (rc != SQLITE_DONE)
     {
       fl_store_fail (store, rc, error, "list the bookmarks of run %" G_GINT64_FORMAT, run_id);

@@ -1,5 +1,6 @@
 /* fl-store-record.c — a finished simulation into the store, and replaying one back. */
 #include "fl-store-record.h"
+#include "fl-scenario-private.h"
 
 #include <string.h>
 
@@ -93,6 +94,47 @@ fl_store_run_config_apply (const char *config_text, FlConfig *config, FlSchedPol
 }
 
 /**
+ * fl_store_run_prepare:
+ * @name: the stored scenario's name
+ * @text: its stored text
+ * @config_text: the run's config column
+ * @out_config: (out): the configuration the run used
+ * @out_policy: (out): its schedule policy
+ * @out_switches: (out) (optional): its switches (see fl_store_run_config_apply())
+ * @error: the parser's `NAME:LINE: what`, or an %FL_CONFIG_ERROR
+ *
+ * A stored run is trusted no more than a file on disk: its text goes through the parser with
+ * the limits of fl_scenario_load_file() (a .fault file's size, and whatever the parser and the
+ * simulation refuse in a file), and its configuration is validated as `faultline-cli run`
+ * validates the switches on its command line. Replays, in the CLI and in the window, start
+ * here.
+ *
+ * Returns: (transfer full) (nullable): the scenario, named @name, or %NULL with @error set.
+ */
+FlScenario *
+fl_store_run_prepare (const char *name, const char *text, const char *config_text,
+                      FlConfig *out_config, FlSchedPolicy *out_policy, GStrv *out_switches,
+                      GError **error)
+{
+  g_return_val_if_fail (name != NULL && text != NULL && config_text != NULL, NULL);
+  g_autoptr (FlScenario) scenario = fl_scenario_parse_limited (text, strlen (text), name,
+                                                               FL_SCENARIO_MAX_BYTES, error);
+  if (scenario == NULL)
+    return NULL;
+  g_free (scenario->id);
+  scenario->id = g_strdup (name);
+  *out_config = scenario->config;
+  if (!fl_store_run_config_apply (config_text, out_config, out_policy, out_switches, error) ||
+      !fl_config_validate (out_config, error))
+    {
+      if (out_switches != NULL)
+        g_clear_pointer (out_switches, g_strfreev);
+      return NULL;
+    }
+  return g_steal_pointer (&scenario);
+}
+
+/**
  * fl_store_record_sim:
  * @store: a writable store
  * @sim: a simulation that has run (to its end, or stopped early)
@@ -167,14 +209,12 @@ fl_store_replay_run (FlStore *store, gint64 run_id, FlReplayResult *out, GError 
   g_autoptr (FlStoredRun) run = fl_store_get_run (store, run_id, error);
   if (run == NULL)
     return FALSE;
-  g_autoptr (FlScenario) scenario = fl_scenario_parse (run->scenario_text, run->scenario_name, error);
-  if (scenario == NULL)
-    return FALSE;
-  g_free (scenario->id);
-  scenario->id = g_strdup (run->scenario_name);
-  FlConfig config = scenario->config;
+  FlConfig config;
   FlSchedPolicy policy;
-  if (!fl_store_run_config_apply (run->config, &config, &policy, NULL, error))
+  g_autoptr (FlScenario) scenario = fl_store_run_prepare (run->scenario_name, run->scenario_text,
+                                                          run->config, &config, &policy, NULL,
+                                                          error);
+  if (scenario == NULL)
     return FALSE;
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, run->seed, error);
   if (sim == NULL)

@@ -23,6 +23,13 @@ gboolean fl_store_run_config_apply (const char     *config_text,
                                     FlSchedPolicy  *out_policy,
                                     GStrv          *out_switches,
                                     GError        **error);
+FlScenario *fl_store_run_prepare (const char     *name,
+                                  const char     *text,
+                                  const char     *config_text,
+                                  FlConfig       *out_config,
+                                  FlSchedPolicy  *out_policy,
+                                  GStrv          *out_switches,
+                                  GError        **error);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
 

@@ -1,5 +1,6 @@
 /* fl-store-runs.c — recording runs (events and findings) and reading them back. */
 #include "fl-store-private.h"
+#include "fl-scenario-private.h"
 
 #include <string.h>
 
@@ -38,6 +39,17 @@ fl_stored_finding_free (FlStoredFinding *finding)
   g_free (finding->kind);
   g_free (finding->message);
   g_free (finding);
+}
+
+/* A hash as fl_store_finish_run() is given it: hex digits, as many as FlReplayResult keeps. */
+static gboolean
+is_hash (const char *text)
+{
+  gsize n = 0;
+  for (; text[n] != '\0'; n++)
+    if (!g_ascii_isxdigit (text[n]))
+      return FALSE;
+  return n > 0 && n <= FL_STORE_MAX_HASH;
 }
 
 /* A failed write inside the recording ends it: SQLite may already have rolled the transaction
@@ -87,7 +99,9 @@ fl_store_begin_run (FlStore *store, gint64 scenario_id, const FlStoreRunInfo *in
 
   g_autofree char *what = g_strdup_printf ("record a run of scenario %" G_GINT64_FORMAT,
                                            scenario_id);
-  if (!fl_store_begin (store, what, error))
+  if (!fl_store_check_length (store, what, "configuration", info->config, FL_STORE_MAX_LONG,
+                              error) ||
+      !fl_store_begin (store, what, error))
     return FALSE;
 
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_RUN_INSERT,
@@ -185,6 +199,8 @@ fl_store_add_events (FlStore *store, gint64 run_id, const FlEvent *events, gsize
       sqlite3_bind_int (insert, 11, e->line);
       sqlite3_bind_int64 (insert, 12, e->obj);
       sqlite3_bind_int64 (insert, 13, e->val);
+      /* each row is a statement of its own for the budget (fl-store-budget.c) */
+      store->ticks = 0;
       int rc = sqlite3_step (insert);
       sqlite3_reset (insert);
       if (G_UNLIKELY (rc != SQLITE_DONE))
@@ -219,6 +235,10 @@ fl_store_add_finding (FlStore *store, gint64 run_id, guint32 step, guint cpu, co
 
   if (!check_recording (store, run_id, error))
     return FALSE;
+  if (!fl_store_check_length (store, "add a finding", "kind", kind, FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_length (store, "add a finding", "message", message, FL_STORE_MAX_LONG,
+                              error))
+    return fail_recording (store, SQLITE_OK, error, "add a finding to");
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_FINDING_INSERT,
     "INSERT INTO finding (run_id, step, cpu, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)", error);
   if (insert == NULL)
@@ -258,6 +278,18 @@ fl_store_finish_run (FlStore *store, gint64 run_id, guint64 steps, guint64 cycle
 
   if (!check_recording (store, run_id, error))
     return FALSE;
+  if (!is_hash (hash))
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
+                   "cannot finish run %" G_GINT64_FORMAT " in '%s': its hash '%s' is not 1 to %d "
+                   "hex digits (the run is not kept)", run_id, store->path, hash,
+                   FL_STORE_MAX_HASH);
+      return fail_recording (store, SQLITE_OK, error, "finish");
+    }
+  if (verdict != NULL &&
+      !fl_store_check_length (store, "finish a run", "verdict", verdict, FL_STORE_MAX_SHORT,
+                              error))
+    return fail_recording (store, SQLITE_OK, error, "finish");
   {
     g_autoptr (FlStoreCursor) update = fl_store_cursor (store, FL_STMT_RUN_FINISH,
       "UPDATE run SET steps = ?2, cycles = ?3, hash = ?4, findings = ?5, verdict = ?6 "
@@ -313,22 +345,39 @@ fl_store_is_recording (FlStore *store)
 }
 
 static FlStoredRun *
-run_from_row (sqlite3_stmt *stmt)
+run_from_row (FlStore *store, sqlite3_stmt *stmt, GError **error)
 {
-  FlStoredRun *run = g_new0 (FlStoredRun, 1);
-  run->id = sqlite3_column_int64 (stmt, 0);
-  run->scenario_id = sqlite3_column_int64 (stmt, 1);
-  run->scenario_name = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
-  run->scenario_text = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
-  run->config = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-  run->seed = (guint64) sqlite3_column_int64 (stmt, 5);
-  run->steps = (guint64) sqlite3_column_int64 (stmt, 6);
-  run->cycles = (guint64) sqlite3_column_int64 (stmt, 7);
-  run->hash = g_strdup ((const char *) sqlite3_column_text (stmt, 8));
-  run->findings = (guint) sqlite3_column_int64 (stmt, 9);
-  run->verdict = g_strdup ((const char *) sqlite3_column_text (stmt, 10));
-  run->created = sqlite3_column_int64 (stmt, 11);
-  return run;
+  g_autoptr (FlStoredRun) run = g_new0 (FlStoredRun, 1);
+  FlStoreRow row;
+  fl_store_row_init (&row, store, stmt, error);
+  run->id = fl_store_row_key (&row, 0, "run");
+  run->scenario_id = fl_store_row_int (&row, 1, "scenario_id", 1, G_MAXINT64);
+  run->config = fl_store_row_text (&row, 4, "config", FL_STORE_MAX_LONG);
+  /* unsigned 64-bit values, kept as SQLite's signed integers */
+  run->seed = (guint64) fl_store_row_int (&row, 5, "seed", G_MININT64, G_MAXINT64);
+  run->cycles = (guint64) fl_store_row_int (&row, 7, "cycles", G_MININT64, G_MAXINT64);
+  /* an event's step is 32 bits wide, and a run has at least one event per step */
+  run->steps = (guint64) fl_store_row_int (&row, 6, "steps", 0, G_MAXUINT32);
+  run->hash = fl_store_row_text (&row, 8, "hash", FL_STORE_MAX_SHORT);
+  run->findings = (guint) fl_store_row_int (&row, 9, "findings", 0, G_MAXUINT32);
+  run->verdict = fl_store_row_text_or_null (&row, 10, "verdict", FL_STORE_MAX_SHORT);
+  run->created = fl_store_row_int (&row, 11, "created", G_MININT64, G_MAXINT64);
+  if (fl_store_row_ok (&row) && !is_hash (run->hash))
+    {
+      /* valid UTF-8 (the reader checked), but perhaps long */
+      g_autofree char *shown = g_utf8_substring (run->hash, 0,
+                                                 MIN (g_utf8_strlen (run->hash, -1), 80));
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_BAD_VALUE,
+                   "'%s' holds a value Faultline never writes: table run, row %" G_GINT64_FORMAT
+                   ", column hash is '%s' (Faultline writes 1 to %d hex digits there)",
+                   store->path, run->id, shown, FL_STORE_MAX_HASH);
+      return NULL;
+    }
+  /* the scenario's columns, named as its own row */
+  fl_store_row_label (&row, "scenario", "%" G_GINT64_FORMAT, run->scenario_id);
+  run->scenario_name = fl_store_row_text (&row, 2, "name", FL_STORE_MAX_SHORT);
+  run->scenario_text = fl_store_row_text (&row, 3, "text", FL_SCENARIO_MAX_BYTES);
+  return fl_store_row_ok (&row) ? g_steal_pointer (&run) : NULL;
 }
 
 /**
@@ -360,7 +409,12 @@ fl_store_list_runs (FlStore *store, gint64 scenario_id, GError **error)
   g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_stored_run_free);
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (list, run_from_row (stmt));
+    {
+      FlStoredRun *run = run_from_row (store, stmt, error);
+      if (run == NULL)
+        return NULL;
+      g_ptr_array_add (list, run);
+    }
   if (rc != SQLITE_DONE)
     {
       fl_store_fail (store, rc, error, "list runs");
@@ -393,7 +447,7 @@ fl_store_get_run (FlStore *store, gint64 run_id, GError **error)
   sqlite3_bind_int64 (stmt, 1, run_id);
   int rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    return run_from_row (stmt);
+    return run_from_row (store, stmt, error);
   if (rc == SQLITE_DONE)
     g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND,
                  "there is no run %" G_GINT64_FORMAT " in '%s'", run_id, store->path);
@@ -527,7 +581,7 @@ fl_store_load_events (FlStore *store, gint64 run_id, guint32 first_step, guint32
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   g_autoptr (FlStoreCursor) stmt = fl_store_cursor (store, FL_STMT_EVENT_RANGE,
-    "SELECT step, cycle, cpu, loc, kind, xfer, mesi, activity, line, obj, val FROM event "
+    "SELECT step, cycle, cpu, loc, kind, xfer, mesi, activity, line, obj, val, sub FROM event "
     "WHERE run_id = ?1 AND step BETWEEN ?2 AND ?3 ORDER BY step, sub", error);
   if (stmt == NULL)
     return FALSE;
@@ -539,20 +593,30 @@ fl_store_load_events (FlStore *store, gint64 run_id, guint32 first_step, guint32
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_array_set_size (out_events, out_events->len + 1);
-      FlEvent *e = &g_array_index (out_events, FlEvent, out_events->len - 1);
-      e->step = (guint32) sqlite3_column_int64 (stmt, 0);
-      e->cycle = (guint64) sqlite3_column_int64 (stmt, 1);
-      e->cpu = (guint16) sqlite3_column_int (stmt, 2);
-      e->loc = (guint16) sqlite3_column_int (stmt, 3);
-      e->kind = (guint8) sqlite3_column_int (stmt, 4);
-      e->xfer = (guint8) sqlite3_column_int (stmt, 5);
-      e->mesi = (guint8) sqlite3_column_int (stmt, 6);
-      e->activity = (guint8) sqlite3_column_int (stmt, 7);
-      e->line = (guint16) sqlite3_column_int (stmt, 8);
-      e->reserved = 0;
-      e->obj = (guint32) sqlite3_column_int64 (stmt, 9);
-      e->val = (guint32) sqlite3_column_int64 (stmt, 10);
+      FlEvent e = { 0 };
+      FlStoreRow row;
+      fl_store_row_init (&row, store, stmt, error);
+      /* the key names the row; the step is in range by the query */
+      fl_store_row_label (&row, "event", "(run %" G_GINT64_FORMAT ", step %" G_GINT64_FORMAT
+                          ", sub %" G_GINT64_FORMAT ")", run_id, (gint64) sqlite3_column_int64 (stmt, 0),
+                          (gint64) sqlite3_column_int64 (stmt, 11));
+      e.step = (guint32) fl_store_row_int (&row, 0, "step", 0, G_MAXUINT32);
+      e.cycle = (guint64) fl_store_row_int (&row, 1, "cycle", G_MININT64, G_MAXINT64);
+      e.cpu = (guint16) fl_store_row_int (&row, 2, "cpu", 0, G_MAXUINT16);
+      e.loc = (guint16) fl_store_row_int (&row, 3, "loc", 0, G_MAXUINT16);
+      e.kind = (guint8) fl_store_row_int (&row, 4, "kind", 0, G_MAXUINT8);
+      e.xfer = (guint8) fl_store_row_int (&row, 5, "xfer", 0, G_MAXUINT8);
+      e.mesi = (guint8) fl_store_row_int (&row, 6, "mesi", 0, G_MAXUINT8);
+      e.activity = (guint8) fl_store_row_int (&row, 7, "activity", 0, G_MAXUINT8);
+      e.line = (guint16) fl_store_row_int (&row, 8, "line", 0, G_MAXUINT16);
+      e.obj = (guint32) fl_store_row_int (&row, 9, "obj", 0, G_MAXUINT32);
+      e.val = (guint32) fl_store_row_int (&row, 10, "val", 0, G_MAXUINT32);
+      if (!fl_store_row_ok (&row))
+        {
+          g_array_set_size (out_events, old_len);
+          return FALSE;
+        }
+      g_array_append_val (out_events, e);
     }
   if (rc != SQLITE_DONE)
     {
@@ -588,14 +652,18 @@ fl_store_list_findings (FlStore *store, gint64 run_id, GError **error)
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      FlStoredFinding *finding = g_new0 (FlStoredFinding, 1);
-      finding->id = sqlite3_column_int64 (stmt, 0);
-      finding->run_id = sqlite3_column_int64 (stmt, 1);
-      finding->step = (guint32) sqlite3_column_int64 (stmt, 2);
-      finding->cpu = (guint) sqlite3_column_int64 (stmt, 3);
-      finding->kind = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-      finding->message = g_strdup ((const char *) sqlite3_column_text (stmt, 5));
-      g_ptr_array_add (list, finding);
+      g_autoptr (FlStoredFinding) finding = g_new0 (FlStoredFinding, 1);
+      FlStoreRow row;
+      fl_store_row_init (&row, store, stmt, error);
+      finding->id = fl_store_row_key (&row, 0, "finding");
+      finding->run_id = fl_store_row_int (&row, 1, "run_id", 1, G_MAXINT64);
+      finding->step = (guint32) fl_store_row_int (&row, 2, "step", 0, G_MAXUINT32);
+      finding->cpu = (guint) fl_store_row_int (&row, 3, "cpu", 0, G_MAXUINT16);
+      finding->kind = fl_store_row_text (&row, 4, "kind", FL_STORE_MAX_SHORT);
+      finding->message = fl_store_row_text (&row, 5, "message", FL_STORE_MAX_LONG);
+      if (!fl_store_row_ok (&row))
+        return NULL;
+      g_ptr_array_add (list, g_steal_pointer (&finding));
     }
   if (rc != SQLITE_DONE)
     {

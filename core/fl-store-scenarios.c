@@ -1,12 +1,14 @@
 /* fl-store-scenarios.c — the scenario library: save, list, search, delete, export, import. */
 #include "fl-store-private.h"
 #include "fl-scenario.h"
+#include "fl-scenario-private.h"
 
 #include <string.h>
 
-/* A scenario is meant to be written by hand; a megabyte is far beyond any real one, and the
- * limit keeps a stray import of a log or an image out of the library. */
-#define MAX_SCENARIO_BYTES (1024 * 1024)
+/* A scenario is meant to be written by hand: a stored one has the limit of a .fault file, which
+ * keeps a stray import of a log or an image out of the library, and a stored text that no file
+ * could hold out of a replay. */
+#define MAX_SCENARIO_BYTES FL_SCENARIO_MAX_BYTES
 
 #define SCENARIO_COLUMNS "id, name, title, tags, text, created"
 
@@ -35,16 +37,21 @@ split_tags (const char *joined)
 }
 
 static FlStoredScenario *
-scenario_from_row (sqlite3_stmt *stmt)
+scenario_from_row (FlStore *store, sqlite3_stmt *stmt, GError **error)
 {
-  FlStoredScenario *scenario = g_new0 (FlStoredScenario, 1);
-  scenario->id = sqlite3_column_int64 (stmt, 0);
-  scenario->name = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
-  scenario->title = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
-  scenario->tags = split_tags ((const char *) sqlite3_column_text (stmt, 3));
-  scenario->text = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
-  scenario->created = sqlite3_column_int64 (stmt, 5);
-  return scenario;
+  g_autoptr (FlStoredScenario) scenario = g_new0 (FlStoredScenario, 1);
+  FlStoreRow row;
+  fl_store_row_init (&row, store, stmt, error);
+  scenario->id = fl_store_row_key (&row, 0, "scenario");
+  scenario->name = fl_store_row_text (&row, 1, "name", FL_STORE_MAX_SHORT);
+  scenario->title = fl_store_row_text (&row, 2, "title", FL_STORE_MAX_SHORT);
+  g_autofree char *tags = fl_store_row_text (&row, 3, "tags", FL_STORE_MAX_LONG);
+  scenario->text = fl_store_row_text (&row, 4, "text", MAX_SCENARIO_BYTES);
+  scenario->created = fl_store_row_int (&row, 5, "created", G_MININT64, G_MAXINT64);
+  if (!fl_store_row_ok (&row))
+    return NULL;
+  scenario->tags = split_tags (tags);
+  return g_steal_pointer (&scenario);
 }
 
 static GPtrArray *
@@ -53,7 +60,12 @@ collect_scenarios (FlStore *store, sqlite3_stmt *stmt, GError **error)
   g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_stored_scenario_free);
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (list, scenario_from_row (stmt));
+    {
+      FlStoredScenario *scenario = scenario_from_row (store, stmt, error);
+      if (scenario == NULL)
+        return NULL;
+      g_ptr_array_add (list, scenario);
+    }
   if (rc != SQLITE_DONE)
     {
       fl_store_fail (store, rc, error, "list scenarios");
@@ -121,10 +133,15 @@ fl_store_save_scenario (FlStore *store, const char *name, const char *title,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!check_text (store, "name", name, error) || !check_text (store, "title", title, error) ||
-      !check_text (store, "text", text, error))
+      !check_text (store, "text", text, error) ||
+      !fl_store_check_length (store, "save a scenario", "name", name, FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_length (store, "save a scenario", "title", title, FL_STORE_MAX_SHORT,
+                              error) ||
+      !fl_store_check_length (store, "save a scenario", "text", text, MAX_SCENARIO_BYTES, error))
     return FALSE;
   g_autofree char *joined = join_tags (store, tags, error);
-  if (joined == NULL)
+  if (joined == NULL ||
+      !fl_store_check_length (store, "save a scenario", "tags", joined, FL_STORE_MAX_LONG, error))
     return FALSE;
 
   g_autofree char *what = g_strdup_printf ("save scenario '%s'", name);
@@ -276,7 +293,7 @@ fl_store_get_scenario (FlStore *store, gint64 id, GError **error)
   sqlite3_bind_int64 (stmt, 1, id);
   int rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    return scenario_from_row (stmt);
+    return scenario_from_row (store, stmt, error);
   if (rc == SQLITE_DONE)
     g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND,
                  "there is no scenario %" G_GINT64_FORMAT " in '%s'", id, store->path);

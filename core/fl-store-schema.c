@@ -144,30 +144,3 @@ fl_store_schema_upgrade (sqlite3 *db, const char *path, int target, GError **err
     }
   return TRUE;
 }
-
-/* The migrations create only tables and indexes. A trigger or view is where a hostile file
- * would hide SQL that runs when we merely query it, so an untrusted file may have none. */
-gboolean
-fl_store_schema_check_untrusted (sqlite3 *db, const char *path, GError **error)
-{
-  sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (db, "SELECT type, name FROM sqlite_schema "
-                                   "WHERE type NOT IN ('table', 'index') LIMIT 1",
-                               -1, &stmt, NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE,
-                   "'%s' is not a Faultline store (it contains the %s '%s', which Faultline "
-                   "never creates)", path, sqlite3_column_text (stmt, 0),
-                   sqlite3_column_text (stmt, 1));
-      sqlite3_finalize (stmt);
-      return FALSE;
-    }
-  if (rc != SQLITE_DONE)
-    g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc),
-                 "cannot read the schema of '%s': %s", path, sqlite3_errmsg (db));
-  sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE;
-}

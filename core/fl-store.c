@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -33,6 +34,7 @@ fl_store_error_code (int rc)
   switch (rc & 0xff)
     {
     case SQLITE_FULL:       return FL_STORE_ERROR_FULL;
+    case SQLITE_TOOBIG:     return FL_STORE_ERROR_BAD_VALUE;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:     return FL_STORE_ERROR_CORRUPT;
     case SQLITE_READONLY:   return FL_STORE_ERROR_READ_ONLY;
@@ -48,6 +50,7 @@ reason_of (int rc)
 {
   switch (rc & 0xff)
     {
+    case SQLITE_TOOBIG:   return "it holds a value larger than Faultline ever writes";
     case SQLITE_FULL:     return "the disk is full; everything saved before is intact";
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:   return "the file is corrupt";
@@ -68,6 +71,14 @@ fl_store_fail (FlStore *store, int rc, GError **error, const char *format, ...)
   g_autofree char *what = g_strdup_vprintf (format, args);
   va_end (args);
 
+  if ((rc & 0xff) == SQLITE_INTERRUPT && store->over_budget)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_LIMIT,
+                   "cannot %s in '%s': the query was stopped after %" G_GUINT64_FORMAT " million "
+                   "steps, far more than any query of a store this size needs (the file was "
+                   "made to loop, or is damaged)", what, store->path, store->budget / 1000);
+      return FALSE;
+    }
   const char *sqlite_says = store->db ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc);
   const char *reason = reason_of (rc);
   if (reason != NULL)
@@ -100,6 +111,7 @@ fl_store_cursor (FlStore *store, FlStoreStmtId id, const char *sql, GError **err
           return NULL;
         }
     }
+  fl_store_budget_reset (store);
   return store->stmts[id];
 }
 
@@ -124,9 +136,25 @@ fl_store_check_writable (FlStore *store, const char *what, GError **error)
   return TRUE;
 }
 
+/* Text Faultline writes has the limits of what it reads back (fl-store-row.c): a value it
+ * could not read again is refused before it is written. */
+gboolean
+fl_store_check_length (FlStore *store, const char *what, const char *field, const char *value,
+                       gsize max, GError **error)
+{
+  gsize length = strlen (value);
+  if (length <= max)
+    return TRUE;
+  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
+               "cannot %s in '%s': its %s has %" G_GSIZE_FORMAT " bytes, more than the %"
+               G_GSIZE_FORMAT " a store keeps", what, store->path, field, length, max);
+  return FALSE;
+}
+
 gboolean
 fl_store_exec (FlStore *store, const char *sql, const char *what, GError **error)
 {
+  fl_store_budget_reset (store);
   int rc = sqlite3_exec (store->db, sql, NULL, NULL, NULL);
   if (rc != SQLITE_OK)
     return fl_store_fail (store, rc, error, "%s", what);
@@ -213,10 +241,11 @@ check_file (const char *path, gboolean create, gboolean *out_exists, GError **er
   return TRUE;
 }
 
-static gboolean
-query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
+gboolean
+fl_store_query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
+  fl_store_budget_reset (store);
   int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
   if (rc == SQLITE_OK)
     {
@@ -233,13 +262,47 @@ query_int (FlStore *store, const char *sql, gint64 *out, GError **error)
   return rc == SQLITE_OK;
 }
 
+/* "NULL value in bookmark.title" names the table and the column; the row is found here, so
+ * that the message says where to look. The names are the schema's, which matched the app's
+ * before this runs. An event has no rowid: its key names it. */
+static char *
+null_row (FlStore *store, const char *said)
+{
+  char table[32], column[32];
+  if (sscanf (said, "NULL value in %31[a-z_].%31[a-z_]", table, column) != 2)
+    return g_strdup ("");
+  gboolean event = strcmp (table, "event") == 0;
+  /* typeof(): the planner drops "IS NULL" on a NOT NULL column */
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM \"%s\" WHERE typeof (\"%s\") = "
+                                          "'null' LIMIT 1",
+                                          event ? "run_id, step, sub" : "rowid, 0, 0", table,
+                                          column);
+  sqlite3_stmt *stmt = NULL;
+  char *where = NULL;
+  fl_store_budget_reset (store);
+  if (sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 a = sqlite3_column_int64 (stmt, 0), b = sqlite3_column_int64 (stmt, 1),
+             c = sqlite3_column_int64 (stmt, 2);
+      g_autofree char *row = event
+        ? g_strdup_printf ("(run %" G_GINT64_FORMAT ", step %" G_GINT64_FORMAT ", sub %"
+                           G_GINT64_FORMAT ")", a, b, c)
+        : g_strdup_printf ("%" G_GINT64_FORMAT, a);
+      where = g_strdup_printf ("; table %s, row %s, column %s is NULL", table, row, column);
+    }
+  sqlite3_finalize (stmt);
+  return where ? where : g_strdup ("");
+}
+
 /* quick_check reads every page but skips the costly index cross-checks; a file someone sent
  * for a review gets the full integrity_check. Only the first complaint is reported. */
-static gboolean
-check_integrity (FlStore *store, gboolean full, GError **error)
+gboolean
+fl_store_check_integrity (FlStore *store, gboolean full, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   const char *sql = full ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)";
+  fl_store_budget_reset (store);
   int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_step (stmt);
@@ -257,49 +320,65 @@ check_integrity (FlStore *store, gboolean full, GError **error)
       const char *said = first;
       if (g_str_has_prefix (said, "*** in database main *** "))
         said += strlen ("*** in database main *** ");
-      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s: %s)",
-                   store->path, full ? "integrity_check" : "quick_check", said);
+      g_autofree char *where = null_row (store, said);
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s: %s%s)",
+                   store->path, full ? "integrity_check" : "quick_check", said, where);
       sqlite3_finalize (stmt);
       return FALSE;
     }
-  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
-               store->path, sqlite3_errmsg (store->db));
+  if (store->over_budget)
+    fl_store_fail (store, rc, error, "check");
+  else
+    g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
+                 store->path, sqlite3_errmsg (store->db));
   sqlite3_finalize (stmt);
   return FALSE;
 }
 
 /* Hardening that applies to every file: a store never needs extensions, schema-level SQL
- * functions with side effects, or writes to sqlite_schema. */
+ * functions with side effects, writes to sqlite_schema, triggers, views, attached files or
+ * values of more than a few MiB. The schema check refuses a trigger or a view anyway; off
+ * here, one could not run even if a check missed it. Every option exists in SQLite 3.40
+ * (Debian 12), the oldest the build accepts: ENABLE_VIEW came in 3.35, TRUSTED_SCHEMA in 3.31,
+ * DQS_* in 3.29, DEFENSIVE in 3.26. */
 static gboolean
 harden (FlStore *store, GError **error)
 {
   sqlite3 *db = store->db;
+  static const struct { int option, value; } options[] = {
+    { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0 },
+    { SQLITE_DBCONFIG_DEFENSIVE, 1 },
+    { SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0 },
+    { SQLITE_DBCONFIG_ENABLE_TRIGGER, 0 },
+    { SQLITE_DBCONFIG_ENABLE_VIEW, 0 },
+    { SQLITE_DBCONFIG_DQS_DML, 0 },
+    { SQLITE_DBCONFIG_DQS_DDL, 0 },
+  };
   sqlite3_extended_result_codes (db, 1);
-  if (sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL) != SQLITE_OK ||
-      sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
-      sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK)
-    return fl_store_fail (store, SQLITE_ERROR, error, "configure the connection");
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if (sqlite3_db_config (db, options[i].option, options[i].value, NULL) != SQLITE_OK)
+      return fl_store_fail (store, SQLITE_ERROR, error, "configure the connection");
+  sqlite3_limit (db, SQLITE_LIMIT_LENGTH, FL_STORE_MAX_VALUE);
+  sqlite3_limit (db, SQLITE_LIMIT_ATTACHED, 0);
   sqlite3_busy_timeout (db, BUSY_TIMEOUT_MS);
-  if (!fl_store_exec (store, "PRAGMA trusted_schema=OFF", "configure the connection", error))
-    return FALSE;
-  if ((store->flags & FL_STORE_OPEN_UNTRUSTED) &&
-      !fl_store_exec (store, "PRAGMA cell_size_check=ON; PRAGMA mmap_size=0",
-                      "configure the connection", error))
-    return FALSE;
-  return TRUE;
+  fl_store_budget_install (store);
+  return fl_store_exec (store, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON; "
+                        "PRAGMA mmap_size=0", "configure the connection", error);
 }
 
-/* Everything that may refuse the file, in an order that never writes: the id and version come
- * from page 1, then every page is read. Returns the schema version found (0 = empty file). */
+/* The id and the version, from page 1: the schema version found, and whether the database is
+ * empty (a new store to initialize). */
 static gboolean
-check_identity (FlStore *store, gboolean create, gint64 *out_version, GError **error)
+read_identity (FlStore *store, gboolean create, gint64 *out_version, gboolean *out_empty,
+               GError **error)
 {
+  *out_empty = FALSE;
   gint64 app_id = 0, version = 0, objects = 0;
   GError *local = NULL;
 
-  if (!query_int (store, "PRAGMA application_id", &app_id, &local) ||
-      !query_int (store, "PRAGMA user_version", &version, &local) ||
-      !query_int (store, "SELECT count(*) FROM sqlite_schema", &objects, &local))
+  if (!fl_store_query_int (store, "PRAGMA application_id", &app_id, &local) ||
+      !fl_store_query_int (store, "PRAGMA user_version", &version, &local) ||
+      !fl_store_query_int (store, "SELECT count(*) FROM sqlite_schema", &objects, &local))
     {
       if (local->code == FL_STORE_ERROR_CORRUPT)
         g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT, "'%s' is corrupt (%s)",
@@ -319,6 +398,7 @@ check_identity (FlStore *store, gboolean create, gint64 *out_version, GError **e
           return FALSE;
         }
       *out_version = 0;
+      *out_empty = TRUE;
       return TRUE;
     }
   if (app_id != FL_STORE_APPLICATION_ID)
@@ -330,20 +410,39 @@ check_identity (FlStore *store, gboolean create, gint64 *out_version, GError **e
                    store->path, found, FL_STORE_APPLICATION_ID);
       return FALSE;
     }
-  if (version > FL_STORE_SCHEMA_VERSION)
+  /* A newer Faultline may have added tables and columns this one does not know: reading what
+   * it knows is safe, writing could break what it does not. */
+  if (version > FL_STORE_SCHEMA_VERSION && !store->read_only)
     {
       g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA,
                    "'%s' was written by a newer Faultline (schema version %" G_GINT64_FORMAT
-                   "; this one reads up to %d)", store->path, version, FL_STORE_SCHEMA_VERSION);
+                   "; this one writes up to %d): it can only be opened read-only",
+                   store->path, version, FL_STORE_SCHEMA_VERSION);
       return FALSE;
     }
-  if (!check_integrity (store, (store->flags & FL_STORE_OPEN_UNTRUSTED) != 0, error))
-    return FALSE;
-  if ((store->flags & FL_STORE_OPEN_UNTRUSTED) &&
-      !fl_store_schema_check_untrusted (store->db, store->path, error))
-    return FALSE;
   *out_version = version;
   return TRUE;
+}
+
+/* The schema first (a view must not stand in for a table even for the integrity check), then
+ * every page. */
+static gboolean
+check_contents (FlStore *store, gint64 version, GError **error)
+{
+  g_autoptr (GPtrArray) problems = fl_store_schema_differences (store, version, error);
+  if (problems == NULL)
+    return FALSE;
+  if (problems->len > 0)
+    {
+      g_autofree char *more = problems->len == 1 ? g_strdup ("")
+        : g_strdup_printf (", and %u more", problems->len - 1);
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_FOREIGN,
+                   "'%s' is not a store as Faultline writes it (%s%s; `faultline-cli db check` "
+                   "lists every difference); it was not changed", store->path,
+                   (const char *) problems->pdata[0], more);
+      return FALSE;
+    }
+  return fl_store_check_integrity (store, (store->flags & FL_STORE_OPEN_UNTRUSTED) != 0, error);
 }
 
 /* The writable part of opening: WAL, durability, then the migrations. */
@@ -365,6 +464,7 @@ prepare_for_writing (FlStore *store, gint64 version, GError **error)
                      WAL_SIZE_LIMIT, CACHE_SIZE_KIB);
   if (!fl_store_exec (store, pragmas, "switch to WAL mode", error))
     return FALSE;
+  fl_store_budget_reset (store);
   if (version < FL_STORE_SCHEMA_VERSION &&
       !fl_store_schema_upgrade (store->db, store->path, FL_STORE_SCHEMA_VERSION, error))
     return FALSE;
@@ -391,10 +491,15 @@ connect (FlStore *store, int mode, GError **error)
  * Opens a store, checks that it is a healthy Faultline store of a schema this build knows, and
  * (unless read-only) switches it to WAL and migrates it to %FL_STORE_SCHEMA_VERSION.
  *
- * A file that is refused — not a store, corrupt, of a newer schema, or read-only when opened for
- * writing — is left byte-identical. Every connection has extension loading off,
- * %SQLITE_DBCONFIG_DEFENSIVE on and trusted_schema off. Only one connection should write a
- * given file at a time.
+ * Before anything else is read, the schema must be exactly the one the migrations create for
+ * the file's user_version (%FL_STORE_ERROR_FOREIGN names the first difference; a trigger or a
+ * view is never accepted). A store of a newer Faultline opens only read-only
+ * (%FL_STORE_ERROR_NEWER_SCHEMA otherwise; fl_store_get_schema_version() tells). A file that
+ * is refused — not a store, foreign, corrupt, newer, or read-only when opened for writing — is
+ * left byte-identical. Every connection has extension loading, triggers and views off,
+ * %SQLITE_DBCONFIG_DEFENSIVE on, trusted_schema off, values limited to a few MiB and a budget
+ * on every statement (%FL_STORE_ERROR_LIMIT). Only one connection should write a given file at
+ * a time.
  *
  * Returns: (transfer full) (nullable): the store, or %NULL with @error set.
  */
@@ -419,12 +524,17 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
    * connection that closes as the last one on a WAL file checkpoints it, and a refused file
    * must stay byte-identical. */
   gint64 version = 0;
+  gboolean empty = TRUE;
+  /* A version 0 that is not empty is compared too (with no objects at all): a file that only
+   * claims to be a new store must not have the migrations written into it. */
   if (exists)
     {
       if (!connect (store, SQLITE_OPEN_READONLY, error) ||
-          !check_identity (store, create, &version, error))
+          !read_identity (store, create, &version, &empty, error) ||
+          (!empty && !check_contents (store, version, error)))
         return NULL;
     }
+  store->version = version;
 
   if (read_only)
     {
@@ -454,42 +564,59 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
 }
 
 /**
- * fl_store_check:
- * @store: a store
- * @error: set to %FL_STORE_ERROR_CORRUPT with the first problem found
+ * fl_store_list_foreign:
+ * @path: a store file
+ * @error: set when the file cannot be read as a store at all (missing, not SQLite, another
+ *   application's, corrupt)
  *
- * The full check behind `faultline-cli db check`: SQLite's integrity_check (every page, every
- * index), the foreign keys, and events whose run does not exist. Reads the whole file.
+ * What `faultline-cli db check` lists: every object of the file's schema that is not as this
+ * build creates it for the file's user_version — an extra table, index, trigger or view, one of
+ * another type or definition, or a missing one — one sentence each, naming it. Opens the file
+ * read-only and changes nothing.
  *
- * Returns: %TRUE when the store is sound.
+ * Returns: (transfer full): the sentences, empty when the schema is Faultline's, or %NULL.
  */
-gboolean
-fl_store_check (FlStore *store, GError **error)
+GStrv
+fl_store_list_foreign (const char *path, GError **error)
 {
-  g_return_val_if_fail (store != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_integrity (store, TRUE, error))
-    return FALSE;
-  static const struct { const char *sql, *problem; } checks[] = {
-    { "SELECT count(*) FROM pragma_foreign_key_check", "rows refer to missing rows" },
-    { "SELECT count(*) FROM event e WHERE NOT EXISTS (SELECT 1 FROM run WHERE id = e.run_id)",
-      "events belong to no run" },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
-    {
-      gint64 count = 0;
-      if (!query_int (store, checks[i].sql, &count, error))
-        return FALSE;
-      if (count != 0)
-        {
-          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_CORRUPT,
-                       "'%s' is inconsistent (%" G_GINT64_FORMAT " %s)", store->path, count,
-                       checks[i].problem);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  gboolean exists;
+  if (!check_file (path, FALSE, &exists, error))
+    return NULL;
+  g_autoptr (FlStore) store = g_new0 (FlStore, 1);
+  store->path = g_strdup (path);
+  store->flags = FL_STORE_OPEN_READ_ONLY | FL_STORE_OPEN_UNTRUSTED;
+  store->read_only = TRUE;
+  gint64 version = 0;
+  gboolean empty;
+  if (!connect (store, SQLITE_OPEN_READONLY, error) ||
+      !read_identity (store, FALSE, &version, &empty, error))
+    return NULL;
+  g_autoptr (GPtrArray) problems = fl_store_schema_differences (store, version, error);
+  if (problems == NULL)
+    return NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  for (guint i = 0; i < problems->len; i++)
+    g_strv_builder_add (builder, problems->pdata[i]);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * fl_store_get_schema_version:
+ * @store: a store
+ *
+ * Returns: the user_version the file had when it was opened: %FL_STORE_SCHEMA_VERSION after a
+ *   migration, more for a store of a newer Faultline (which opens only read-only), 0 for a new
+ *   file.
+ */
+gint64
+fl_store_get_schema_version (FlStore *store)
+{
+  g_return_val_if_fail (store != NULL, 0);
+  return store->version > FL_STORE_SCHEMA_VERSION || store->read_only
+    ? store->version : FL_STORE_SCHEMA_VERSION;
 }
 
 /**
@@ -511,6 +638,7 @@ fl_store_close (FlStore *store)
       for (guint i = 0; i < FL_STMT_N; i++)
         sqlite3_finalize (store->stmts[i]);
       /* optimize may write statistics: only to a store we accepted and may write. */
+      fl_store_budget_reset (store);
       if (store->ready && !store->read_only)
         sqlite3_exec (store->db, "PRAGMA optimize", NULL, NULL, NULL);
       sqlite3_close_v2 (store->db);

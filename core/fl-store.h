@@ -28,13 +28,16 @@ typedef enum {
   FL_STORE_ERROR_CONSTRAINT,    /* a row breaks a rule of the schema (e.g. unknown run) */
   FL_STORE_ERROR_BUSY,          /* another writer holds the file, or a run is being recorded */
   FL_STORE_ERROR_INVALID,       /* bad argument data: not UTF-8, a tag with ';', file too big */
+  FL_STORE_ERROR_FOREIGN,       /* a table, index, trigger or view Faultline does not create */
+  FL_STORE_ERROR_BAD_VALUE,     /* a value Faultline never writes: NULL, a wrong type, too big */
+  FL_STORE_ERROR_LIMIT,         /* a query ran far past what a store of its size needs */
 } FlStoreError;
 
 typedef enum {
   FL_STORE_OPEN_NONE      = 0,
   FL_STORE_OPEN_CREATE    = 1 << 0,  /* create a missing file, initialize an empty one */
   FL_STORE_OPEN_READ_ONLY = 1 << 1,  /* never write anything, not even the WAL switch */
-  FL_STORE_OPEN_UNTRUSTED = 1 << 2,  /* a file received from someone: full checks first */
+  FL_STORE_OPEN_UNTRUSTED = 1 << 2,  /* a file received from someone: integrity_check in full */
 } FlStoreOpenFlags;
 
 typedef struct _FlStore FlStore;
@@ -46,7 +49,10 @@ void        fl_store_close         (FlStore          *store);
 const char *fl_store_get_path      (FlStore          *store);
 gboolean    fl_store_is_read_only  (FlStore          *store);
 char       *fl_store_default_path  (void);
+gint64      fl_store_get_schema_version (FlStore     *store);
 gboolean    fl_store_check         (FlStore          *store,
+                                    GError          **error);
+GStrv       fl_store_list_foreign  (const char       *path,
                                     GError          **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlStore, fl_store_close)

@@ -224,13 +224,10 @@ fl_session_load_run (FlSession *self, const char *name, const char *text, const 
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* Parsed here as well as in the worker: the switches are the run's differences from the
-   * scenario's own configuration, so the switches popover shows what the run changed. */
-  scenario = fl_scenario_parse (text, name, error);
+   * scenario's own configuration, so the switches popover shows what the run changed. The
+   * store's own check, so that the window trusts a stored run no more than a file. */
+  scenario = fl_store_run_prepare (name, text, config, &run_config, &policy, &switches, error);
   if (scenario == NULL)
-    return FALSE;
-  run_config = scenario->config;
-  if (!fl_store_run_config_apply (config, &run_config, &policy, &switches, error)
-      || !fl_config_validate (&run_config, error))
     return FALSE;
 
   g_hash_table_remove_all (self->switches);

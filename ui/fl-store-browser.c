@@ -329,6 +329,18 @@ fl_store_browser_open_store (FlStoreBrowser *self, const char *path, GError **er
     }
   fl_store_browser_hide_message (self);
   fl_store_browser_set_store (self, store, path, FALSE);
+  /* said after the lists are filled: their own errors, if any, would hide it */
+  if (fl_store_get_schema_version (store) > FL_STORE_SCHEMA_VERSION &&
+      !gtk_widget_get_visible (self->message_bar))
+    {
+      g_autofree char *name = g_filename_display_basename (path);
+      /* Translators: %s is the store file's name. */
+      g_autofree char *note = g_strdup_printf (_("“%s” was written by a newer version of "
+                                                 "Faultline: it is shown as far as this version "
+                                                 "knows it, and cannot be changed here."), name);
+
+      fl_store_browser_show_message (self, GTK_MESSAGE_INFO, note);
+    }
   return TRUE;
 }
 

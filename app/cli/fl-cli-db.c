@@ -11,7 +11,7 @@ static const FlCliCommand subcommands[] = {
   { "bookmarks", "List, add, edit or delete the bookmarks of a run", fl_cli_db_bookmarks },
   { "import", "Add a .fault file to the store", fl_cli_db_import },
   { "export", "Write a stored scenario as a .fault file", fl_cli_db_export },
-  { "check", "Check the whole file (integrity_check)", fl_cli_db_check },
+  { "check", "Check the whole file: its schema, every page, every value", fl_cli_db_check },
   { "delete-run", "Delete a run with its events, findings and bookmarks", fl_cli_db_delete_run },
   { "delete-scenario", "Delete a scenario with all its runs", fl_cli_db_delete_scenario },
 };
@@ -67,20 +67,37 @@ fl_cli_db_check (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("- check the whole store file");
   fl_cli_store_add_options (context, &o, FALSE);
   g_option_context_set_description (context,
-    "Runs SQLite's integrity_check (every page, every index), the foreign-key check and the\n"
+    "Compares the file's schema with the one Faultline creates and lists every table, index,\n"
+    "trigger or view that is not Faultline's (or is missing), one line each; then runs\n"
+    "SQLite's integrity_check (every page, every index), the foreign-key check and the\n"
     "store's own consistency checks. The file is always opened read-only and as untrusted.\n"
-    "Exit status: 0 the store is sound, 2 it is not (the reason on one line) or usage error.");
+    "Exit status: 0 the store is sound, 2 it is not (the reasons, one a line) or usage error.");
   if (!fl_cli_parse (context, &argc, &argv))
     return FL_EXIT_USAGE;
   if (argc != 1)
     return fl_cli_fail ("check takes no arguments (got '%s')", argv[1]);
-  /* Untrusted whatever the flag says: this is the command for a file in doubt, and the
-   * untrusted open is the one that refuses triggers and views too. */
+  /* The schema first, all of it: opening stops at the first foreign object, and the person
+   * holding a file in doubt wants to see every one. */
+  g_autofree char *fallback = o.db ? NULL : fl_store_default_path ();
+  const char *path = o.db ? o.db : fallback;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) foreign = fl_store_list_foreign (path, &error);
+  if (foreign != NULL && foreign[0] != NULL)
+    {
+      guint n = g_strv_length (foreign);
+      fprintf (stderr, "faultline-cli: '%s' is not a store as Faultline writes it: %u "
+               "difference%s from Faultline's schema (it was not changed):\n", path, n,
+               n == 1 ? "" : "s");
+      for (guint i = 0; i < n; i++)
+        fprintf (stderr, "  %s\n", foreign[i]);
+      return FL_EXIT_USAGE;
+    }
+  g_clear_error (&error);
+  /* Untrusted whatever the flag says: this is the command for a file in doubt. */
   o.untrusted = TRUE;
   g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_READ);
   if (store == NULL)
     return FL_EXIT_USAGE;
-  g_autoptr (GError) error = NULL;
   if (!fl_store_check (store, &error))
     return fl_cli_fail ("%s", error->message);
   g_autoptr (GPtrArray) scenarios = fl_store_list_scenarios (store, &error);

@@ -74,7 +74,7 @@ fl_cli_replay (int argc, char **argv)
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON", NULL },
     { "untrusted", 0, 0, G_OPTION_ARG_NONE, &untrusted,
-      "A file received from someone: full integrity check, no triggers or views", NULL },
+      "A file received from someone: integrity_check of every page and index", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context =
@@ -83,7 +83,9 @@ fl_cli_replay (int argc, char **argv)
   g_option_context_set_description (context,
     "Re-simulates run RUN_ID of the store DB from its scenario text, configuration and seed,\n"
     "and compares the event stream with the one recorded (`faultline-cli db runs` lists runs).\n"
-    "The store is opened read-only.\n"
+    "The store is opened read-only. The stored text is parsed with the limits of a .fault\n"
+    "file and the configuration checked as `run` checks --set: a stored run is trusted no\n"
+    "more than a file.\n"
     "Exit status: 0 identical, 1 the replay differs, 2 usage or input error.");
   if (!fl_cli_parse (context, &argc, &argv))
     return FL_EXIT_USAGE;

@@ -13,7 +13,7 @@ fl_cli_store_add_options (GOptionContext *context, FlCliStoreOptions *options,
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &options->db,
       "The store (default: $XDG_DATA_HOME/faultline/faultline.db)", "PATH" },
     { "untrusted", 0, 0, G_OPTION_ARG_NONE, &options->untrusted,
-      "A file received from someone: full integrity check, no triggers or views", NULL },
+      "A file received from someone: integrity_check of every page and index", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, "Print JSON", NULL },
     { NULL }
   };
@@ -30,12 +30,12 @@ fl_cli_store_options_clear (FlCliStoreOptions *options)
 
 /*
  * Reading commands open the file read-only: looking into a store, yours or a colleague's,
- * never changes a byte of it. --untrusted adds the checks meant for received files (a full
- * integrity_check instead of quick_check, and no triggers or views, where hostile SQL would
- * hide); with a writing command the file is checked that way first and then written. Only
- * a command that adds something from nothing (import) creates a missing store: deleting or
- * bookmarking in a file that is not there is a mistake in the path, and should say so.
- * Extension loading off, DEFENSIVE on and trusted_schema off apply to every file anyway.
+ * never changes a byte of it. Every file's schema must be Faultline's exactly (no trigger or
+ * view, where hostile SQL would hide), every value is checked as it is read and every
+ * statement has a budget; --untrusted adds a full integrity_check instead of quick_check, and
+ * with a writing command the file is checked that way first and then written. Only a command
+ * that adds something from nothing (import) creates a missing store: deleting or bookmarking
+ * in a file that is not there is a mistake in the path, and should say so.
  */
 FlStore *
 fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access)
@@ -47,9 +47,16 @@ fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access
     flags |= FL_STORE_OPEN_UNTRUSTED;
   g_autoptr (GError) error = NULL;
   FlStore *store = fl_store_open (path, flags, &error);
+  if (store != NULL && fl_store_get_schema_version (store) > FL_STORE_SCHEMA_VERSION)
+    fprintf (stderr, "faultline-cli: note: '%s' was written by a newer Faultline (schema version "
+             "%" G_GINT64_FORMAT "; this one knows up to %d): it is read as far as this "
+             "version knows it, and cannot be changed by it\n", path,
+             fl_store_get_schema_version (store), FL_STORE_SCHEMA_VERSION);
   if (store != NULL)
     return store;
-  if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
+  if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA))
+    fl_cli_fail ("%s (reading commands such as `db list` and `replay` can)", error->message);
+  else if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
     fl_cli_fail ("%s (no store there yet: `run --record` and `db import` create one)",
                  error->message);
   else

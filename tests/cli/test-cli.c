@@ -4,21 +4,8 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
+#include "cli-result.h"
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
 static void
 cli (Result *r, ...)
@@ -515,7 +502,7 @@ test_replay_differs (StoreFixture *fx, gconstpointer data)
   sqlite3 *db = NULL;
   g_assert_cmpint (sqlite3_open (fx->db, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "UPDATE event SET val = val + 1 WHERE run_id = 1 AND "
-                                     "step = 40 AND sub = 0; UPDATE run SET hash = 'changed' "
+                                     "step = 40 AND sub = 0; UPDATE run SET hash = 'c4a9ed' "
                                      "WHERE id = 1", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
   g_auto (Result) r = { 0 };

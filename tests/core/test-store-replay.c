@@ -232,7 +232,7 @@ test_replay_reports_the_difference (FlStoreFixture *fx, gconstpointer data)
     "UPDATE event SET val = val + 1 WHERE run_id = 1 AND step = %u AND sub = 0", tampered);
   g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_changes (db), ==, 1);
-  g_assert_cmpint (sqlite3_exec (db, "UPDATE run SET hash = 'tampered' WHERE id = 1", NULL, NULL,
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE run SET hash = '0123456789abcdef' WHERE id = 1", NULL, NULL,
                                  NULL), ==, SQLITE_OK);
   sqlite3_close (db);
 

@@ -275,40 +275,6 @@ test_bad_truncated (FlStoreFixture *fx, gconstpointer data)
 }
 
 static void
-test_bad_newer_schema (FlStoreFixture *fx, gconstpointer data)
-{
-  make_store (fx->db, 100);
-  raw_exec (fx->db, "PRAGMA user_version = 99");
-  assert_refused (fx->db, FL_STORE_ERROR_NEWER_SCHEMA, "schema version 99");
-}
-
-/* A received file with a trigger is refused when opened as untrusted; the store creates none. */
-static void
-test_bad_untrusted_trigger (FlStoreFixture *fx, gconstpointer data)
-{
-  make_store (fx->db, 100);
-  raw_exec (fx->db, "CREATE TRIGGER spy AFTER INSERT ON bookmark BEGIN SELECT 1; END;");
-  g_autofree char *before = fl_store_test_sha256 (fx->db);
-  g_autoptr (GError) error = NULL;
-  g_assert_null (fl_store_open (fx->db, FL_STORE_OPEN_UNTRUSTED | FL_STORE_OPEN_READ_ONLY,
-                                &error));
-  g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_A_STORE);
-  g_assert_nonnull (strstr (error->message, "trigger 'spy'"));
-  g_autofree char *after = fl_store_test_sha256 (fx->db);
-  g_assert_cmpstr (before, ==, after);
-}
-
-static void
-test_untrusted_store_opens (FlStoreFixture *fx, gconstpointer data)
-{
-  make_store (fx->db, 5000);
-  g_autoptr (FlStore) store = open_ok (fx->db, FL_STORE_OPEN_UNTRUSTED);
-  g_assert_cmpint (db_int (store->db, "PRAGMA cell_size_check"), ==, 1);
-  g_autoptr (GPtrArray) runs = fl_store_list_runs (store, 0, NULL);
-  g_assert_cmpuint (runs->len, ==, 1);
-}
-
-static void
 assert_writes_refused (FlStore *store)
 {
   g_autoptr (GError) e1 = NULL, e2 = NULL, e3 = NULL, e4 = NULL;
@@ -322,6 +288,62 @@ assert_writes_refused (FlStore *store)
   g_assert_false (fl_store_delete_scenario (store, 1, &e4));
   g_assert_error (e4, FL_STORE_ERROR, FL_STORE_ERROR_READ_ONLY);
   g_assert_nonnull (strstr (e1->message, fl_store_get_path (store)));
+}
+
+/* A newer Faultline's store: refused for writing (this version could break what it does not
+ * know), read as far as this version knows it, and never changed. */
+static void
+test_bad_newer_schema (FlStoreFixture *fx, gconstpointer data)
+{
+  make_store (fx->db, 100);
+  raw_exec (fx->db, "PRAGMA user_version = 99; CREATE TABLE later (x INTEGER)");
+  g_autofree char *before = fl_store_test_sha256 (fx->db);
+  static const FlStoreOpenFlags writing[] = {
+    FL_STORE_OPEN_NONE, FL_STORE_OPEN_UNTRUSTED, FL_STORE_OPEN_CREATE,
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (writing); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (fl_store_open (fx->db, writing[i], &error));
+      g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA);
+      g_assert_nonnull (strstr (error->message, "schema version 99"));
+      g_assert_nonnull (strstr (error->message, "read-only"));
+    }
+  {
+    g_autoptr (FlStore) store = open_ok (fx->db, FL_STORE_OPEN_READ_ONLY | FL_STORE_OPEN_UNTRUSTED);
+    g_assert_cmpint (fl_store_get_schema_version (store), ==, 99);
+    g_autoptr (GPtrArray) runs = fl_store_list_runs (store, 0, NULL);
+    g_assert_cmpuint (runs->len, ==, 1);
+    assert_writes_refused (store);
+  }
+  g_autofree char *after = fl_store_test_sha256 (fx->db);
+  g_assert_cmpstr (before, ==, after);
+
+  /* newer or not, a trigger is never accepted */
+  raw_exec (fx->db, "CREATE TRIGGER later_spy AFTER INSERT ON run BEGIN SELECT 1; END;");
+  g_autoptr (GError) error = NULL;
+  g_assert_null (fl_store_open (fx->db, FL_STORE_OPEN_READ_ONLY, &error));
+  g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_FOREIGN);
+  g_assert_nonnull (strstr (error->message, "trigger 'later_spy'"));
+}
+
+/* A trigger is refused in every mode (the store creates none), and the file stays as it was. */
+static void
+test_bad_untrusted_trigger (FlStoreFixture *fx, gconstpointer data)
+{
+  make_store (fx->db, 100);
+  raw_exec (fx->db, "CREATE TRIGGER spy AFTER INSERT ON bookmark BEGIN SELECT 1; END;");
+  assert_refused (fx->db, FL_STORE_ERROR_FOREIGN, "the trigger 'spy' on table 'bookmark'");
+}
+
+static void
+test_untrusted_store_opens (FlStoreFixture *fx, gconstpointer data)
+{
+  make_store (fx->db, 5000);
+  g_autoptr (FlStore) store = open_ok (fx->db, FL_STORE_OPEN_UNTRUSTED);
+  g_assert_cmpint (db_int (store->db, "PRAGMA cell_size_check"), ==, 1);
+  g_autoptr (GPtrArray) runs = fl_store_list_runs (store, 0, NULL);
+  g_assert_cmpuint (runs->len, ==, 1);
 }
 
 /* Opened read-only, a store reads normally, refuses every write and never changes. */
