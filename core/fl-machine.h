@@ -22,6 +22,7 @@ struct _FlSim {
   FlState       st;
   FlEventLog    events;         /* the whole run so far */
   GPtrArray    *findings;       /* FlFinding * */
+  GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;

@@ -37,6 +37,10 @@ copy_scenario (const FlScenario *scenario, GError **error)
     {
       g_free (copy->id);
       copy->id = g_strdup (scenario->id);
+      /* messages about the schedule name the line the user wrote, not one of the copy */
+      for (guint i = 0; i < copy->schedule->len && i < scenario->schedule->len; i++)
+        g_array_index (copy->schedule, FlScheduleStep, i).line =
+          g_array_index (scenario->schedule, FlScheduleStep, i).line;
     }
   return copy;
 }
@@ -109,6 +113,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
   fl_event_log_init (&sim->events);
   sim->findings = g_ptr_array_new_with_free_func (finding_free);
+  sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -137,6 +142,7 @@ fl_sim_free (FlSim *sim)
   g_array_unref (sim->checkpoints);
   fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
+  g_array_unref (sim->unreached);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
   g_free (sim);
@@ -397,6 +403,9 @@ truncate_future (FlSim *sim)
   for (guint i = sim->findings->len; i > 0; i--)
     if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step >= step)
       g_ptr_array_remove_index (sim->findings, i - 1);
+  while (sim->unreached->len > 0
+         && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)
+    g_array_set_size (sim->unreached, sim->unreached->len - 1);
   while (sim->checkpoints->len > 1
          && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
     {

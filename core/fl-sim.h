@@ -40,6 +40,15 @@ typedef struct {
   char   *message;
 } FlFinding;
 
+/* A point of the scenario's [schedule] the script moved past without its CPU reaching it:
+ * the CPU's program ended (or it got stuck) first, so the interleaving it was to set up did
+ * not happen. */
+typedef struct {
+  guint   index;              /* into the scenario's schedule */
+  guint64 step;               /* the step after which the script gave it up */
+  gboolean stuck;             /* its CPU was stuck rather than done */
+} FlScheduleMiss;
+
 typedef struct {
   guint64 total, speculative, retried, locked, errors, minor, major;
   guint64 cycles;             /* the largest CPU clock: simulated time of the run */
@@ -81,6 +90,8 @@ guint64         fl_sim_get_hash         (FlSim *sim);
 guint64         fl_sim_get_seed         (FlSim *sim);
 guint64         fl_sim_get_state_hash   (FlSim *sim);
 GPtrArray      *fl_sim_get_findings     (FlSim *sim);
+GArray         *fl_sim_get_unreached    (FlSim *sim);
+char           *fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss);
 void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);
 char           *fl_sim_describe_event   (FlSim *sim, const FlEvent *event);
 const char     *fl_sim_line_name        (FlSim *sim, guint line, char *buf, gsize size);

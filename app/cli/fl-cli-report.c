@@ -115,6 +115,13 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
                i ? "          " : "Findings  ", fl_finding_kind_name (f->kind), f->step, f->cpu,
                f->message);
     }
+  GArray *unreached = fl_sim_get_unreached (sim);
+  for (guint i = 0; i < unreached->len; i++)
+    {
+      g_autofree char *text = fl_sim_describe_unreached (sim, &g_array_index (unreached,
+                                                                           FlScheduleMiss, i));
+      fprintf (out, "%s %s\n", i ? "          " : "Warning   ", text);
+    }
   fprintf (out, "Hash       %016" G_GINT64_MODIFIER "x\n", fl_sim_get_hash (sim));
 }
 
@@ -176,6 +183,23 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
       fl_cli_json_int (b, "step", (gint64) f->step);
       fl_cli_json_int (b, "cpu", f->cpu);
       fl_cli_json_string (b, "message", f->message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  /* the stop points the script gave up on: the interleaving they set up did not happen */
+  json_builder_set_member_name (b, "unreached");
+  json_builder_begin_array (b);
+  GArray *unreached = fl_sim_get_unreached (sim);
+  for (guint i = 0; i < unreached->len; i++)
+    {
+      const FlScheduleMiss *m = &g_array_index (unreached, FlScheduleMiss, i);
+      const FlScheduleStep *s = &g_array_index (sc->schedule, FlScheduleStep, m->index);
+      g_autofree char *point = g_strdup_printf ("cpu%u until %s", s->cpu, s->target);
+      g_autofree char *message = fl_sim_describe_unreached (sim, m);
+      json_builder_begin_object (b);
+      fl_cli_json_string (b, "point", point);
+      fl_cli_json_int (b, "line", s->line);
+      fl_cli_json_string (b, "message", message);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -95,6 +95,8 @@ test_builtins_are_clean (void)
       JsonObject *run = parse_json (r.out, &p);
       g_assert_true (json_object_get_boolean_member (run, "finished"));
       g_assert_cmpint (json_array_get_length (json_object_get_array_member (run, "findings")), ==, 0);
+      /* every stop point of its schedule is reached: the race it sets up happens */
+      g_assert_cmpint (json_array_get_length (json_object_get_array_member (run, "unreached")), ==, 0);
       g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (run, "faults"), "total"), >, 0);
     }
 }
@@ -209,6 +211,50 @@ test_munmap_trace_shows_fallback (void)
   const char *locked = strstr (dead, "__down_read_trylock:");
   g_assert_nonnull (locked);
   g_assert_nonnull (strstr (r.out, "retried 1, locked 1"));
+}
+
+/* A stop point spelt wrong is refused at its line with the nearest names; one spelt right that
+ * the run never reaches is said after the run, in the summary and the JSON. */
+static void
+test_schedule_points (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("faultline-cli-XXXXXX", &error);
+  g_autofree char *misspelt = g_build_filename (dir, "misspelt.fault", NULL);
+  g_autofree char *unreached = g_build_filename (dir, "unreached.fault", NULL);
+#define SCHEDULE_TEXT(point) "[scenario]\ntitle=t\n[config]\ncpus=2\n" \
+                     "[mm]\nvma=0x7f0000000000-0x7f0000004000 rw- anon\n" \
+                     "[cpu0]\nops=fault 0x7f0000001000 write\n" \
+                     "[cpu1]\nops=munmap 0x7f0000000000 0x4000\n" \
+                     "[schedule]\nsteps=cpu0 until " point "; cpu1 until end\n"
+  const char *bad = SCHEDULE_TEXT ("handle_pte_fualt");
+  const char *never = SCHEDULE_TEXT ("__do_fault");
+#undef SCHEDULE_TEXT
+  g_assert_true (g_file_set_contents (misspelt, bad, -1, NULL));
+  g_assert_true (g_file_set_contents (unreached, never, -1, NULL));
+
+  g_auto (Result) a = { 0 }, b = { 0 }, c = { 0 };
+  cli (&a, "run", misspelt, NULL);
+  g_assert_cmpint (a.status, ==, 2);
+  g_assert_nonnull (strstr (a.err, "misspelt.fault:12: unknown stop point 'handle_pte_fualt'"));
+  g_assert_nonnull (strstr (a.err, "the nearest are handle_pte_fault, "));
+
+  const char *sentence = "schedule point 'cpu0 until __do_fault' (line 12) was never reached";
+  cli (&b, "run", unreached, NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  g_assert_nonnull (strstr (b.out, "Warning    "));
+  g_assert_nonnull (strstr (b.out, sentence));
+  cli (&c, "run", unreached, "--json", NULL);
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *missed = json_object_get_array_member (parse_json (c.out, &p), "unreached");
+  g_assert_cmpuint (json_array_get_length (missed), ==, 1);
+  JsonObject *m = json_array_get_object_element (missed, 0);
+  g_assert_cmpstr (json_object_get_string_member (m, "point"), ==, "cpu0 until __do_fault");
+  g_assert_cmpint (json_object_get_int_member (m, "line"), ==, 12);
+  g_assert_nonnull (strstr (json_object_get_string_member (m, "message"), sentence));
+  g_assert_cmpint (g_unlink (misspelt), ==, 0);
+  g_assert_cmpint (g_unlink (unreached), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 static void
@@ -877,6 +923,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/broken-designs", test_broken_designs_are_caught);
   g_test_add_func ("/cli/run/munmap-trace", test_munmap_trace_shows_fallback);
   g_test_add_func ("/cli/run/determinism", test_same_seed_same_hash);
+  g_test_add_func ("/cli/run/schedule-points", test_schedule_points);
   g_test_add_func ("/cli/run/bad-options", test_bad_options);
   g_test_add_func ("/cli/bench/order", test_bench_order);
   g_test_add_func ("/cli/bench/one-cpu-even", test_bench_one_cpu_even);
