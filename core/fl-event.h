@@ -24,7 +24,7 @@ typedef enum {
   FL_EV_PTE,          /* read or wrote a PTE (obj0 = PTE page, val = index) */
   FL_EV_IRQ,          /* IRQs disabled (val = 1) or enabled (val = 0) */
   FL_EV_IPI_SEND,     /* sent TLB-flush IPIs (obj0 = val = how many CPUs; the targets get IPI_ACK) */
-  FL_EV_IPI_ACK,      /* obj0 = sender */
+  FL_EV_IPI_ACK,      /* obj0 = first sender, val = how many senders it acknowledged */
   FL_EV_RCU,          /* read-side enter/exit, quiescent state, grace period, callback */
   FL_EV_ALLOC,        /* allocated an object (obj0 = id) */
   FL_EV_FREE,         /* freed one */

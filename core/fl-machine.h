@@ -137,7 +137,7 @@ gboolean fl_rcu_idle        (FlSim *sim);
 
 /* TLB flushes (fl-tlb.c) */
 void     fl_tlb_take_ipi    (FlSim *sim, guint cpu);
-void     fl_tlb_parked      (FlSim *sim, guint cpu);
+gboolean fl_tlb_can_take_ipi (FlSim *sim, guint cpu);
 
 /* the oracle (fl-oracle.c) */
 void     fl_oracle_after_step (FlSim *sim, guint cpu);

@@ -21,10 +21,11 @@ pick_time (FlSim *sim)
 {
   const FlState *st = &sim->st;
   gint best = -1;
-  if (st->g->rcu.ready == 0)
+  if (st->g->rcu.ready == 0 && st->g->ipis_pending == 0)
     {
-      /* No CPU has an RCU callback to run, so the runnable ones are exactly the running
-       * ones: visit only those, in increasing id as the full scan would (ties by CPU id). */
+      /* No CPU has an RCU callback to run or an IPI to take, so the runnable ones are
+       * exactly the running ones: visit only those, in increasing id as the full scan would
+       * (ties by CPU id). */
       guint64 best_clock = 0;
       for (guint w = 0; w < (st->sizes.ncpus + 63) / 64; w++)
         for (guint64 bits = st->g->running[w]; bits; bits &= bits - 1)

@@ -316,6 +316,9 @@ fl_sim_runnable (FlSim *sim, guint c)
   const FlCpu *cpu = &sim->st.cpus[c];
   if (cpu->status == FL_CPU_RUNNING)
     return TRUE;
+  /* a parked CPU with IRQs on takes a TLB-flush IPI where it waits, as a step of its own */
+  if (fl_tlb_can_take_ipi (sim, c))
+    return TRUE;
   /* a CPU whose program is over still runs the RCU callbacks it queued */
   return cpu->status == FL_CPU_DONE && cpu->depth == 0 && fl_rcu_has_ready (sim, c);
 }
