@@ -47,7 +47,7 @@ typedef enum {
 
 typedef struct {
   guint64 cycle;      /* the CPU's clock after the step */
-  guint32 step;       /* global step number, from 0 */
+  guint32 step;       /* steps taken before it: the events of step N (docs/model.md) carry N - 1 */
   guint16 cpu;
   guint16 loc;        /* listing location (FlLoc): function + line */
   guint8  kind;       /* FlEventKind */

@@ -30,6 +30,7 @@ struct _FlSim {
   GArray       *checkpoints;    /* FlCheckpoint */
   guint64       checkpoint_every;
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
+  gboolean      stepping;       /* inside fl_sim_take_step (findings number their step) */
   gboolean      completed;      /* the end was reached once: its findings are recorded */
   guint64       first_finding_step;
   /* the topology as tables, from the configuration once: the coherence model asks which

@@ -221,7 +221,9 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
     }
   FlFinding *f = g_new0 (FlFinding, 1);
   f->kind = kind;
-  f->step = st->g->step;
+  /* the number of the step that found it, which is also the state that shows it; the end's
+   * checks run after the last step, on the final state */
+  f->step = sim->stepping ? st->g->step + 1 : st->g->step;
   f->cpu = cpu;
   f->obj = obj;
   f->message = g_steal_pointer (&message);
@@ -278,6 +280,7 @@ fl_sim_take_step (FlSim *sim, guint c)
   st->g->now = cpu->clock;
 
   memset (&sim->ev, 0, sizeof sim->ev);
+  sim->stepping = TRUE;
   sim->ev.step = (guint32) st->g->step;
   sim->ev.cpu = c;
   sim->ev.loc = current_loc (cpu);
@@ -302,8 +305,10 @@ fl_sim_take_step (FlSim *sim, guint c)
   if (sim->ev.line)
     sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
   record (sim, &sim->ev);
-  st->g->step++;
+  /* what the oracle finds after the step belongs to it: its event carries the same step */
   fl_oracle_after_step (sim, c);
+  st->g->step++;
+  sim->stepping = FALSE;
 
   /* checkpoint_every is a power of two (4096, doubled): a mask, not a division per step */
   if (!sim->replaying && (st->g->step & (sim->checkpoint_every - 1)) == 0)
@@ -404,7 +409,7 @@ truncate_future (FlSim *sim)
       sim->hash = mix_event (sim->hash, &e);
     }
   for (guint i = sim->findings->len; i > 0; i--)
-    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step >= step)
+    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step > step)
       g_ptr_array_remove_index (sim->findings, i - 1);
   while (sim->unreached->len > 0
          && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)

@@ -34,7 +34,7 @@ typedef enum {
 
 typedef struct {
   FlFindingKind kind;
-  guint64 step;
+  guint64 step;               /* the step that found it, from 1: the state after it shows it */
   guint   cpu;
   guint32 obj;
   char   *message;

@@ -130,7 +130,7 @@ fl_findings_list_changed (FlFindingsList *self)
   for (guint i = 0; i < findings->len && selected == NULL; i++)
     {
       const FlFinding *finding = g_ptr_array_index (findings, i);
-      if (finding->step + 1 == step)
+      if (finding->step == step)
         selected = gtk_list_box_get_row_at_index (self->list_box, (int) i);
     }
   if (selected != NULL)

@@ -25,8 +25,10 @@ fl_cli_print_trace (FlSim *sim, gsize from, FILE *out)
       const FlEvent *e = &event;
       g_autofree char *at = where (e->loc);
       g_autofree char *what = fl_sim_describe_event (sim, e);
-      fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step, e->cycle, e->cpu,
-               at, what);
+      /* step N's events carry N - 1 (the steps before them): the row says N, the number the
+       * window, the findings and --max-steps use for the state after it */
+      fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step + 1, e->cycle,
+               e->cpu, at, what);
     }
   return n;
 }

@@ -20,23 +20,34 @@ result_clear (Result *r)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
+/* faultline-cli with the arguments in `args` (NULL-terminated). */
 static void
-cli (Result *r, ...)
+cli_strv (Result *r, const char *const *args)
 {
-  va_list args;
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_ptr_array_add (argv, (char *) g_getenv ("FL_CLI"));
-  va_start (args, r);
-  for (const char *a = va_arg (args, const char *); a; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
   int wait = 0;
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                &r->out, &r->err, &wait, &error));
   g_assert_no_error (error);
   r->status = WIFEXITED (wait) ? WEXITSTATUS (wait) : -1;
+}
+
+static void
+cli (Result *r, ...)
+{
+  va_list args;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  va_start (args, r);
+  for (const char *a = va_arg (args, const char *); a; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  cli_strv (r, (const char *const *) argv->pdata);
 }
 
 static JsonObject *
@@ -75,18 +86,33 @@ test_list_has_the_library (void)
     g_assert_nonnull (strstr (r.out, ids[i]));
 }
 
-/* Every built-in scenario, as written, runs to its end without findings. */
-static void
-test_builtins_are_clean (void)
+/* The ids `list --json` gives: every built-in scenario. */
+static GStrv
+builtin_ids (void)
 {
   g_auto (Result) list = { 0 };
   cli (&list, "list", "--json", NULL);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, list.out, -1, NULL));
   JsonArray *all = json_node_get_array (json_parser_get_root (parser));
+  GStrvBuilder *ids = g_strv_builder_new ();
   for (guint i = 0; i < json_array_get_length (all); i++)
+    g_strv_builder_add (ids, json_object_get_string_member (json_array_get_object_element (all, i),
+                                                            "id"));
+  GStrv out = g_strv_builder_end (ids);
+  g_strv_builder_unref (ids);
+  g_assert_cmpuint (g_strv_length (out), >=, 14);
+  return out;
+}
+
+/* Every built-in scenario, as written, runs to its end without findings. */
+static void
+test_builtins_are_clean (void)
+{
+  g_auto (GStrv) ids = builtin_ids ();
+  for (guint i = 0; ids[i]; i++)
     {
-      const char *id = json_object_get_string_member (json_array_get_object_element (all, i), "id");
+      const char *id = ids[i];
       g_auto (Result) r = { 0 };
       cli (&r, "run", id, "--json", NULL);
       g_test_message ("%s: exit %d %s", id, r.status, r.err);
@@ -195,6 +221,100 @@ test_broken_designs_are_caught (void)
       JsonObject *run = parse_json (r.out, &p);
       g_assert_true (has_finding (run, cases[i].kind));
     }
+}
+
+/* The number of the step a --trace row belongs to (the first column). */
+static guint64
+trace_row_step (const char *row)
+{
+  return g_ascii_strtoull (row, NULL, 10);
+}
+
+/* One run three ways: the summary's "Steps", its findings' "at step S", the JSON and the
+ * trace give one number for each step; the trace's last row is the run's last step; a
+ * finding's trace row (FINDING kind) has its step. With --max-steps N, N steps. */
+static void
+assert_steps_agree (const char *id, const char *set, const char *max_steps)
+{
+  g_auto (Result) text = { 0 }, json = { 0 }, trace = { 0 };
+  const char *args[8] = { "run", id };
+  guint n = 2;
+  if (set)
+    {
+      args[n++] = "--set";
+      args[n++] = set;
+    }
+  if (max_steps)
+    {
+      args[n++] = "--max-steps";
+      args[n++] = max_steps;
+    }
+  cli_strv (&text, args);
+  args[n] = "--json";
+  cli_strv (&json, args);
+  args[n] = "--trace";
+  cli_strv (&trace, args);
+  g_test_message ("%s %s %s", id, set ? set : "", max_steps ? max_steps : "");
+  g_assert_cmpint (text.status, <=, 1);
+
+  g_autoptr (JsonParser) p = NULL;
+  JsonObject *run = parse_json (json.out, &p);
+  gint64 steps = json_object_get_int_member (run, "steps");
+  g_autofree char *steps_line = g_strdup_printf ("\nSteps      %" G_GINT64_FORMAT, steps);
+  g_assert_nonnull (strstr (text.out, steps_line));
+  if (max_steps)
+    g_assert_cmpint (steps, ==, g_ascii_strtoll (max_steps, NULL, 10));
+
+  /* the trace: rows in step order, the last one the run's last step */
+  g_auto (GStrv) rows = g_strsplit (trace.out, "\n", -1);
+  guint64 last = 0;
+  for (guint i = 0; rows[i] && g_ascii_isspace (rows[i][0]); i++)
+    {
+      guint64 row_step = trace_row_step (rows[i]);
+      if (row_step == 0)
+        continue;   /* not a step row */
+      g_assert_cmpuint (row_step, >=, last);
+      last = row_step;
+    }
+  g_assert_cmpuint (last, ==, (guint64) steps);
+
+  JsonArray *findings = json_object_get_array_member (run, "findings");
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *f = json_array_get_object_element (findings, i);
+      gint64 at = json_object_get_int_member (f, "step");
+      const char *kind = json_object_get_string_member (f, "kind");
+      g_autofree char *said = g_strdup_printf ("%s at step %" G_GINT64_FORMAT " on cpu%" G_GINT64_FORMAT,
+                                               kind, at, json_object_get_int_member (f, "cpu"));
+      g_assert_nonnull (strstr (text.out, said));
+      g_assert_cmpint (at, >=, 1);
+      g_assert_cmpint (at, <=, steps);
+      gboolean in_trace = FALSE;
+      g_autofree char *mark = g_strdup_printf ("FINDING %s", kind);
+      for (guint r = 0; rows[r] && !in_trace; r++)
+        in_trace = strstr (rows[r], mark) != NULL && trace_row_step (rows[r]) == (guint64) at;
+      if (!in_trace)
+        g_error ("%s: no trace row of step %" G_GINT64_FORMAT " says '%s'", id, at, mark);
+    }
+}
+
+static void
+test_step_numbers_agree (void)
+{
+  g_auto (GStrv) ids = builtin_ids ();
+  for (guint i = 0; ids[i]; i++)
+    {
+      const char *id = ids[i];
+      /* the long ones up to a limit: the trace of millions of steps is not the point */
+      gboolean long_run = strcmp (id, "multi-fault") == 0 || strcmp (id, "will-it-scale-pf1") == 0;
+      assert_steps_agree (id, NULL, long_run ? "5000" : NULL);
+      assert_steps_agree (id, NULL, "30");
+    }
+  /* and runs with findings: found during a step, and at the end (the deadlock) */
+  assert_steps_agree ("spf-vs-munmap", "vma-free=immediate", NULL);
+  assert_steps_agree ("spf-vs-mprotect", "spf-seqcheck=off", NULL);
+  assert_steps_agree ("spf-tlb-ipi", "pte-map-lock=spin-irqs-off", NULL);
+  assert_steps_agree ("spf-mmap-cache-race", "spf-mmap-cache=update", NULL);
 }
 
 /* The trace of spf-vs-munmap shows the speculative attempt, its retry and the locked path. */
@@ -432,7 +552,8 @@ test_replay_differs (StoreFixture *fx, gconstpointer data)
   g_auto (Result) r = { 0 };
   cli (&r, "replay", fx->db, "1", NULL);
   g_assert_cmpint (r.status, ==, 1);
-  g_assert_nonnull (strstr (r.out, "first differing step 40"));
+  /* the stored event of step 41 (40 steps before it) was changed */
+  g_assert_nonnull (strstr (r.out, "first differing step 41"));
 }
 
 static void
@@ -922,6 +1043,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/builtins-clean", test_builtins_are_clean);
   g_test_add_func ("/cli/run/broken-designs", test_broken_designs_are_caught);
   g_test_add_func ("/cli/run/munmap-trace", test_munmap_trace_shows_fallback);
+  g_test_add_func ("/cli/run/step-numbers", test_step_numbers_agree);
   g_test_add_func ("/cli/run/determinism", test_same_seed_same_hash);
   g_test_add_func ("/cli/run/schedule-points", test_schedule_points);
   g_test_add_func ("/cli/run/bad-options", test_bad_options);

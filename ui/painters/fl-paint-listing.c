@@ -156,8 +156,9 @@ fl_paint_listing (FlPaintCtx *p)
   if (last)
     {
       g_autofree char *what = fl_sim_describe_event (p->sim, last);
+      /* the event carries the steps before it; the step is numbered as in the header */
       /* Translators: before what the CPU's last step did */
-      g_snprintf (buf, sizeof buf, _("Step %u: "), last->step);
+      g_snprintf (buf, sizeof buf, _("Step %u: "), last->step + 1);
       double lw = fl_text_draw (p, FL_FONT_BOLD, why_size, &pal->text_dim, x + pad, ty, 0,
                                 FL_ALIGN_LEFT, buf);
       fl_text_draw (p, FL_FONT_SANS, why_size, &pal->text_dim, x + pad + lw, ty,
