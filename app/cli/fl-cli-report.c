@@ -77,6 +77,9 @@ hot_lines (FlSim *sim)
   return lines;
 }
 
+/* The busiest lines the summary names one by one; --json has them all. */
+#define SUMMARY_LINES 8u
+
 static const char *const policy_names[] = { "time", "script", "random", "external" };
 
 void
@@ -103,11 +106,19 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   g_autoptr (GArray) lines = hot_lines (sim);
   fprintf (out, "Transfers  %" G_GUINT64_FORMAT " cache-line transfers between CPUs%s\n",
            k.transfers, lines->len ? ":" : "");
-  for (guint i = 0; i < MIN (lines->len, 8u); i++)
+  guint64 rest = 0;
+  for (guint i = 0; i < lines->len; i++)
     {
       const LineCount *c = &g_array_index (lines, LineCount, i);
-      fprintf (out, "           %8u  %s\n", c->transfers, line_label (sim, c->line, buf, sizeof buf));
+      if (i < SUMMARY_LINES)
+        fprintf (out, "           %8u  %s\n", c->transfers, line_label (sim, c->line, buf, sizeof buf));
+      else
+        rest += c->transfers;
     }
+  /* the rows add up to the total: the quieter lines together in one */
+  if (lines->len > SUMMARY_LINES)
+    fprintf (out, "           %8" G_GUINT64_FORMAT "  %u more line%s\n", rest,
+             lines->len - SUMMARY_LINES, lines->len - SUMMARY_LINES == 1 ? "" : "s");
   if (findings->len == 0)
     fprintf (out, "Findings   none\n");
   for (guint i = 0; i < findings->len; i++)

@@ -317,6 +317,66 @@ test_step_numbers_agree (void)
   assert_steps_agree ("spf-mmap-cache-race", "spf-mmap-cache=update", NULL);
 }
 
+/* The summary's transfer total is the sum of its rows (the lines past the eighth in one
+ * "N more lines" row), and of the JSON's per-line counts; compare's "transfers" row is the
+ * sum of its cache-line rows, for A and for B. */
+static void
+test_totals_are_sums (void)
+{
+  g_auto (GStrv) ids = builtin_ids ();
+  guint with_more = 0;
+  for (guint i = 0; ids[i]; i++)
+    {
+      gboolean long_run = strcmp (ids[i], "will-it-scale-pf1") == 0;
+      g_auto (Result) text = { 0 }, json = { 0 };
+      cli (&text, "run", ids[i], "--max-steps", long_run ? "20000" : "0", NULL);
+      cli (&json, "run", ids[i], "--json", "--max-steps", long_run ? "20000" : "0", NULL);
+      const char *at = strstr (text.out, "\nTransfers  ");
+      g_assert_nonnull (at);
+      guint64 total = g_ascii_strtoull (at + strlen ("\nTransfers  "), NULL, 10);
+      g_auto (GStrv) rows = g_strsplit (strchr (at + 1, '\n') + 1, "\n", -1);
+      guint64 sum = 0;
+      for (guint r = 0; rows[r] && g_str_has_prefix (rows[r], "           "); r++)
+        {
+          sum += g_ascii_strtoull (rows[r], NULL, 10);
+          with_more += strstr (rows[r], " more line") != NULL;
+        }
+      g_test_message ("%s: %" G_GUINT64_FORMAT " transfers, rows sum to %" G_GUINT64_FORMAT,
+                      ids[i], total, sum);
+      g_assert_cmpuint (sum, ==, total);
+
+      g_autoptr (JsonParser) p = NULL;
+      JsonObject *lines = json_object_get_object_member (parse_json (json.out, &p), "transfers");
+      g_autoptr (GList) names = json_object_get_members (lines);
+      guint64 json_sum = 0;
+      for (GList *l = names; l; l = l->next)
+        json_sum += (guint64) json_object_get_int_member (lines, l->data);
+      g_assert_cmpuint (json_sum, ==, total);
+    }
+  /* spf-vs-munmap moves nine lines: the ninth is counted in the last row */
+  g_assert_cmpuint (with_more, >=, 1);
+
+  g_auto (Result) cmp = { 0 };
+  cli (&cmp, "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b", "vma-free=immediate",
+       "--json", NULL);
+  g_assert_cmpint (cmp.status, <=, 1);
+  g_autoptr (JsonParser) cp = NULL;
+  JsonObject *root = parse_json (cmp.out, &cp);
+  const char *const runs[] = { "a", "b" };
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      JsonObject *run = json_object_get_object_member (root, runs[r]);
+      JsonObject *lines = json_object_get_object_member (run, "transfers");
+      g_autoptr (GList) names = json_object_get_members (lines);
+      gint64 sum = 0;
+      for (GList *l = names; l; l = l->next)
+        sum += json_object_get_int_member (lines, l->data);
+      g_assert_cmpint (sum, ==, json_object_get_int_member (json_object_get_object_member (run,
+                                                                                     "counters"),
+                                                          "transfers"));
+    }
+}
+
 /* The trace of spf-vs-munmap shows the speculative attempt, its retry and the locked path. */
 static void
 test_munmap_trace_shows_fallback (void)
@@ -1044,6 +1104,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/broken-designs", test_broken_designs_are_caught);
   g_test_add_func ("/cli/run/munmap-trace", test_munmap_trace_shows_fallback);
   g_test_add_func ("/cli/run/step-numbers", test_step_numbers_agree);
+  g_test_add_func ("/cli/run/totals-are-sums", test_totals_are_sums);
   g_test_add_func ("/cli/run/determinism", test_same_seed_same_hash);
   g_test_add_func ("/cli/run/schedule-points", test_schedule_points);
   g_test_add_func ("/cli/run/bad-options", test_bad_options);

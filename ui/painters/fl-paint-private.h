@@ -116,6 +116,7 @@ guint64      fl_last_cycle     (FlSim *sim);
 /* The views (one file each) */
 void  fl_paint_lanes     (FlPaintCtx *p);
 double fl_lanes_preferred_height (FlPaintCtx *p);
+guint64 fl_lanes_now      (FlPaintCtx *p);
 void  fl_paint_vma       (FlPaintCtx *p);
 void  fl_paint_pgtable   (FlPaintCtx *p);
 void  fl_paint_cache     (FlPaintCtx *p);
