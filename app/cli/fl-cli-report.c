@@ -19,6 +19,9 @@ gsize
 fl_cli_print_trace (FlSim *sim, gsize from, FILE *out)
 {
   gsize n = fl_sim_get_n_events (sim);
+  if (from == 0 && n > 0)
+    fprintf (out, "%8s %12s  %-6s %-40s %s\n", "step", "cycle", "cpu", "function:tag",
+             "what the step did [cache line: where it came from]");
   for (gsize i = from; i < n; i++)
     {
       FlEvent event = fl_sim_get_event (sim, i);
@@ -98,8 +101,9 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   fprintf (out, "Seed       %" G_GUINT64_FORMAT ", schedule %s\n", seed, policy_names[policy]);
   fprintf (out, "Steps      %" G_GUINT64_FORMAT "%s\n", fl_sim_get_step (sim),
            hit_limit ? " (stopped by --max-steps before the end)" : "");
-  fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%.1f µs at %u MHz)\n", k.cycles,
-           (double) k.cycles / cfg->cost.mhz, cfg->cost.mhz);
+  char us[G_ASCII_DTOSTR_BUF_SIZE];
+  fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%s µs at %u MHz)\n", k.cycles,
+           fl_cli_decimal ((double) k.cycles / cfg->cost.mhz, 1, us, sizeof us), cfg->cost.mhz);
   fprintf (out, "Faults     total %" G_GUINT64_FORMAT ", speculative %" G_GUINT64_FORMAT
            ", retried %" G_GUINT64_FORMAT ", locked %" G_GUINT64_FORMAT ", errors %"
            G_GUINT64_FORMAT "\n", k.total, k.speculative, k.retried, k.locked, k.errors);
@@ -234,6 +238,7 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
   g_autofree guint *fn = g_new0 (guint, st->sizes.ncpus);
   g_autofree guint64 *since = g_new0 (guint64, st->sizes.ncpus);
   gboolean first = TRUE;
+  char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
 
   for (guint c = 0; c < st->sizes.ncpus; c++)
     {
@@ -254,8 +259,9 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
           guint64 at = e ? e->cycle : since[c];
           if (now != fn[c] && fn[c] != FL_FN_N && fn[c] != FL_FN_USER)
             g_string_append_printf (out, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":%u,"
-                                    "\"ts\":%.4f,\"dur\":%.4f}", fl_fn_name (fn[c]), c,
-                                    since[c] / mhz, (at - since[c]) / mhz);
+                                    "\"ts\":%s,\"dur\":%s}", fl_fn_name (fn[c]), c,
+                                    fl_cli_decimal (since[c] / mhz, 4, ts, sizeof ts),
+                                    fl_cli_decimal ((at - since[c]) / mhz, 4, dur, sizeof dur));
           if (now != fn[c])
             {
               fn[c] = now;
@@ -264,8 +270,8 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
         }
       if (e && e->kind == FL_EV_FINDING)
         g_string_append_printf (out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s\",\"pid\":1,"
-                                "\"tid\":%u,\"ts\":%.4f}", fl_finding_kind_name (e->val), e->cpu,
-                                e->cycle / mhz);
+                                "\"tid\":%u,\"ts\":%s}", fl_finding_kind_name (e->val), e->cpu,
+                                fl_cli_decimal (e->cycle / mhz, 4, ts, sizeof ts));
     }
   g_string_append (out, "\n]}\n");
   g_autoptr (GError) error = NULL;

@@ -20,9 +20,10 @@ result_clear (Result *r)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
-/* faultline-cli with the arguments in `args` (NULL-terminated). */
+/* faultline-cli with the arguments in `args` (NULL-terminated), in the environment `envp`
+ * (NULL: this one). */
 static void
-cli_strv (Result *r, const char *const *args)
+cli_env (Result *r, char **envp, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
@@ -31,10 +32,16 @@ cli_strv (Result *r, const char *const *args)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
   int wait = 0;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &r->out, &r->err, &wait, &error));
   g_assert_no_error (error);
   r->status = WIFEXITED (wait) ? WEXITSTATUS (wait) : -1;
+}
+
+static void
+cli_strv (Result *r, const char *const *args)
+{
+  cli_env (r, NULL, args);
 }
 
 static void
@@ -377,6 +384,79 @@ test_totals_are_sums (void)
     }
 }
 
+/* --trace has a header over its columns; a check says what it tests (its listing line), a
+ * free what it frees. */
+static void
+test_trace_says_what (void)
+{
+  g_auto (Result) rcu = { 0 }, now = { 0 };
+  cli (&rcu, "run", "spf-vs-munmap", "--trace", NULL);
+  cli (&now, "run", "spf-vs-munmap", "--trace", "--set", "vma-free=immediate", NULL);
+  g_assert_true (g_str_has_prefix (rcu.out, "    step        cycle  cpu    function:tag"));
+  g_assert_nonnull (strstr (rcu.out, "find_vma:cache                           check failed: "
+                                     "if (v && v->vm_start <= addr && addr < v->vm_end)"));
+  g_assert_nonnull (strstr (rcu.out, "free VMA 1 through call_rcu, after a grace period"));
+  g_assert_nonnull (strstr (rcu.out, "free page table 4"));
+  g_assert_nonnull (strstr (now.out, "free VMA 1 at once"));
+  g_auto (GStrv) rows = g_strsplit (rcu.out, "\n", -1);
+  for (guint i = 0; rows[i]; i++)
+    {
+      g_assert_false (g_str_has_suffix (rows[i], "check passed"));
+      g_assert_false (g_str_has_suffix (rows[i], "check failed"));
+      g_assert_null (strstr (rows[i], " #"));
+    }
+}
+
+/* faultline-cli's texts are English: their numbers keep a decimal point under a German
+ * locale (built with localedef from the `locales` package into a folder of the test's),
+ * and the Trace Event file stays JSON. */
+static void
+test_numbers_in_english (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("faultline-locale-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *locale = g_build_filename (dir, "de_DE.UTF-8", NULL);
+  const char *localedef[] = { "localedef", "-i", "de_DE", "-f", "UTF-8", locale, NULL };
+  int wait = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) localedef, NULL, G_SPAWN_SEARCH_PATH
+                               | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, NULL, NULL, &wait, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (wait, NULL))
+    g_error ("localedef could not build de_DE.UTF-8: is the Debian package 'locales' installed "
+             "(build-aux/debian-packages)?");
+  g_auto (GStrv) env = g_get_environ ();
+  env = g_environ_setenv (env, "LOCPATH", dir, TRUE);
+  env = g_environ_setenv (env, "LC_ALL", "de_DE.UTF-8", TRUE);
+  g_autofree char *trace = g_build_filename (dir, "trace.json", NULL);
+
+  g_auto (Result) run = { 0 }, bench = { 0 }, cmp = { 0 };
+  const char *run_args[] = { "run", "spf-vs-munmap", "--chrome-trace", trace, NULL };
+  const char *bench_args[] = { "bench", "--workload", "multi-fault", "--cpus", "8", "--rounds",
+                               "1", NULL };
+  const char *cmp_args[] = { "compare", "spf-vs-munmap", "--a", "vma-free=rcu", "--b",
+                             "vma-free=immediate", NULL };
+  cli_env (&run, env, run_args);
+  cli_env (&bench, env, bench_args);
+  cli_env (&cmp, env, cmp_args);
+  g_test_message ("%s%s%s", run.out, bench.out, cmp.out);
+  g_assert_true (g_regex_match_simple ("\nCycles     [0-9]+ \\([0-9]+\\.[0-9] µs at [0-9]+ MHz\\)\n",
+                                       run.out, 0, 0));
+  g_assert_true (g_regex_match_simple ("\nxadd +8 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]\\.[0-9][0-9]  3\\.10\n",
+                                       bench.out, 0, 0));
+  g_assert_true (g_regex_match_simple ("\nfaults +1 +1 +\\+0 +1\\.00\n", cmp.out, 0, 0));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, trace, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_unlink (trace), ==, 0);
+  const char *rm[] = { "rm", "-r", locale, NULL };
+  g_assert_true (g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                               NULL, &wait, NULL));
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 /* The trace of spf-vs-munmap shows the speculative attempt, its retry and the locked path. */
 static void
 test_munmap_trace_shows_fallback (void)
@@ -469,6 +549,13 @@ test_bad_options (void)
   g_assert_cmpint (d.status, ==, 2);
   cli (&e, "run", "spf-vs-munmap", "--schedule", "sometimes", NULL);
   g_assert_cmpint (e.status, ==, 2);
+  /* a seed out of range is refused, not taken for "no --seed" */
+  g_auto (Result) f = { 0 }, g = { 0 };
+  cli (&f, "run", "spf-vs-munmap", "--seed=-1", NULL);
+  g_assert_cmpint (f.status, ==, 2);
+  g_assert_nonnull (strstr (f.err, "--seed -1: expected a whole number from 0"));
+  cli (&g, "run", "spf-vs-munmap", "--seed=-1", "--schedule", "random", NULL);
+  g_assert_cmpint (g.status, ==, 2);
   /* every error is one line */
   g_assert_cmpint (strchr (a.err, '\n') - a.err, ==, (gssize) strlen (a.err) - 1);
 }
@@ -1105,6 +1192,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/munmap-trace", test_munmap_trace_shows_fallback);
   g_test_add_func ("/cli/run/step-numbers", test_step_numbers_agree);
   g_test_add_func ("/cli/run/totals-are-sums", test_totals_are_sums);
+  g_test_add_func ("/cli/run/trace-says-what", test_trace_says_what);
+  g_test_add_func ("/cli/numbers-in-english", test_numbers_in_english);
   g_test_add_func ("/cli/run/determinism", test_same_seed_same_hash);
   g_test_add_func ("/cli/run/schedule-points", test_schedule_points);
   g_test_add_func ("/cli/run/bad-options", test_bad_options);
