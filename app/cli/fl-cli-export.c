@@ -47,17 +47,23 @@ export_scenario (const ExportOptions *o, const char *id)
       GString *names = g_string_new (NULL);
       for (guint v = 0; v < FL_VIEW_N; v++)
         g_string_append_printf (names, "%s%s", v ? ", " : "", fl_view_name (v));
-      int status = fl_cli_fail ("--view '%s': expected one of %s", o->view ? o->view : "",
-                                names->str);
+      int status = o->view == NULL
+                   ? fl_cli_fail ("export needs --view VIEW, the view to draw: one of %s", names->str)
+                   : fl_cli_fail ("--view '%s': expected one of %s", o->view, names->str);
       g_string_free (names, TRUE);
       return status;
     }
-  const char *format = format_of (o);
-  if (format == NULL || (g_ascii_strcasecmp (format, "png") && g_ascii_strcasecmp (format, "svg")
-                         && g_ascii_strcasecmp (format, "pdf")))
-    return fl_cli_fail ("--format '%s': expected png, svg or pdf", format ? format : "");
+  /* the file comes first: without it there is no name to take the format from either */
   if (o->output == NULL)
-    return fl_cli_fail ("export needs -o FILE");
+    return fl_cli_fail ("export needs -o FILE, the file to write (.png, .svg or .pdf)");
+  const char *format = format_of (o);
+  if (format == NULL)
+    return fl_cli_fail ("-o %s: the name has no .png, .svg or .pdf ending (or give --format)",
+                        o->output);
+  if (g_ascii_strcasecmp (format, "png") && g_ascii_strcasecmp (format, "svg")
+      && g_ascii_strcasecmp (format, "pdf"))
+    return fl_cli_fail ("%s '%s': expected png, svg or pdf", o->format ? "--format" : "-o",
+                        o->format ? o->format : o->output);
   gboolean range = o->from || o->to;
   if (range && o->step)
     return fl_cli_fail ("--step draws one step, --from/--to a range: use one or the other");
@@ -96,7 +102,9 @@ export_scenario (const ExportOptions *o, const char *id)
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, scenario->seed, &error);
   if (sim == NULL)
     return fl_cli_fail ("%s", error->message);
-  guint64 taken = fl_sim_run (sim, to_end || range ? 0 : step);
+  /* the whole run, as the window has it: a step drawn in the middle of it shows the run's
+   * length ("step 30 of 92") and the lanes' future, not a run cut short at that step */
+  guint64 taken = fl_sim_run (sim, 0);
   if (range && (last_is_end || last > taken))
     {
       if (!last_is_end)
@@ -110,6 +118,8 @@ export_scenario (const ExportOptions *o, const char *id)
   if (!range && !to_end && taken < step)
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": the run ends at step %" G_GUINT64_FORMAT,
                         step, taken);
+  if (!range && !to_end && !fl_sim_seek (sim, step))
+    return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": cannot go back to it", step);
 
   FlPalette palette;
   if (o->dark)

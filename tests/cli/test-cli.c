@@ -1128,6 +1128,45 @@ test_export_range (void)
   remove_tmp (tmp);
 }
 
+/* --step N draws the step of the whole run, as the window and the range export do (not a run
+ * cut short at N: "step 30 of 30"), so both give the same image; a missing --view or -o is
+ * said as missing. */
+static void
+test_export_step (void)
+{
+  g_autofree char *tmp = make_tmp ();
+  g_autofree char *single = g_build_filename (tmp, "single.png", NULL);
+  g_autofree char *prefix = g_build_filename (tmp, "range", NULL);
+  g_autofree char *ranged = g_build_filename (tmp, "range-000030.png", NULL);
+  const char *views[] = { "lanes", "all" };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_auto (Result) a = { 0 }, b = { 0 };
+      cli (&a, "export", "spf-vs-munmap", "--view", views[i], "--step", "30", "-o", single, NULL);
+      cli (&b, "export", "spf-vs-munmap", "--view", views[i], "--from", "30", "--to", "30",
+           "--format", "png", "-o", prefix, NULL);
+      g_assert_cmpint (a.status, ==, 0);
+      g_assert_cmpint (b.status, ==, 0);
+      g_autofree char *one = NULL, *other = NULL;
+      gsize n_one = 0, n_other = 0;
+      g_assert_true (g_file_get_contents (single, &one, &n_one, NULL));
+      g_assert_true (g_file_get_contents (ranged, &other, &n_other, NULL));
+      g_assert_true (n_one == n_other && memcmp (one, other, n_one) == 0);
+      g_unlink (ranged);
+    }
+  g_auto (Result) no_view = { 0 }, no_file = { 0 }, no_ending = { 0 };
+  cli (&no_view, "export", "spf-vs-munmap", "-o", single, NULL);
+  g_assert_cmpint (no_view.status, ==, 2);
+  g_assert_nonnull (strstr (no_view.err, "export needs --view VIEW"));
+  cli (&no_file, "export", "spf-vs-munmap", "--view", "lanes", NULL);
+  g_assert_cmpint (no_file.status, ==, 2);
+  g_assert_nonnull (strstr (no_file.err, "export needs -o FILE"));
+  cli (&no_ending, "export", "spf-vs-munmap", "--view", "lanes", "-o", prefix, NULL);
+  g_assert_cmpint (no_ending.status, ==, 2);
+  g_assert_nonnull (strstr (no_ending.err, "has no .png, .svg or .pdf ending"));
+  remove_tmp (tmp);
+}
+
 /* Both runs, their difference, and the finding only B has; bad switches named. */
 static void
 test_compare (void)
@@ -1203,6 +1242,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/bench/chart", test_bench_chart);
   g_test_add_func ("/cli/export/range", test_export_range);
+  g_test_add_func ("/cli/export/step", test_export_step);
   g_test_add_func ("/cli/compare", test_compare);
 #define ADD(path, fn) \
   g_test_add ("/cli/" path, StoreFixture, NULL, store_set_up, fn, store_tear_down)
