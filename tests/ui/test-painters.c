@@ -235,6 +235,51 @@ test_exports (Fixture *f, gconstpointer data)
     }
 }
 
+/* The text content of every <text> element, a line each. */
+static void
+collect_text (GMarkupParseContext *context, const char *text, gsize len, gpointer data,
+              GError **error)
+{
+  if (g_strcmp0 (g_markup_parse_context_get_element (context), "text") == 0)
+    {
+      g_string_append_len (data, text, len);
+      g_string_append_c (data, '\n');
+    }
+}
+
+/* An SVG export is a well-formed document whose words are text, not only glyph outlines:
+ * each view's title and labels can be selected and searched. */
+static void
+test_svg_text (Fixture *f, gconstpointer data)
+{
+  fl_sim_run (f->sim, 40);
+  static const struct { FlView view; const char *words[3]; } cases[] = {
+    { FL_VIEW_LANES, { "CPU lanes", "cpu0", "speculative fault" } },
+    { FL_VIEW_VMA, { "VMA tree", "unlinked", "not yet freed" } },
+    { FL_VIEW_LISTING, { "Listing", "Why:", NULL } },
+    { FL_VIEW_ALL, { "Counters and findings", "RCU", "Cache lines" } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (f->tmp, "text.svg", NULL);
+      export_to (f, cases[i].view, "svg", path);
+      g_autoptr (GBytes) svg = read_file (path);
+      gsize len = 0;
+      const char *bytes = g_bytes_get_data (svg, &len);
+      g_autoptr (GString) words = g_string_new (NULL);
+      GMarkupParser parser = { .text = collect_text };
+      g_autoptr (GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, words, NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (g_markup_parse_context_parse (context, bytes, (gssize) len, &error)
+                     && g_markup_parse_context_end_parse (context, &error));
+      g_assert_no_error (error);
+      for (guint w = 0; w < G_N_ELEMENTS (cases[i].words) && cases[i].words[w]; w++)
+        if (strstr (words->str, cases[i].words[w]) == NULL)
+          g_error ("%s view's SVG: no text '%s' in:\n%s", fl_view_name (cases[i].view),
+                   cases[i].words[w], words->str);
+    }
+}
+
 static void
 test_export_errors (Fixture *f, gconstpointer data)
 {
@@ -588,6 +633,8 @@ main (int argc, char **argv)
   g_test_add ("/ui/painters/no-side-effects", Fixture, NULL, fixture_set_up,
               test_no_side_effects, fixture_tear_down);
   g_test_add ("/ui/painters/exports", Fixture, NULL, fixture_set_up, test_exports,
+              fixture_tear_down);
+  g_test_add ("/ui/painters/svg-text", Fixture, NULL, fixture_set_up, test_svg_text,
               fixture_tear_down);
   g_test_add ("/ui/painters/export-errors", Fixture, NULL, fixture_set_up, test_export_errors,
               fixture_tear_down);

@@ -176,6 +176,7 @@ fl_paint_listing (FlPaintCtx *p)
       fl_set_rgba (cr, &pal->text);
       cairo_move_to (cr, x + pad, ty);
       pango_cairo_show_layout (cr, layout);
+      fl_svg_text_note (cr, layout, x + pad, ty);
     }
   else
     {
