@@ -119,7 +119,9 @@ append_alloc_free (GString *s, const FlEvent *e)
                               e->obj);
       break;
     case FL_FN_DO_MUNMAP:
-      if (e->loc == FL_LOC_DO_MUNMAP_remove_vma)
+      if (alloc)   /* a split: the part of the VMA that stays mapped */
+        g_string_append_printf (s, "allocate VMA %u for the part that stays", e->obj);
+      else if (e->loc == FL_LOC_DO_MUNMAP_remove_vma)
         g_string_append_printf (s, e->val ? "free VMA %u through call_rcu, after a grace period"
                                           : "free VMA %u at once", e->obj);
       else
@@ -147,6 +149,7 @@ append_alloc_free (GString *s, const FlEvent *e)
         g_string_append (s, "no page to release");
       break;
     default:
+      /* mmap_region's new VMA, the split of mprotect_fixup and vma_adjust */
       g_string_append_printf (s, "%s VMA %u", alloc ? "allocate" : "free", e->obj);
       break;
     }
