@@ -15,7 +15,8 @@ typedef struct {
   char    *from, *to;
   char    *format;
   char    *output;
-  gint     width, height;
+  gint     width;
+  char    *height;     /* as typed: NULL for the view's own */
   gint     cpu;
   gboolean dark;
 } ExportOptions;
@@ -85,8 +86,11 @@ export_scenario (const ExportOptions *o, const char *id)
     return fl_cli_fail ("--from %" G_GUINT64_FORMAT " --to %" G_GUINT64_FORMAT
                         ": %" G_GUINT64_FORMAT " steps, at most %d at once", first, last,
                         last - first + 1, FL_EXPORT_RANGE_MAX_PAGES);
-  if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384)
-    return fl_cli_fail ("--width and --height must be between 1 and 16384");
+  guint64 height = 0;
+  if (o->height && !g_ascii_string_to_unsigned (o->height, 10, 1, 16384, &height, NULL))
+    return fl_cli_fail ("--height %s: expected a whole number from 1 to 16384", o->height);
+  if (o->width < 1 || o->width > 16384)
+    return fl_cli_fail ("--width %d: expected a whole number from 1 to 16384", o->width);
   if (o->cpu < 0)
     return fl_cli_fail ("--cpu must not be negative");
 
@@ -127,10 +131,14 @@ export_scenario (const ExportOptions *o, const char *id)
   else
     fl_palette_init_light (&palette);
   /* text grows with the image, so a 4K export reads like the window at 1280×720 */
-  double scale = MAX (1.0, MIN (o->width / 1280.0, o->height / 720.0));
+  double scale = MAX (1.0, MIN (o->width / 1280.0, (height ? height : 720) / 720.0));
   FlViewport viewport = {
-    .width = o->width, .height = o->height, .font_scale = scale, .selected_cpu = (guint) o->cpu,
+    .width = o->width, .height = height ? height : 720, .font_scale = scale,
+    .selected_cpu = (guint) o->cpu,
   };
+  /* the lanes are a strip: at 720 they would fill half the image and leave the rest blank */
+  if (height == 0 && view == FL_VIEW_LANES)
+    viewport.height = fl_lanes_natural_height (sim, &viewport);
   if (range)
     {
       if (!fl_export_range (view, sim, first, last, &viewport, &palette, format, o->output, NULL,
@@ -146,7 +154,7 @@ export_scenario (const ExportOptions *o, const char *id)
 int
 fl_cli_export (int argc, char **argv)
 {
-  ExportOptions o = { .width = 1280, .height = 720 };
+  ExportOptions o = { .width = 1280 };
   GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, "lanes, vma, pgtable, cache, rcu, listing, counters or all", "VIEW" },
     { "step", 0, 0, G_OPTION_ARG_STRING, &o.step, "Draw the state after N steps, or at the end (default)", "N|end" },
@@ -156,7 +164,7 @@ fl_cli_export (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write; with --from/--to and png or svg, the prefix of the numbered files", "FILE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (points for SVG and PDF), default 1280", "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, "Height, default 720", "H" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, "Height, default 720 (the lanes: as tall as they need)", "H" },
     { "cpu", 0, 0, G_OPTION_ARG_INT, &o.cpu, "The selected CPU, whose listing is shown (default 0)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &o.dark, "Use the dark style", NULL },
     { NULL }
@@ -183,5 +191,6 @@ fl_cli_export (int argc, char **argv)
   g_free (o.to);
   g_free (o.format);
   g_free (o.output);
+  g_free (o.height);
   return status;
 }

@@ -1128,6 +1128,18 @@ test_export_range (void)
   remove_tmp (tmp);
 }
 
+/* The height in a PNG's header. */
+static guint32
+png_height (const char *path)
+{
+  g_autofree guchar *bytes = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, (char **) &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  return (guint32) bytes[20] << 24 | (guint32) bytes[21] << 16 | (guint32) bytes[22] << 8
+         | bytes[23];
+}
+
 /* --step N draws the step of the whole run, as the window and the range export do (not a run
  * cut short at N: "step 30 of 30"), so both give the same image; a missing --view or -o is
  * said as missing. */
@@ -1154,6 +1166,19 @@ test_export_step (void)
       g_assert_true (n_one == n_other && memcmp (one, other, n_one) == 0);
       g_unlink (ranged);
     }
+  /* the lanes are a strip: without --height as tall as they need, not 720 with half blank */
+  g_auto (Result) strip = { 0 }, tall = { 0 }, zero = { 0 };
+  cli (&strip, "export", "spf-vs-munmap", "--view", "lanes", "-o", single, NULL);
+  g_assert_cmpint (strip.status, ==, 0);
+  g_assert_cmpuint (png_height (single), <, 360);
+  g_assert_cmpuint (png_height (single), >, 100);
+  cli (&tall, "export", "spf-vs-munmap", "--view", "lanes", "--height", "720", "-o", single, NULL);
+  g_assert_cmpint (tall.status, ==, 0);
+  g_assert_cmpuint (png_height (single), ==, 720);
+  cli (&zero, "export", "spf-vs-munmap", "--view", "lanes", "--height", "0", "-o", single, NULL);
+  g_assert_cmpint (zero.status, ==, 2);
+  g_assert_nonnull (strstr (zero.err, "--height 0: expected"));
+
   g_auto (Result) no_view = { 0 }, no_file = { 0 }, no_ending = { 0 };
   cli (&no_view, "export", "spf-vs-munmap", "-o", single, NULL);
   g_assert_cmpint (no_view.status, ==, 2);
