@@ -387,6 +387,10 @@ replay_next (FlSim *sim)
   if (i >= log->len)
     return FALSE;
   sim->replaying = TRUE;
+  /* the recorded CPU steps, but the scheduler's own state (the script's position, the dice)
+   * moves on as it did when it chose that CPU: a seek gives the state stepping gave */
+  if (sim->policy == FL_SCHED_SCRIPT || sim->policy == FL_SCHED_RANDOM)
+    fl_sched_pick (sim);
   fl_sim_take_step (sim, fl_event_log_cpu (log, i));
   sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
   return TRUE;

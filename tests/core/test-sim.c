@@ -425,6 +425,44 @@ test_random_schedules_are_safe (void)
     }
 }
 
+static FlSim *
+sim_with_policy (const char *id, FlSchedPolicy policy, guint64 seed, guint64 steps)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlSim *sim = fl_sim_new (sc, NULL, seed, &error);
+  g_assert_no_error (error);
+  fl_sim_set_policy (sim, policy);
+  fl_sim_run (sim, steps);
+  return sim;
+}
+
+/* The same under a scripted and a random schedule: the scheduler's own state (the script's
+ * position and its steps, the dice) is part of the state a seek must give back. */
+static void
+test_seek_under_script_and_dice (void)
+{
+  static const struct { const char *id; FlSchedPolicy policy; guint64 seed; } runs[] = {
+    { "spf-vs-munmap", FL_SCHED_SCRIPT, 1 },
+    { "spf-tlb-ipi", FL_SCHED_SCRIPT, 1 },
+    { "spf-vs-munmap", FL_SCHED_RANDOM, 5 },
+  };
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      g_autoptr (FlSim) full = sim_with_policy (runs[r].id, runs[r].policy, runs[r].seed, 0);
+      guint64 total = fl_sim_get_total_steps (full);
+      for (guint64 t = 1; t <= total; t++)
+        {
+          g_autoptr (FlSim) fresh = sim_with_policy (runs[r].id, runs[r].policy, runs[r].seed, t);
+          g_assert_true (fl_sim_seek (full, t));
+          if (fl_sim_get_state_hash (full) != fl_sim_get_state_hash (fresh))
+            g_error ("%s (policy %d): the state after seeking to step %" G_GUINT64_FORMAT
+                     " is not the state after stepping there", runs[r].id, runs[r].policy, t);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -448,6 +486,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/sim/file-fault", test_file_fault_maps_cache_page);
   g_test_add_func ("/core/sim/builtins-clean-deterministic", test_builtins_clean_and_deterministic);
   g_test_add_func ("/core/sim/seek", test_seek_matches_stepping);
+  g_test_add_func ("/core/sim/seek-script-and-dice", test_seek_under_script_and_dice);
   g_test_add_func ("/core/sim/random-schedules", test_random_schedules_are_safe);
   return g_test_run ();
 }
