@@ -63,7 +63,6 @@ fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
   c->wait_obj = wait_obj;
   c->wait_since = c->clock;
   fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
-  fl_tlb_parked (sim, cpu);
   fl_oracle_deadlock (sim, cpu);
 }
 

@@ -24,7 +24,7 @@ typedef enum {
   FL_EV_PTE,          /* read or wrote a PTE (obj0 = PTE page, val = index) */
   FL_EV_IRQ,          /* IRQs disabled (val = 1) or enabled (val = 0) */
   FL_EV_IPI_SEND,     /* sent TLB-flush IPIs (obj0 = val = how many CPUs; the targets get IPI_ACK) */
-  FL_EV_IPI_ACK,      /* obj0 = sender */
+  FL_EV_IPI_ACK,      /* obj0 = first sender, val = how many senders it acknowledged */
   FL_EV_RCU,          /* read-side enter/exit, quiescent state, grace period, callback */
   FL_EV_ALLOC,        /* allocated an object (obj0 = id) */
   FL_EV_FREE,         /* freed one */
@@ -47,7 +47,7 @@ typedef enum {
 
 typedef struct {
   guint64 cycle;      /* the CPU's clock after the step */
-  guint32 step;       /* global step number, from 0 */
+  guint32 step;       /* steps taken before it: the events of step N (docs/model.md) carry N - 1 */
   guint16 cpu;
   guint16 loc;        /* listing location (FlLoc): function + line */
   guint8  kind;       /* FlEventKind */

@@ -33,5 +33,7 @@ FlFn        fl_loc_fn       (FlLoc loc);
 const char *fl_loc_tag      (FlLoc loc);
 FlLoc       fl_loc_lookup   (const char *fn_name, const char *tag);
 FlLoc       fl_loc_first    (FlFn fn);
+gboolean    fl_loc_target_exists  (const char *target);
+char       *fl_loc_target_nearest (const char *target);
 
 G_END_DECLS

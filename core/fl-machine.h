@@ -22,6 +22,7 @@ struct _FlSim {
   FlState       st;
   FlEventLog    events;         /* the whole run so far */
   GPtrArray    *findings;       /* FlFinding * */
+  GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;
@@ -29,6 +30,7 @@ struct _FlSim {
   GArray       *checkpoints;    /* FlCheckpoint */
   guint64       checkpoint_every;
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
+  gboolean      stepping;       /* inside fl_sim_take_step (findings number their step) */
   gboolean      completed;      /* the end was reached once: its findings are recorded */
   guint64       first_finding_step;
   /* the topology as tables, from the configuration once: the coherence model asks which
@@ -138,7 +140,7 @@ void     fl_rcu_sleep       (FlSim *sim, guint cpu, const char *what);
 
 /* TLB flushes (fl-tlb.c) */
 void     fl_tlb_take_ipi    (FlSim *sim, guint cpu);
-void     fl_tlb_parked      (FlSim *sim, guint cpu);
+gboolean fl_tlb_can_take_ipi (FlSim *sim, guint cpu);
 
 /* the oracle (fl-oracle.c) */
 void     fl_oracle_after_step (FlSim *sim, guint cpu);

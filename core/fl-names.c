@@ -1,5 +1,6 @@
 /* fl-names.c — words for what the simulation does, shared by the trace, the views and tests. */
 #include "fl-machine.h"
+#include "fl-listing.h"
 #include "fl-rbtree.h"
 
 #include <glib/gi18n-lib.h>
@@ -89,6 +90,72 @@ fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
   return buf;
 }
 
+/* The code of the listing line a step stopped at, without its comment: what a check tests. */
+static void
+append_code (GString *s, FlLoc loc)
+{
+  FlListing *listing = fl_listing_get (fl_loc_fn (loc));
+  gint line = listing ? fl_listing_line_of (listing, loc) : -1;
+  if (line < 0)
+    return;
+  const char *text = listing->lines[line].text;
+  const char *comment = strstr (text, "/*");
+  g_autofree char *code = g_strndup (text, comment ? (gsize) (comment - text) : strlen (text));
+  g_strstrip (code);
+  if (*code)
+    g_string_append_printf (s, ": %s", code);
+}
+
+/* An ALLOC or FREE event carries only its object's id; the function that emitted it says
+ * what the object is, and whether FREE frees it or only drops a reference. */
+static void
+append_alloc_free (GString *s, const FlEvent *e)
+{
+  gboolean alloc = e->kind == FL_EV_ALLOC;
+  switch (fl_loc_fn (e->loc))
+    {
+    case FL_FN_PGTABLE_ALLOC:
+      g_string_append_printf (s, alloc ? "allocate page table %u"
+                                       : "free page table %u (another CPU populated the entry)",
+                              e->obj);
+      break;
+    case FL_FN_DO_MUNMAP:
+      if (alloc)   /* a split: the part of the VMA that stays mapped */
+        g_string_append_printf (s, "allocate VMA %u for the part that stays", e->obj);
+      else if (e->loc == FL_LOC_DO_MUNMAP_remove_vma)
+        g_string_append_printf (s, e->val ? "free VMA %u through call_rcu, after a grace period"
+                                          : "free VMA %u at once", e->obj);
+      else
+        g_string_append_printf (s, "free page table %u", e->obj);
+      break;
+    case FL_FN_ALLOC_PAGE:
+      g_string_append_printf (s, "allocate page %u%s", e->obj, e->val ? " (zeroed)" : "");
+      break;
+    case FL_FN_FREE_PAGES:
+      g_string_append_printf (s, "free %u page%s to this CPU's free list", e->obj,
+                              e->obj == 1 ? "" : "s");
+      break;
+    case FL_FN_RCU_DO_BATCH:
+      g_string_append_printf (s, "free VMA %u (its RCU callback, grace period %u over)", e->obj,
+                              e->val);
+      break;
+    case FL_FN_DO_ANONYMOUS_PAGE:
+    case FL_FN_DO_FAULT:
+    case FL_FN_DO_WP_PAGE:
+    case FL_FN_DO_SWAP_PAGE:
+      /* put_page: the page goes back to the allocator only with its last reference */
+      if (e->obj)
+        g_string_append_printf (s, "drop a reference to page %u", e->obj);
+      else
+        g_string_append (s, "no page to release");
+      break;
+    default:
+      /* mmap_region's new VMA, the split of mprotect_fixup and vma_adjust */
+      g_string_append_printf (s, "%s VMA %u", alloc ? "allocate" : "free", e->obj);
+      break;
+    }
+}
+
 /**
  * fl_sim_describe_event:
  * @sim: a simulation
@@ -133,6 +200,7 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
       break;
     case FL_EV_CHECK:
       g_string_append_printf (s, "check %s", (e->val & 1) ? "passed" : "failed");
+      append_code (s, e->loc);
       break;
     case FL_EV_WALK:
       g_string_append_printf (s, "walk level %u (table %u)", e->val, e->obj);
@@ -163,10 +231,8 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
       g_string_append_printf (s, "RCU read-side nesting %u", e->val);
       break;
     case FL_EV_ALLOC:
-      g_string_append_printf (s, "allocate #%u", e->obj);
-      break;
     case FL_EV_FREE:
-      g_string_append_printf (s, "free #%u", e->obj);
+      append_alloc_free (s, e);
       break;
     case FL_EV_USER:
       g_string_append (s, "user work");

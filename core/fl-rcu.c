@@ -15,7 +15,7 @@ fl_rcu_read_lock (FlSim *sim, guint cpu)
 {
   FlCpu *c = &sim->st.cpus[cpu];
   if (c->rcu_nesting++ == 0)
-    c->rcu_since_step = (guint32) sim->st.g->step;
+    c->rcu_since_step = (guint32) sim->st.g->step + 1;
   fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
 }
 
@@ -81,7 +81,7 @@ fl_rcu_call (FlSim *sim, guint cpu, guint32 vma)
         memset (cb, 0, sizeof *cb);
         cb->obj = vma;
         cb->cpu = cpu;
-        cb->queued_step = (guint32) st->g->step;
+        cb->queued_step = (guint32) st->g->step + 1;
         cb->kind = FL_RCU_CB_FREE_VMA;
         st->vmas[vma].state = FL_OBJ_RCU_PENDING;
         st->g->rcu.unassigned++;
@@ -103,7 +103,7 @@ start_gp (FlSim *sim)
       st->cbs[i].gp = r->gp + 1;
   r->unassigned = 0;
   r->in_progress = TRUE;
-  r->gp_started_step = (guint32) st->g->step;
+  r->gp_started_step = (guint32) st->g->step + 1;
   memset (r->qs_needed, 0, sizeof r->qs_needed);
   /* only CPUs inside a read-side section now can hold a reference to what was unlinked */
   for (guint c = 0; c < st->sizes.ncpus; c++)

@@ -7,6 +7,7 @@
  * addresses relative to a base given later) run at the end (fl-scenario-check.c) with the
  * lines kept aside. */
 #include "fl-scenario-private.h"
+#include "fl-loc.h"
 
 #include <string.h>
 
@@ -303,8 +304,8 @@ cpu_key (Parser *p, const char *key, const char *raw)
 
 /* ---- [schedule] --------------------------------------------------------------------------- */
 
-/* `function` or `function:tag`: only the spelling is checked here; whether the listing has
- * such a location is the simulation's business. */
+/* `function` or `function:tag`: the spelling; parse_step() then asks the table of modeled
+ * functions whether such a place exists. */
 static gboolean
 is_stop_point (const char *target)
 {
@@ -350,6 +351,14 @@ parse_step (Parser *p, const char *text)
         step.kind = FL_UNTIL_END;
       else if (is_stop_point (words[2]))
         {
+          /* a point no step can stop at would silently leave the CPU running to its end */
+          if (!fl_loc_target_exists (words[2]))
+            {
+              g_autofree char *nearest = fl_loc_target_nearest (words[2]);
+              return fail (p, FL_SCENARIO_ERROR_PARSE,
+                           "unknown stop point '%s' (expected a modeled function or listing "
+                           "location; the nearest are %s)", q (p, words[2]), nearest);
+            }
           step.kind = strchr (words[2], ':') ? FL_UNTIL_LOCATION : FL_UNTIL_FUNCTION;
           step.target = g_strdup (words[2]);
         }

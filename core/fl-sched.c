@@ -21,10 +21,11 @@ pick_time (FlSim *sim)
 {
   const FlState *st = &sim->st;
   gint best = -1;
-  if (st->g->rcu.ready == 0)
+  if (st->g->rcu.ready == 0 && st->g->ipis_pending == 0)
     {
-      /* No CPU has an RCU callback to run, so the runnable ones are exactly the running
-       * ones: visit only those, in increasing id as the full scan would (ties by CPU id). */
+      /* No CPU has an RCU callback to run or an IPI to take, so the runnable ones are
+       * exactly the running ones: visit only those, in increasing id as the full scan would
+       * (ties by CPU id). */
       guint64 best_clock = 0;
       for (guint w = 0; w < (st->sizes.ncpus + 63) / 64; w++)
         for (guint64 bits = st->g->running[w]; bits; bits &= bits - 1)
@@ -94,6 +95,52 @@ reached (FlSim *sim, const FlScheduleStep *s)
   return TRUE;
 }
 
+/* Only stop points can be missed: `for N` and `until end` simply end with their CPU. A
+ * re-run of the same stretch after a seek notes nothing new. */
+static void
+note_unreached (FlSim *sim, guint index, gboolean stuck)
+{
+  const FlScheduleStep *s = &g_array_index (sim->scenario->schedule, FlScheduleStep, index);
+  if (sim->replaying || (s->kind != FL_UNTIL_FUNCTION && s->kind != FL_UNTIL_LOCATION))
+    return;
+  for (guint i = 0; i < sim->unreached->len; i++)
+    if (g_array_index (sim->unreached, FlScheduleMiss, i).index == index)
+      return;
+  FlScheduleMiss miss = { index, sim->st.g->step, stuck };
+  g_array_append_val (sim->unreached, miss);
+}
+
+/**
+ * fl_sim_get_unreached:
+ * @sim: a simulation
+ *
+ * Returns: (transfer none) (element-type FlScheduleMiss): the stop points of the schedule
+ * that were passed over so far because their CPU never got there, in schedule order.
+ */
+GArray *
+fl_sim_get_unreached (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, NULL);
+  return sim->unreached;
+}
+
+/**
+ * fl_sim_describe_unreached:
+ * @sim: a simulation
+ * @miss: one of fl_sim_get_unreached()
+ *
+ * Returns: (transfer full): e.g. "schedule point 'cpu0 until __do_fault' (line 23) was never
+ * reached: cpu0's program ended first".
+ */
+char *
+fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss)
+{
+  const FlScheduleStep *s = &g_array_index (sim->scenario->schedule, FlScheduleStep, miss->index);
+  return g_strdup_printf ("schedule point 'cpu%u until %s' (line %u) was never reached: %s",
+                          s->cpu, s->target, s->line,
+                          miss->stuck ? "its CPU got stuck first" : "its CPU's program ended first");
+}
+
 static gint
 pick_script (FlSim *sim)
 {
@@ -103,10 +150,13 @@ pick_script (FlSim *sim)
     {
       const FlScheduleStep *s = &g_array_index (schedule, FlScheduleStep, g->sched_index);
       const FlCpu *cpu = s->cpu < sim->st.sizes.ncpus ? &sim->st.cpus[s->cpu] : NULL;
-      if (cpu == NULL || reached (sim, s)
+      gboolean reached_it = cpu == NULL || reached (sim, s);
+      if (reached_it
           || ((cpu->status == FL_CPU_DONE || cpu->status == FL_CPU_STUCK)
               && !fl_sim_runnable (sim, s->cpu)))
         {
+          if (!reached_it)
+            note_unreached (sim, g->sched_index, cpu->status == FL_CPU_STUCK);
           g->sched_index++;
           g->sched_steps = 0;
           continue;

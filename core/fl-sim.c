@@ -37,6 +37,10 @@ copy_scenario (const FlScenario *scenario, GError **error)
     {
       g_free (copy->id);
       copy->id = g_strdup (scenario->id);
+      /* messages about the schedule name the line the user wrote, not one of the copy */
+      for (guint i = 0; i < copy->schedule->len && i < scenario->schedule->len; i++)
+        g_array_index (copy->schedule, FlScheduleStep, i).line =
+          g_array_index (scenario->schedule, FlScheduleStep, i).line;
     }
   return copy;
 }
@@ -109,6 +113,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
   fl_event_log_init (&sim->events);
   sim->findings = g_ptr_array_new_with_free_func (finding_free);
+  sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -137,6 +142,7 @@ fl_sim_free (FlSim *sim)
   g_array_unref (sim->checkpoints);
   fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
+  g_array_unref (sim->unreached);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
   g_free (sim);
@@ -215,7 +221,9 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
     }
   FlFinding *f = g_new0 (FlFinding, 1);
   f->kind = kind;
-  f->step = st->g->step;
+  /* the number of the step that found it, which is also the state that shows it; the end's
+   * checks run after the last step, on the final state */
+  f->step = sim->stepping ? st->g->step + 1 : st->g->step;
   f->cpu = cpu;
   f->obj = obj;
   f->message = g_steal_pointer (&message);
@@ -272,6 +280,7 @@ fl_sim_take_step (FlSim *sim, guint c)
   st->g->now = cpu->clock;
 
   memset (&sim->ev, 0, sizeof sim->ev);
+  sim->stepping = TRUE;
   sim->ev.step = (guint32) st->g->step;
   sim->ev.cpu = c;
   sim->ev.loc = current_loc (cpu);
@@ -296,8 +305,10 @@ fl_sim_take_step (FlSim *sim, guint c)
   if (sim->ev.line)
     sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
   record (sim, &sim->ev);
-  st->g->step++;
+  /* what the oracle finds after the step belongs to it: its event carries the same step */
   fl_oracle_after_step (sim, c);
+  st->g->step++;
+  sim->stepping = FALSE;
 
   /* checkpoint_every is a power of two (4096, doubled): a mask, not a division per step */
   if (!sim->replaying && (st->g->step & (sim->checkpoint_every - 1)) == 0)
@@ -309,6 +320,9 @@ fl_sim_runnable (FlSim *sim, guint c)
 {
   const FlCpu *cpu = &sim->st.cpus[c];
   if (cpu->status == FL_CPU_RUNNING)
+    return TRUE;
+  /* a parked CPU with IRQs on takes a TLB-flush IPI where it waits, as a step of its own */
+  if (fl_tlb_can_take_ipi (sim, c))
     return TRUE;
   /* a CPU whose program is over still runs the RCU callbacks it queued */
   return cpu->status == FL_CPU_DONE && cpu->depth == 0 && fl_rcu_has_ready (sim, c);
@@ -373,6 +387,10 @@ replay_next (FlSim *sim)
   if (i >= log->len)
     return FALSE;
   sim->replaying = TRUE;
+  /* the recorded CPU steps, but the scheduler's own state (the script's position, the dice)
+   * moves on as it did when it chose that CPU: a seek gives the state stepping gave */
+  if (sim->policy == FL_SCHED_SCRIPT || sim->policy == FL_SCHED_RANDOM)
+    fl_sched_pick (sim);
   fl_sim_take_step (sim, fl_event_log_cpu (log, i));
   sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
   return TRUE;
@@ -395,8 +413,11 @@ truncate_future (FlSim *sim)
       sim->hash = mix_event (sim->hash, &e);
     }
   for (guint i = sim->findings->len; i > 0; i--)
-    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step >= step)
+    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step > step)
       g_ptr_array_remove_index (sim->findings, i - 1);
+  while (sim->unreached->len > 0
+         && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)
+    g_array_set_size (sim->unreached, sim->unreached->len - 1);
   while (sim->checkpoints->len > 1
          && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
     {

@@ -37,11 +37,20 @@ typedef enum {
 
 typedef struct {
   FlFindingKind kind;
-  guint64 step;
+  guint64 step;               /* the step that found it, from 1: the state after it shows it */
   guint   cpu;
   guint32 obj;
   char   *message;
 } FlFinding;
+
+/* A point of the scenario's [schedule] the script moved past without its CPU reaching it:
+ * the CPU's program ended (or it got stuck) first, so the interleaving it was to set up did
+ * not happen. */
+typedef struct {
+  guint   index;              /* into the scenario's schedule */
+  guint64 step;               /* the step after which the script gave it up */
+  gboolean stuck;             /* its CPU was stuck rather than done */
+} FlScheduleMiss;
 
 typedef struct {
   guint64 total, speculative, retried, locked, errors, minor, major;
@@ -84,6 +93,8 @@ guint64         fl_sim_get_hash         (FlSim *sim);
 guint64         fl_sim_get_seed         (FlSim *sim);
 guint64         fl_sim_get_state_hash   (FlSim *sim);
 GPtrArray      *fl_sim_get_findings     (FlSim *sim);
+GArray         *fl_sim_get_unreached    (FlSim *sim);
+char           *fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss);
 void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);
 char           *fl_sim_describe_event   (FlSim *sim, const FlEvent *event);
 const char     *fl_sim_line_name        (FlSim *sim, guint line, char *buf, gsize size);

@@ -77,6 +77,7 @@ typedef struct {
   guint64 clock;
   guint64 held_until;       /* the line it wrote last is still in its cache until then */
   guint64 wait_since;
+  guint64 ipi_at;           /* when the latest pending TLB-flush IPI reached it */
   guint64 cursor;           /* address cursor of the program */
   guint32 held_line;        /* (fl-coherence.c: the hold; FL_LINE_NONE at first) */
   guint32 spf_vm_flags;     /* the VMA's flags when the speculative fault checked its range */
@@ -225,6 +226,7 @@ typedef struct {
   guint64 sched_steps;      /* steps taken in the current scripted entry */
   guint8  finished;
   guint8  deadlocked;
+  guint32 ipis_pending;     /* CPUs with a TLB-flush IPI not yet taken (fl-tlb.c) */
   /* CPUs whose status is FL_CPU_RUNNING, kept by fl_cpu_set_status: the scheduler looks only
    * at these instead of asking every CPU every step */
   guint64 running[FL_MAX_CPUS / 64];

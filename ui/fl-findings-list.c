@@ -1,5 +1,7 @@
 /* FlFindingsList: rows are rebuilt only when the run changes (a new load, a CPU stepped
- * alone); a step merely moves the selection. Hidden while the run has no findings. */
+ * alone); a step merely moves the selection. Under the findings, the schedule's stop points
+ * the run never reached: without them a misspent schedule looks like a race that is safe.
+ * Hidden while the run has neither. */
 
 #include "fl-findings-list.h"
 
@@ -15,6 +17,7 @@ struct _FlFindingsList
   /* what the rows were built from */
   FlSim      *shown_sim;
   guint       shown_len;
+  guint       shown_unreached;
   guint64     shown_total;
 };
 
@@ -29,15 +32,12 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static GtkWidget *
-fl_findings_list_row_new (const FlFinding *finding)
+fl_findings_list_row_new (const char *what, const char *where, const char *text)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *kind = gtk_label_new (fl_finding_kind_name (finding->kind));
-  g_autofree char *step = g_strdup_printf ("%" G_GUINT64_FORMAT, finding->step);
-  /* Translators: where a finding happened, e.g. "step 59 · cpu0". */
-  g_autofree char *where = g_strdup_printf (_("step %s · cpu%u"), step, finding->cpu);
+  GtkWidget *kind = gtk_label_new (what);
   GtkWidget *where_label = gtk_label_new (where);
-  GtkWidget *message = gtk_label_new (finding->message);
+  GtkWidget *message = gtk_label_new (text);
   GtkWidget *row = gtk_list_box_row_new ();
 
   gtk_widget_add_css_class (kind, "fl-finding-kind");
@@ -52,11 +52,36 @@ fl_findings_list_row_new (const FlFinding *finding)
   gtk_box_append (GTK_BOX (box), message);
   gtk_widget_add_css_class (box, "fl-finding");
 
-  gtk_widget_set_tooltip_text (row, finding->message);
+  gtk_widget_set_tooltip_text (row, text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, finding->message,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                   -1);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+static GtkWidget *
+fl_findings_list_finding_row_new (const FlFinding *finding)
+{
+  g_autofree char *step = g_strdup_printf ("%" G_GUINT64_FORMAT, finding->step);
+  /* Translators: where a finding happened, e.g. "step 59 · cpu0". */
+  g_autofree char *where = g_strdup_printf (_("step %s · cpu%u"), step, finding->cpu);
+  return fl_findings_list_row_new (fl_finding_kind_name (finding->kind), where, finding->message);
+}
+
+static GtkWidget *
+fl_findings_list_unreached_row_new (FlSim *sim, const FlScheduleMiss *miss)
+{
+  const FlScenario *scenario = fl_sim_get_scenario (sim);
+  const FlScheduleStep *s = &g_array_index (scenario->schedule, FlScheduleStep, miss->index);
+  g_autofree char *text = fl_sim_describe_unreached (sim, miss);
+  /* Translators: where a schedule point is written in the scenario, e.g. "line 23". */
+  g_autofree char *where = g_strdup_printf (_("line %u"), s->line);
+  /* Translators: the kind of a row that says a schedule point was never reached. */
+  GtkWidget *row = fl_findings_list_row_new (_("schedule"), where, text);
+  /* nothing happened there to jump to */
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
   return row;
 }
 
@@ -64,6 +89,7 @@ static void
 fl_findings_list_rebuild (FlFindingsList *self, FlSim *sim)
 {
   GPtrArray *findings = fl_sim_get_findings (sim);
+  GArray *unreached = fl_sim_get_unreached (sim);
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
@@ -71,13 +97,18 @@ fl_findings_list_rebuild (FlFindingsList *self, FlSim *sim)
 
   self->shown_sim = sim;
   self->shown_len = findings->len;
+  self->shown_unreached = unreached->len;
   self->shown_total = fl_sim_get_total_steps (sim);
 
   for (guint i = 0; i < self->shown_len; i++)
     gtk_list_box_append (self->list_box,
-                         fl_findings_list_row_new (g_ptr_array_index (findings, i)));
-  /* nothing to jump to, nothing shown: the counters above say "no findings" */
-  gtk_widget_set_visible (GTK_WIDGET (self), self->shown_len > 0);
+                         fl_findings_list_finding_row_new (g_ptr_array_index (findings, i)));
+  for (guint i = 0; i < self->shown_unreached; i++)
+    gtk_list_box_append (self->list_box,
+                         fl_findings_list_unreached_row_new (sim, &g_array_index (unreached,
+                                                                                  FlScheduleMiss, i)));
+  /* nothing to say, nothing shown: the counters above say "no findings" */
+  gtk_widget_set_visible (GTK_WIDGET (self), self->shown_len + self->shown_unreached > 0);
 }
 
 static void
@@ -92,13 +123,14 @@ fl_findings_list_changed (FlFindingsList *self)
     return;   /* loading: the last run's findings stay until the new run is on screen */
   findings = fl_sim_get_findings (sim);
   if (sim != self->shown_sim || findings->len != self->shown_len
+      || fl_sim_get_unreached (sim)->len != self->shown_unreached
       || fl_sim_get_total_steps (sim) != self->shown_total)
     fl_findings_list_rebuild (self, sim);
 
   for (guint i = 0; i < findings->len && selected == NULL; i++)
     {
       const FlFinding *finding = g_ptr_array_index (findings, i);
-      if (finding->step + 1 == step)
+      if (finding->step == step)
         selected = gtk_list_box_get_row_at_index (self->list_box, (int) i);
     }
   if (selected != NULL)

@@ -298,7 +298,8 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
     return FALSE;
 
   what = fl_sim_describe_event (sim, &event);
-  number = g_strdup_printf ("%u", event.step);
+  /* the events of step N carry N - 1, the steps before them */
+  number = g_strdup_printf ("%u", event.step + 1);
   /* Translators: a tooltip over the CPU lanes: the step's number, its CPU, and below it
    * what the step did, e.g. "call do_page_fault". */
   markup = g_markup_printf_escaped (_("<b>Step %s · cpu%u</b>\n%s"), number, cpu, what);

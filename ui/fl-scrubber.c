@@ -118,7 +118,7 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       for (guint i = 0; i < findings->len; i++)
         {
           const FlFinding *finding = g_ptr_array_index (findings, i);
-          double fx = fl_scrubber_x_of (self, MIN (finding->step + 1, total), total);
+          double fx = fl_scrubber_x_of (self, MIN (finding->step, total), total);
           double top = cy - TRACK / 2 - 2 - 2 * MARK;
 
           cairo_move_to (cr, fx - MARK, top);

@@ -169,11 +169,11 @@ fl_session_select_cpu (FlSession *self, guint cpu)
 
 /* ---- findings ---- */
 
-/* A finding is reported during its step: the state one step later shows what it found. */
+/* A finding carries the number of its step, which is the state that shows what it found. */
 static guint64
 fl_finding_shown_at (const FlFinding *finding)
 {
-  return finding->step + 1;
+  return finding->step;
 }
 
 void

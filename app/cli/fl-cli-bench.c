@@ -122,18 +122,23 @@ print_table (const char *workload, guint rounds, GArray *rows)
   for (guint i = 0; i < rows->len; i++)
     {
       const Row *r = &g_array_index (rows, Row, i);
-      printf ("%-10s %5u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14.0f", r->config->name,
-              r->cpus, r->faults, r->cycles, r->per_sec);
+      char num[G_ASCII_DTOSTR_BUF_SIZE];
+      printf ("%-10s %5u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %14s", r->config->name,
+              r->cpus, r->faults, r->cycles, fl_cli_decimal (r->per_sec, 0, num, sizeof num));
       if (r->ratio > 0)
-        printf (" %7.2f", r->ratio);
+        printf (" %7s", fl_cli_decimal (r->ratio, 2, num, sizeof num));
       else
         printf (" %7s", "-");     /* no baseline at this CPU count to compare with */
       if (published && r->cpus == 8)
         {
-          printf ("  %.2f", r->config->published);
+          printf ("  %s", fl_cli_decimal (r->config->published, 2, num, sizeof num));
           /* the distance is a figure to report, not a test: it rests on cost.step */
           if (r->ratio > 0 && r->config->published != 1.0)
-            printf (" (model %+.0f%%)", (r->ratio / r->config->published - 1) * 100);
+            {
+              double off = (r->ratio / r->config->published - 1) * 100;
+              printf (" (model %s%s%%)", off >= 0 ? "+" : "",
+                      fl_cli_decimal (off, 0, num, sizeof num));
+            }
         }
       if (r->findings)
         printf ("  (%u finding%s!)", r->findings, r->findings == 1 ? "" : "s");

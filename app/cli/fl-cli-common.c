@@ -5,6 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A number with `decimals` digits after a point, whatever the user's locale: the commands'
+ * texts are English sentences and tables (and the trace files JSON), so "12.6 µs", never
+ * "12,6 µs". The drawings of `export` follow the user's language instead. */
+const char *
+fl_cli_decimal (double value, guint decimals, char *buf, gsize size)
+{
+  char format[16];
+  g_snprintf (format, sizeof format, "%%.%uf", MIN (decimals, 9u));
+  return g_ascii_formatd (buf, (int) size, format, value);
+}
+
 /* Print one line to stderr and return the usage/input exit code. */
 int
 fl_cli_fail (const char *format, ...)

@@ -117,7 +117,7 @@ print_text (FlCompare *cmp, GArray *rows)
       gint64 delta = (gint64) r->value[1] - (gint64) r->value[0];
       char ratio[32];
       if (r->value[0])
-        g_snprintf (ratio, sizeof ratio, "%.2f", (double) r->value[1] / (double) r->value[0]);
+        fl_cli_decimal ((double) r->value[1] / (double) r->value[0], 2, ratio, sizeof ratio);
       else
         g_strlcpy (ratio, r->value[1] ? "new" : "-", sizeof ratio);
       g_autofree char *label = g_strdup_printf ("%s%s", r->line ? "  " : "", r->label);

@@ -15,7 +15,8 @@ typedef struct {
   char    *from, *to;
   char    *format;
   char    *output;
-  gint     width, height;
+  gint     width;
+  char    *height;     /* as typed: NULL for the view's own */
   gint     cpu;
   gboolean dark;
 } ExportOptions;
@@ -47,17 +48,23 @@ export_scenario (const ExportOptions *o, const char *id)
       GString *names = g_string_new (NULL);
       for (guint v = 0; v < FL_VIEW_N; v++)
         g_string_append_printf (names, "%s%s", v ? ", " : "", fl_view_name (v));
-      int status = fl_cli_fail ("--view '%s': expected one of %s", o->view ? o->view : "",
-                                names->str);
+      int status = o->view == NULL
+                   ? fl_cli_fail ("export needs --view VIEW, the view to draw: one of %s", names->str)
+                   : fl_cli_fail ("--view '%s': expected one of %s", o->view, names->str);
       g_string_free (names, TRUE);
       return status;
     }
-  const char *format = format_of (o);
-  if (format == NULL || (g_ascii_strcasecmp (format, "png") && g_ascii_strcasecmp (format, "svg")
-                         && g_ascii_strcasecmp (format, "pdf")))
-    return fl_cli_fail ("--format '%s': expected png, svg or pdf", format ? format : "");
+  /* the file comes first: without it there is no name to take the format from either */
   if (o->output == NULL)
-    return fl_cli_fail ("export needs -o FILE");
+    return fl_cli_fail ("export needs -o FILE, the file to write (.png, .svg or .pdf)");
+  const char *format = format_of (o);
+  if (format == NULL)
+    return fl_cli_fail ("-o %s: the name has no .png, .svg or .pdf ending (or give --format)",
+                        o->output);
+  if (g_ascii_strcasecmp (format, "png") && g_ascii_strcasecmp (format, "svg")
+      && g_ascii_strcasecmp (format, "pdf"))
+    return fl_cli_fail ("%s '%s': expected png, svg or pdf", o->format ? "--format" : "-o",
+                        o->format ? o->format : o->output);
   gboolean range = o->from || o->to;
   if (range && o->step)
     return fl_cli_fail ("--step draws one step, --from/--to a range: use one or the other");
@@ -79,8 +86,11 @@ export_scenario (const ExportOptions *o, const char *id)
     return fl_cli_fail ("--from %" G_GUINT64_FORMAT " --to %" G_GUINT64_FORMAT
                         ": %" G_GUINT64_FORMAT " steps, at most %d at once", first, last,
                         last - first + 1, FL_EXPORT_RANGE_MAX_PAGES);
-  if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384)
-    return fl_cli_fail ("--width and --height must be between 1 and 16384");
+  guint64 height = 0;
+  if (o->height && !g_ascii_string_to_unsigned (o->height, 10, 1, 16384, &height, NULL))
+    return fl_cli_fail ("--height %s: expected a whole number from 1 to 16384", o->height);
+  if (o->width < 1 || o->width > 16384)
+    return fl_cli_fail ("--width %d: expected a whole number from 1 to 16384", o->width);
   if (o->cpu < 0)
     return fl_cli_fail ("--cpu must not be negative");
 
@@ -96,7 +106,9 @@ export_scenario (const ExportOptions *o, const char *id)
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, scenario->seed, &error);
   if (sim == NULL)
     return fl_cli_fail ("%s", error->message);
-  guint64 taken = fl_sim_run (sim, to_end || range ? 0 : step);
+  /* the whole run, as the window has it: a step drawn in the middle of it shows the run's
+   * length ("step 30 of 92") and the lanes' future, not a run cut short at that step */
+  guint64 taken = fl_sim_run (sim, 0);
   if (range && (last_is_end || last > taken))
     {
       if (!last_is_end)
@@ -110,6 +122,8 @@ export_scenario (const ExportOptions *o, const char *id)
   if (!range && !to_end && taken < step)
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": the run ends at step %" G_GUINT64_FORMAT,
                         step, taken);
+  if (!range && !to_end && !fl_sim_seek (sim, step))
+    return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": cannot go back to it", step);
 
   FlPalette palette;
   if (o->dark)
@@ -117,10 +131,14 @@ export_scenario (const ExportOptions *o, const char *id)
   else
     fl_palette_init_light (&palette);
   /* text grows with the image, so a 4K export reads like the window at 1280×720 */
-  double scale = MAX (1.0, MIN (o->width / 1280.0, o->height / 720.0));
+  double scale = MAX (1.0, MIN (o->width / 1280.0, (height ? height : 720) / 720.0));
   FlViewport viewport = {
-    .width = o->width, .height = o->height, .font_scale = scale, .selected_cpu = (guint) o->cpu,
+    .width = o->width, .height = height ? height : 720, .font_scale = scale,
+    .selected_cpu = (guint) o->cpu,
   };
+  /* the lanes are a strip: at 720 they would fill half the image and leave the rest blank */
+  if (height == 0 && view == FL_VIEW_LANES)
+    viewport.height = fl_lanes_natural_height (sim, &viewport);
   if (range)
     {
       if (!fl_export_range (view, sim, first, last, &viewport, &palette, format, o->output, NULL,
@@ -136,7 +154,7 @@ export_scenario (const ExportOptions *o, const char *id)
 int
 fl_cli_export (int argc, char **argv)
 {
-  ExportOptions o = { .width = 1280, .height = 720 };
+  ExportOptions o = { .width = 1280 };
   GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, "lanes, vma, pgtable, cache, rcu, listing, counters or all", "VIEW" },
     { "step", 0, 0, G_OPTION_ARG_STRING, &o.step, "Draw the state after N steps, or at the end (default)", "N|end" },
@@ -146,7 +164,7 @@ fl_cli_export (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write; with --from/--to and png or svg, the prefix of the numbered files", "FILE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (points for SVG and PDF), default 1280", "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, "Height, default 720", "H" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, "Height, default 720 (the lanes: as tall as they need)", "H" },
     { "cpu", 0, 0, G_OPTION_ARG_INT, &o.cpu, "The selected CPU, whose listing is shown (default 0)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &o.dark, "Use the dark style", NULL },
     { NULL }
@@ -173,5 +191,6 @@ fl_cli_export (int argc, char **argv)
   g_free (o.to);
   g_free (o.format);
   g_free (o.output);
+  g_free (o.height);
   return status;
 }

@@ -19,16 +19,19 @@ apply_sets (FlConfig *config, gpointer sets)
 static void
 print_entries (const char *title, const GArray *entries, guint64 total)
 {
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
   printf ("  %-40s %8s\n", title, "share");
   guint64 rest = total;
   for (guint i = 0; i < entries->len && i < SHOWN; i++)
     {
       const FlProfileEntry *e = &g_array_index (entries, FlProfileEntry, i);
-      printf ("  %-40s %7.1f%%\n", e->name, 100.0 * (double) e->cycles / (double) total);
+      printf ("  %-40s %7s%%\n", e->name,
+              fl_cli_decimal (100.0 * (double) e->cycles / (double) total, 1, num, sizeof num));
       rest -= e->cycles;
     }
   if (entries->len > SHOWN)
-    printf ("  %-40s %7.1f%%\n", "(the rest)", 100.0 * (double) rest / (double) total);
+    printf ("  %-40s %7s%%\n", "(the rest)",
+            fl_cli_decimal (100.0 * (double) rest / (double) total, 1, num, sizeof num));
 }
 
 static void

@@ -4,6 +4,14 @@
 #include "fl-cli-store.h"
 #include "fl-store-record.h"
 
+/* The store counts an event's step from 0 (the steps before it); shown, the first differing
+ * step is numbered as everywhere else: step N is the one after which the state is N. */
+static gint64
+step_number (const FlReplayResult *r)
+{
+  return r->first_difference + 1;
+}
+
 static void
 print_text (const FlStoredRun *run, const FlReplayResult *r)
 {
@@ -18,7 +26,7 @@ print_text (const FlStoredRun *run, const FlReplayResult *r)
     printf ("Result     identical\n");
   else
     printf ("Result     differs: first differing step %" G_GINT64_FORMAT "\n",
-            r->first_difference);
+            step_number (r));
 }
 
 static void
@@ -38,7 +46,7 @@ print_json (const FlStoredRun *run, const FlReplayResult *r)
   if (r->matches)
     json_builder_add_null_value (b);
   else
-    json_builder_add_int_value (b, r->first_difference);
+    json_builder_add_int_value (b, step_number (r));
   json_builder_end_object (b);
   fl_cli_print_json_root (b, stdout);
 }

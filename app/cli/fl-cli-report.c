@@ -19,14 +19,19 @@ gsize
 fl_cli_print_trace (FlSim *sim, gsize from, FILE *out)
 {
   gsize n = fl_sim_get_n_events (sim);
+  if (from == 0 && n > 0)
+    fprintf (out, "%8s %12s  %-6s %-40s %s\n", "step", "cycle", "cpu", "function:tag",
+             "what the step did [cache line: where it came from]");
   for (gsize i = from; i < n; i++)
     {
       FlEvent event = fl_sim_get_event (sim, i);
       const FlEvent *e = &event;
       g_autofree char *at = where (e->loc);
       g_autofree char *what = fl_sim_describe_event (sim, e);
-      fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step, e->cycle, e->cpu,
-               at, what);
+      /* step N's events carry N - 1 (the steps before them): the row says N, the number the
+       * window, the findings and --max-steps use for the state after it */
+      fprintf (out, "%8u %12" G_GUINT64_FORMAT "  cpu%-3u %-40s %s\n", e->step + 1, e->cycle,
+               e->cpu, at, what);
     }
   return n;
 }
@@ -75,6 +80,9 @@ hot_lines (FlSim *sim)
   return lines;
 }
 
+/* The busiest lines the summary names one by one; --json has them all. */
+#define SUMMARY_LINES 8u
+
 static const char *const policy_names[] = { "time", "script", "random", "external" };
 
 void
@@ -93,19 +101,28 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   fprintf (out, "Seed       %" G_GUINT64_FORMAT ", schedule %s\n", seed, policy_names[policy]);
   fprintf (out, "Steps      %" G_GUINT64_FORMAT "%s\n", fl_sim_get_step (sim),
            hit_limit ? " (stopped by --max-steps before the end)" : "");
-  fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%.1f µs at %u MHz)\n", k.cycles,
-           (double) k.cycles / cfg->cost.mhz, cfg->cost.mhz);
+  char us[G_ASCII_DTOSTR_BUF_SIZE];
+  fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%s µs at %u MHz)\n", k.cycles,
+           fl_cli_decimal ((double) k.cycles / cfg->cost.mhz, 1, us, sizeof us), cfg->cost.mhz);
   fprintf (out, "Faults     total %" G_GUINT64_FORMAT ", speculative %" G_GUINT64_FORMAT
            ", retried %" G_GUINT64_FORMAT ", locked %" G_GUINT64_FORMAT ", errors %"
            G_GUINT64_FORMAT "\n", k.total, k.speculative, k.retried, k.locked, k.errors);
   g_autoptr (GArray) lines = hot_lines (sim);
   fprintf (out, "Transfers  %" G_GUINT64_FORMAT " cache-line transfers between CPUs%s\n",
            k.transfers, lines->len ? ":" : "");
-  for (guint i = 0; i < MIN (lines->len, 8u); i++)
+  guint64 rest = 0;
+  for (guint i = 0; i < lines->len; i++)
     {
       const LineCount *c = &g_array_index (lines, LineCount, i);
-      fprintf (out, "           %8u  %s\n", c->transfers, line_label (sim, c->line, buf, sizeof buf));
+      if (i < SUMMARY_LINES)
+        fprintf (out, "           %8u  %s\n", c->transfers, line_label (sim, c->line, buf, sizeof buf));
+      else
+        rest += c->transfers;
     }
+  /* the rows add up to the total: the quieter lines together in one */
+  if (lines->len > SUMMARY_LINES)
+    fprintf (out, "           %8" G_GUINT64_FORMAT "  %u more line%s\n", rest,
+             lines->len - SUMMARY_LINES, lines->len - SUMMARY_LINES == 1 ? "" : "s");
   if (findings->len == 0)
     fprintf (out, "Findings   none\n");
   for (guint i = 0; i < findings->len; i++)
@@ -114,6 +131,13 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
       fprintf (out, "%s %s at step %" G_GUINT64_FORMAT " on cpu%u: %s\n",
                i ? "          " : "Findings  ", fl_finding_kind_name (f->kind), f->step, f->cpu,
                f->message);
+    }
+  GArray *unreached = fl_sim_get_unreached (sim);
+  for (guint i = 0; i < unreached->len; i++)
+    {
+      g_autofree char *text = fl_sim_describe_unreached (sim, &g_array_index (unreached,
+                                                                           FlScheduleMiss, i));
+      fprintf (out, "%s %s\n", i ? "          " : "Warning   ", text);
     }
   fprintf (out, "Hash       %016" G_GINT64_MODIFIER "x\n", fl_sim_get_hash (sim));
 }
@@ -179,6 +203,23 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  /* the stop points the script gave up on: the interleaving they set up did not happen */
+  json_builder_set_member_name (b, "unreached");
+  json_builder_begin_array (b);
+  GArray *unreached = fl_sim_get_unreached (sim);
+  for (guint i = 0; i < unreached->len; i++)
+    {
+      const FlScheduleMiss *m = &g_array_index (unreached, FlScheduleMiss, i);
+      const FlScheduleStep *s = &g_array_index (sc->schedule, FlScheduleStep, m->index);
+      g_autofree char *point = g_strdup_printf ("cpu%u until %s", s->cpu, s->target);
+      g_autofree char *message = fl_sim_describe_unreached (sim, m);
+      json_builder_begin_object (b);
+      fl_cli_json_string (b, "point", point);
+      fl_cli_json_int (b, "line", s->line);
+      fl_cli_json_string (b, "message", message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_end_object (b);
   g_autoptr (JsonNode) root = json_builder_get_root (b);
   g_autofree char *text = json_to_string (root, TRUE);
@@ -197,6 +238,7 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
   g_autofree guint *fn = g_new0 (guint, st->sizes.ncpus);
   g_autofree guint64 *since = g_new0 (guint64, st->sizes.ncpus);
   gboolean first = TRUE;
+  char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
 
   for (guint c = 0; c < st->sizes.ncpus; c++)
     {
@@ -217,8 +259,9 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
           guint64 at = e ? e->cycle : since[c];
           if (now != fn[c] && fn[c] != FL_FN_N && fn[c] != FL_FN_USER)
             g_string_append_printf (out, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":%u,"
-                                    "\"ts\":%.4f,\"dur\":%.4f}", fl_fn_name (fn[c]), c,
-                                    since[c] / mhz, (at - since[c]) / mhz);
+                                    "\"ts\":%s,\"dur\":%s}", fl_fn_name (fn[c]), c,
+                                    fl_cli_decimal (since[c] / mhz, 4, ts, sizeof ts),
+                                    fl_cli_decimal ((at - since[c]) / mhz, 4, dur, sizeof dur));
           if (now != fn[c])
             {
               fn[c] = now;
@@ -227,8 +270,8 @@ fl_cli_write_chrome_trace (FlSim *sim, const char *path)
         }
       if (e && e->kind == FL_EV_FINDING)
         g_string_append_printf (out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s\",\"pid\":1,"
-                                "\"tid\":%u,\"ts\":%.4f}", fl_finding_kind_name (e->val), e->cpu,
-                                e->cycle / mhz);
+                                "\"tid\":%u,\"ts\":%s}", fl_finding_kind_name (e->val), e->cpu,
+                                fl_cli_decimal (e->cycle / mhz, 4, ts, sizeof ts));
     }
   g_string_append (out, "\n]}\n");
   g_autoptr (GError) error = NULL;

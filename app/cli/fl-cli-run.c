@@ -7,7 +7,7 @@
 
 typedef struct {
   char   **sets;
-  gint64   seed;
+  char    *seed;       /* as typed: NULL for the scenario's */
   char    *schedule;
   gint64   max_steps;
   gboolean trace;
@@ -39,15 +39,20 @@ record_run (FlSim *sim, const char *path, gboolean hit_limit)
 static int
 run_scenario (const RunOptions *o, const char *id)
 {
-  if (o->max_steps < 0 || o->seed < -1)
-    return fl_cli_fail ("--max-steps and --seed must not be negative");
+  if (o->max_steps < 0)
+    return fl_cli_fail ("--max-steps %" G_GINT64_FORMAT ": expected a number of steps, 0 or more "
+                        "(0: no limit)", o->max_steps);
+  guint64 given_seed = 0;
+  if (o->seed && !g_ascii_string_to_unsigned (o->seed, 10, 0, G_MAXUINT64, &given_seed, NULL))
+    return fl_cli_fail ("--seed %s: expected a whole number from 0 to %" G_GUINT64_FORMAT
+                        " (without --seed, the scenario's seed)", o->seed, G_MAXUINT64);
   g_autoptr (FlScenario) scenario = fl_cli_load_scenario (id);
   if (scenario == NULL)
     return FL_EXIT_USAGE;
   FlConfig config = scenario->config;
   if (!fl_cli_apply_sets (&config, o->sets))
     return FL_EXIT_USAGE;
-  guint64 seed = o->seed >= 0 ? (guint64) o->seed : scenario->seed;
+  guint64 seed = o->seed ? given_seed : scenario->seed;
   FlSchedPolicy policy = scenario->schedule->len ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
   if (o->schedule && !fl_cli_parse_policy (o->schedule, &policy))
     return FL_EXIT_USAGE;
@@ -84,10 +89,10 @@ run_scenario (const RunOptions *o, const char *id)
 int
 fl_cli_run (int argc, char **argv)
 {
-  RunOptions o = { .seed = -1, .max_steps = 0 };
+  RunOptions o = { .max_steps = 0 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, "Seed of the random schedule (default: the scenario's)", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random schedule (default: the scenario's)", "N" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "time, script or random", "POLICY" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &o.max_steps, "Stop after N steps (reported, not an error)", "N" },
     { "trace", 0, 0, G_OPTION_ARG_NONE, &o.trace, "Print one line per step", NULL },
@@ -109,6 +114,7 @@ fl_cli_run (int argc, char **argv)
   else
     status = run_scenario (&o, argv[1]);
   g_strfreev (o.sets);
+  g_free (o.seed);
   g_free (o.schedule);
   g_free (o.record);
   g_free (o.chrome_trace);

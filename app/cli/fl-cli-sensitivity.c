@@ -43,6 +43,7 @@ print_table (const char *workload, guint cpus, guint rounds, GArray *rows)
 {
   guint n = 0;
   const FlBenchConfig *configs = fl_bench_configs (&n);
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
   printf ("%s at %u CPUs, %u round%s per thread: each free constant at 50%%, 100%% and 150%% "
           "of its value, the others as they are; ratios to the baseline of the same row\n\n",
           workload, cpus, rounds, rounds == 1 ? "" : "s");
@@ -55,7 +56,7 @@ print_table (const char *workload, guint cpus, guint rounds, GArray *rows)
       const FlSensitivityRow *r = &g_array_index (rows, FlSensitivityRow, i);
       printf ("%-16s %7u %5u", r->key, r->value, r->percent);
       for (guint d = 1; d < n; d++)
-        printf (" %9.2f", r->ratio[d]);
+        printf (" %9s", fl_cli_decimal (r->ratio[d], 2, num, sizeof num));
       printf ("   %s%s\n", fl_sensitivity_order_holds (r, 0, n - 1) ? "as published" : "differs",
               r->findings ? "  (findings!)" : "");
     }
@@ -63,7 +64,7 @@ print_table (const char *workload, guint cpus, guint rounds, GArray *rows)
     {
       printf ("%-16s %7s %5s", "published", "", "");
       for (guint d = 1; d < n; d++)
-        printf (" %9.2f", configs[d].published);
+        printf (" %9s", fl_cli_decimal (configs[d].published, 2, num, sizeof num));
       printf ("\n");
     }
   printf ("\n");

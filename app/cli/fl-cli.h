@@ -21,6 +21,7 @@ gboolean     fl_cli_parse            (GOptionContext *context, int *argc, char *
 FlScenario  *fl_cli_load_scenario    (const char *id_or_path);
 gboolean     fl_cli_apply_sets       (FlConfig *config, char **sets);
 gboolean     fl_cli_parse_policy     (const char *name, FlSchedPolicy *policy);
+const char  *fl_cli_decimal          (double value, guint decimals, char *buf, gsize size);
 
 int fl_cli_list    (int argc, char **argv);
 int fl_cli_show    (int argc, char **argv);

@@ -254,9 +254,9 @@ check_schedule (const FlScenario *s)
 {
   static const struct { guint cpu; FlUntilKind kind; const char *target; } want[] = {
     { 0, FL_UNTIL_FUNCTION, "handle_speculative_fault" },
-    { 1, FL_UNTIL_LOCATION, "vma_adjust:seq-begin" },
+    { 1, FL_UNTIL_LOCATION, "vma_adjust:seq_begin" },
     { 3, FL_UNTIL_STEPS, NULL },
-    { 0, FL_UNTIL_LOCATION, "do_anonymous_page:pte.set" },
+    { 0, FL_UNTIL_LOCATION, "do_anonymous_page:set_pte" },
     { 1, FL_UNTIL_END, NULL },
     { 2, FL_UNTIL_END, NULL },
     { 3, FL_UNTIL_END, NULL },
@@ -411,6 +411,42 @@ test_error_line (void)
   g_assert_cmpuint (line, ==, 5);
   g_assert_true (g_str_has_prefix (what, "unknown operation"));
   g_assert_false (fl_scenario_error_get_line (other, NULL, &line, NULL));
+}
+
+/* A misspelt stop point is refused at its line with the nearest valid names: accepted, it
+ * would never be reached and the race it sets up would silently not happen. */
+static void
+test_unknown_stop_point (void)
+{
+  static const struct { const char *point, *nearest; } cases[] = {
+    { "handle_pte_fualt", "the nearest are handle_pte_fault, " },
+    { "do_wp_page:clear_flsh", "the nearest are do_wp_page:clear_flush, " },
+    { "pte_map_lock:trylok", "the nearest are pte_map_lock:trylock, " },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *text = g_strdup_printf ("[scenario]\ntitle=t\n[config]\ncpus=2\n"
+                                               "[cpu0]\nops=fault 0x1000 read\n[schedule]\n"
+                                               "steps=cpu1 for 2;cpu0 until %s\n", cases[i].point);
+      g_autoptr (FlScenario) s = fl_scenario_parse (text, NULL, &error);
+      g_assert_null (s);
+      g_autofree char *want = g_strdup_printf ("<text>:8: unknown stop point '%s' (expected a "
+                                               "modeled function or listing location; %s",
+                                               cases[i].point, cases[i].nearest);
+      if (!g_str_has_prefix (error->message, want))
+        g_error ("expected '%s…', got '%s'", want, error->message);
+    }
+  /* every form the listings have is accepted: a function, a bare tag, function:tag */
+  const char *valid[] = { "handle_pte_fault", "rcu_read_lock", "pte_map_lock:trylock" };
+  for (guint i = 0; i < G_N_ELEMENTS (valid); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *text = g_strdup_printf ("[scenario]\ntitle=t\n[cpu0]\nops=fault 0x1000 "
+                                               "read\n[schedule]\nsteps=cpu0 until %s\n", valid[i]);
+      g_autoptr (FlScenario) s = fl_scenario_parse (text, NULL, &error);
+      g_assert_no_error (error);
+    }
 }
 
 static void
@@ -830,6 +866,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/scenario/good-corpus", test_good_corpus);
   g_test_add_func ("/core/scenario/bad-corpus", test_bad_corpus);
   g_test_add_func ("/core/scenario/error-line", test_error_line);
+  g_test_add_func ("/core/scenario/unknown-stop-point", test_unknown_stop_point);
   g_test_add_func ("/core/scenario/flattened-repeats", test_flattened_repeats);
   g_test_add_func ("/core/scenario/cursor-reach", test_cursor_reach);
   g_test_add_func ("/core/scenario/prose-wraps", test_prose_wraps_and_round_trips);

@@ -286,6 +286,74 @@ test_file_fault_maps_cache_page (void)
   g_assert_cmpuint (count_events (sim, FL_FN_DO_FAULT, -1), >, 0);
 }
 
+/* Every IPI of every built-in is acknowledged, each acknowledgement later in simulated time
+ * than every send it answers: the handler on a target answers all the sends since its last
+ * one. The broken pte_map_lock's deadlock leaves its IPI unanswered, and only that. */
+static void
+assert_ipis_answered (FlSim *sim, gboolean deadlocks)
+{
+  gsize n;
+  const FlEvent *ev = fl_sim_get_events (sim, &n);
+  guint ncpus = fl_sim_get_state (sim)->sizes.ncpus;
+  g_autofree guint64 *latest_send = g_new0 (guint64, ncpus);   /* per sender, cycle + 1 */
+  g_autofree gsize *last_ack = g_new0 (gsize, ncpus);          /* per target, index + 1 */
+  guint64 sent = 0, answered = 0;
+
+  for (gsize i = 0; i < n; i++)
+    if (ev[i].kind == FL_EV_IPI_SEND)
+      {
+        sent += ev[i].val;
+        latest_send[ev[i].cpu] = ev[i].cycle + 1;
+      }
+    else if (ev[i].kind == FL_EV_IPI_ACK)
+      {
+        answered += ev[i].val;
+        g_assert_cmpuint (ev[i].val, >=, 1);
+        g_assert_cmpuint (latest_send[ev[i].obj], >, 0);
+        for (gsize j = last_ack[ev[i].cpu]; j < i; j++)
+          if (ev[j].kind == FL_EV_IPI_SEND && ev[j].val > 0 && ev[j].cpu != ev[i].cpu)
+            {
+              if (ev[j].cycle >= ev[i].cycle)
+                g_error ("cpu%u acknowledges at cycle %" G_GUINT64_FORMAT " (step %u) the IPI "
+                         "cpu%u sent at cycle %" G_GUINT64_FORMAT " (step %u)", ev[i].cpu,
+                         ev[i].cycle, ev[i].step, ev[j].cpu, ev[j].cycle, ev[j].step);
+            }
+        last_ack[ev[i].cpu] = i + 1;
+      }
+  if (deadlocks)
+    g_assert_cmpuint (answered, <, sent);
+  else
+    g_assert_cmpuint (answered, ==, sent);
+}
+
+static void
+test_ipis_acknowledged_after_sent (void)
+{
+  g_auto (GStrv) ids = fl_scenario_builtin_ids ();
+  guint with_ipis = 0;
+  for (guint i = 0; ids[i]; i++)
+    {
+      if (strcmp (ids[i], "will-it-scale-pf1") == 0 && !g_test_slow ())
+        continue;
+      g_autoptr (FlSim) sim = run_builtin (ids[i], NULL, 0);
+      assert_ipis_answered (sim, FALSE);
+      with_ipis += count_events (sim, FL_FN_N, FL_EV_IPI_ACK) > 0;
+    }
+  g_assert_cmpuint (with_ipis, >=, 4);
+
+  /* the scenario about this IPI: the spinning CPU takes it as a step of its own, the flush
+   * mask moves to it and back */
+  g_autoptr (FlSim) tlb = run_builtin ("spf-tlb-ipi", NULL, 0);
+  g_assert_cmpuint (count_events (tlb, FL_FN_N, FL_EV_IPI_SEND), ==, 1);
+  g_assert_cmpuint (count_events (tlb, FL_FN_FLUSH_TLB_FUNC, FL_EV_IPI_ACK), ==, 1);
+  const FlState *st = fl_sim_get_state (tlb);
+  g_assert_cmpuint (st->lines[FL_LINE_TLB_FLUSH].transfers, ==, 2);
+
+  const char *sets[] = { "pte-map-lock", "spin-irqs-off", NULL };
+  g_autoptr (FlSim) stuck = run_builtin ("spf-tlb-ipi", sets, 0);
+  assert_ipis_answered (stuck, TRUE);
+}
+
 /* Every built-in scenario, with its own settings, is clean and deterministic. */
 static void
 test_builtins_clean_and_deterministic (void)
@@ -357,6 +425,44 @@ test_random_schedules_are_safe (void)
     }
 }
 
+static FlSim *
+sim_with_policy (const char *id, FlSchedPolicy policy, guint64 seed, guint64 steps)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlSim *sim = fl_sim_new (sc, NULL, seed, &error);
+  g_assert_no_error (error);
+  fl_sim_set_policy (sim, policy);
+  fl_sim_run (sim, steps);
+  return sim;
+}
+
+/* The same under a scripted and a random schedule: the scheduler's own state (the script's
+ * position and its steps, the dice) is part of the state a seek must give back. */
+static void
+test_seek_under_script_and_dice (void)
+{
+  static const struct { const char *id; FlSchedPolicy policy; guint64 seed; } runs[] = {
+    { "spf-vs-munmap", FL_SCHED_SCRIPT, 1 },
+    { "spf-tlb-ipi", FL_SCHED_SCRIPT, 1 },
+    { "spf-vs-munmap", FL_SCHED_RANDOM, 5 },
+  };
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      g_autoptr (FlSim) full = sim_with_policy (runs[r].id, runs[r].policy, runs[r].seed, 0);
+      guint64 total = fl_sim_get_total_steps (full);
+      for (guint64 t = 1; t <= total; t++)
+        {
+          g_autoptr (FlSim) fresh = sim_with_policy (runs[r].id, runs[r].policy, runs[r].seed, t);
+          g_assert_true (fl_sim_seek (full, t));
+          if (fl_sim_get_state_hash (full) != fl_sim_get_state_hash (fresh))
+            g_error ("%s (policy %d): the state after seeking to step %" G_GUINT64_FORMAT
+                     " is not the state after stepping there", runs[r].id, runs[r].policy, t);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -373,12 +479,14 @@ main (int argc, char **argv)
   g_test_add_func ("/core/race/mprotect-odd-sequence", test_mprotect_odd_sequence_retries);
   g_test_add_func ("/core/race/tlb-ipi-trylock-loop", test_tlb_ipi_trylock_loop_completes);
   g_test_add_func ("/core/race/tlb-ipi-spin-irqs-off", test_tlb_ipi_spin_irqs_off_deadlocks);
+  g_test_add_func ("/core/race/ipis-acknowledged-after-sent", test_ipis_acknowledged_after_sent);
   g_test_add_func ("/core/race/migration", test_migration_retries_then_waits);
   g_test_add_func ("/core/sim/swap-in", test_swap_in_is_major);
   g_test_add_func ("/core/sim/cow", test_cow_copies_and_flushes);
   g_test_add_func ("/core/sim/file-fault", test_file_fault_maps_cache_page);
   g_test_add_func ("/core/sim/builtins-clean-deterministic", test_builtins_clean_and_deterministic);
   g_test_add_func ("/core/sim/seek", test_seek_matches_stepping);
+  g_test_add_func ("/core/sim/seek-script-and-dice", test_seek_under_script_and_dice);
   g_test_add_func ("/core/sim/random-schedules", test_random_schedules_are_safe);
   return g_test_run ();
 }

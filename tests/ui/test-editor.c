@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "fl-editor-check.h"
 #include "fl-editor-window.h"
 #include "fl-store.h"
 #include "ui-test-helpers.h"
@@ -414,6 +415,28 @@ test_editor_quit (void)
   fl_test_run_application (fl_check_quit, NULL);
 }
 
+/* A misspelt stop point is the editor's error at its line, not "Valid scenario": the race
+ * it sets up would never happen. */
+static void
+test_editor_stop_point (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FlScenario) builtin = fl_scenario_load_builtin ("spf-vs-munmap", &error);
+  g_assert_no_error (error);
+  g_autoptr(GString) text = g_string_new (builtin->text);
+  g_assert_cmpuint (g_string_replace (text, "until handle_pte_fault", "until handle_pte_fualt", 1),
+                    ==, 1);
+  guint line = 0;
+  g_autofree char *status = NULL;
+  g_autoptr(FlScenario) checked = fl_editor_check_text (text->str, &line, &status);
+  g_assert_null (checked);
+  g_assert_cmpuint (line, >, 0);
+  g_autofree char *want = g_strdup_printf ("Line %u: unknown stop point 'handle_pte_fualt' "
+                                           "(expected a modeled function or listing location; "
+                                           "the nearest are handle_pte_fault, ", line);
+  g_assert_true (g_str_has_prefix (status, want));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -426,6 +449,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/ui/editor/edit-run-save", test_editor);
   g_test_add_func ("/ui/editor/quit-asks", test_editor_quit);
+  g_test_add_func ("/ui/editor/stop-point", test_editor_stop_point);
 
   status = g_test_run ();
   fl_test_remove_data_home (data_home);

@@ -235,6 +235,51 @@ test_exports (Fixture *f, gconstpointer data)
     }
 }
 
+/* The text content of every <text> element, a line each. */
+static void
+collect_text (GMarkupParseContext *context, const char *text, gsize len, gpointer data,
+              GError **error)
+{
+  if (g_strcmp0 (g_markup_parse_context_get_element (context), "text") == 0)
+    {
+      g_string_append_len (data, text, len);
+      g_string_append_c (data, '\n');
+    }
+}
+
+/* An SVG export is a well-formed document whose words are text, not only glyph outlines:
+ * each view's title and labels can be selected and searched. */
+static void
+test_svg_text (Fixture *f, gconstpointer data)
+{
+  fl_sim_run (f->sim, 40);
+  static const struct { FlView view; const char *words[3]; } cases[] = {
+    { FL_VIEW_LANES, { "CPU lanes", "cpu0", "speculative fault" } },
+    { FL_VIEW_VMA, { "VMA tree", "unlinked", "not yet freed" } },
+    { FL_VIEW_LISTING, { "Listing", "Why:", NULL } },
+    { FL_VIEW_ALL, { "Counters and findings", "RCU", "Cache lines" } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (f->tmp, "text.svg", NULL);
+      export_to (f, cases[i].view, "svg", path);
+      g_autoptr (GBytes) svg = read_file (path);
+      gsize len = 0;
+      const char *bytes = g_bytes_get_data (svg, &len);
+      g_autoptr (GString) words = g_string_new (NULL);
+      GMarkupParser parser = { .text = collect_text };
+      g_autoptr (GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, words, NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (g_markup_parse_context_parse (context, bytes, (gssize) len, &error)
+                     && g_markup_parse_context_end_parse (context, &error));
+      g_assert_no_error (error);
+      for (guint w = 0; w < G_N_ELEMENTS (cases[i].words) && cases[i].words[w]; w++)
+        if (strstr (words->str, cases[i].words[w]) == NULL)
+          g_error ("%s view's SVG: no text '%s' in:\n%s", fl_view_name (cases[i].view),
+                   cases[i].words[w], words->str);
+    }
+}
+
 static void
 test_export_errors (Fixture *f, gconstpointer data)
 {
@@ -299,6 +344,84 @@ test_builtin_scenarios (void)
             cairo_surface_destroy (s);
           }
     }
+}
+
+/* The number after `prefix` in `text` (0 when absent). */
+static guint64
+number_after (const char *text, const char *prefix)
+{
+  const char *at = strstr (text, prefix);
+  return at ? g_ascii_strtoull (at + strlen (prefix), NULL, 10) : 0;
+}
+
+/* The VMAs the RCU view says a callback will free, as "1, 3"; the VMA tree's awaiting list
+ * must be the same. */
+static char *
+rcu_callback_vmas (const char *rcu)
+{
+  GString *ids = g_string_new (NULL);
+  const char *prefix = "Callback to free VMA ";
+  for (const char *at = strstr (rcu, prefix); at; at = strstr (at + 1, prefix))
+    g_string_append_printf (ids, "%s%" G_GUINT64_FORMAT, ids->len ? ", " : "",
+                            g_ascii_strtoull (at + strlen (prefix), NULL, 10));
+  return g_string_free (ids, FALSE);
+}
+
+static char *
+vma_awaiting (const char *vma)
+{
+  const char *prefix = "Unlinked, awaiting RCU: VMA ";
+  const char *at = strstr (vma, prefix);
+  if (at == NULL)
+    return g_strdup ("");
+  at += strlen (prefix);
+  return g_strndup (at, strcspn (at, "."));
+}
+
+/* At every step, the views that show the same number show the same value: the lanes' cursor
+ * and the counters' cycles; the VMAs the tree says await their RCU callback and the
+ * callbacks the RCU view lists (spf-vs-munmap at step 30: unlinked, call_rcu still ahead). */
+static void
+check_views_agree (FlSim *sim, const char *id)
+{
+  for (;;)
+    {
+      g_autofree char *lanes = fl_view_describe (FL_VIEW_LANES, sim, NULL);
+      g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, sim, NULL);
+      g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, sim, NULL);
+      g_autofree char *rcu = fl_view_describe (FL_VIEW_RCU, sim, NULL);
+      guint64 step = fl_sim_get_step (sim);
+      if (step > 0 && number_after (lanes, "Cursor at cycle ") != number_after (counters, " errors; "))
+        g_error ("%s step %" G_GUINT64_FORMAT ": lanes '%s', counters '%s'", id, step, lanes,
+                 counters);
+      g_autofree char *awaiting = vma_awaiting (vma);
+      g_autofree char *callbacks = rcu_callback_vmas (rcu);
+      if (strcmp (awaiting, callbacks) != 0)
+        g_error ("%s step %" G_GUINT64_FORMAT ": VMA tree '%s', RCU '%s'", id, step, vma, rcu);
+      if (step >= 1000 || !fl_sim_step (sim))
+        break;
+    }
+  g_test_message ("%s: %" G_GUINT64_FORMAT " steps agree", id, fl_sim_get_step (sim));
+}
+
+static void
+test_views_agree (void)
+{
+  g_auto (GStrv) ids = fl_scenario_builtin_ids ();
+  for (guint i = 0; ids[i]; i++)
+    {
+      g_autoptr (FlSim) sim = sim_for (ids[i], NULL, NULL);
+      check_views_agree (sim, ids[i]);
+    }
+  g_autoptr (FlSim) immediate = sim_for ("spf-vs-munmap", "vma-free", "immediate");
+  check_views_agree (immediate, "spf-vs-munmap vma-free=immediate");
+
+  /* the case of the report: unlinked, not awaiting a callback yet */
+  g_autoptr (FlSim) munmap = sim_for ("spf-vs-munmap", NULL, NULL);
+  fl_sim_run (munmap, 30);
+  g_assert_cmpuint (fl_sim_get_step (munmap), ==, 30);
+  g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, munmap, NULL);
+  g_assert_nonnull (strstr (vma, "Unlinked, not yet freed: VMA 1."));
 }
 
 static gboolean
@@ -511,12 +634,15 @@ main (int argc, char **argv)
               test_no_side_effects, fixture_tear_down);
   g_test_add ("/ui/painters/exports", Fixture, NULL, fixture_set_up, test_exports,
               fixture_tear_down);
+  g_test_add ("/ui/painters/svg-text", Fixture, NULL, fixture_set_up, test_svg_text,
+              fixture_tear_down);
   g_test_add ("/ui/painters/export-errors", Fixture, NULL, fixture_set_up, test_export_errors,
               fixture_tear_down);
   g_test_add ("/ui/painters/lanes-hit", Fixture, NULL, fixture_set_up, test_lanes_hit,
               fixture_tear_down);
   g_test_add_func ("/ui/painters/findings", test_finding_views);
   g_test_add_func ("/ui/painters/builtin-scenarios", test_builtin_scenarios);
+  g_test_add_func ("/ui/painters/views-agree", test_views_agree);
   g_test_add_func ("/ui/painters/lanes-64-cpus", test_lanes_64_cpus);
   g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);
   return g_test_run ();

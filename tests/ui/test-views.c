@@ -191,6 +191,8 @@ test_views_step_actions (void)
 
 /* ---- /ui/views/finding ---- */
 
+static void fl_collect_labels (GtkWidget *widget, GString *text);
+
 static void
 fl_check_finding (GtkApplication *app, GtkWindow *window, gpointer data)
 {
@@ -216,14 +218,28 @@ fl_check_finding (GtkApplication *app, GtkWindow *window, gpointer data)
   /* select another CPU first, so the finding's own selection shows */
   fl_session_select_cpu (session, finding->cpu == 0 ? 1 : 0);
   fl_activate (window, "next-finding");
-  g_assert_cmpuint (fl_session_get_step (session), ==, finding->step + 1);
+  g_assert_cmpuint (fl_session_get_step (session), ==, finding->step);
   g_assert_cmpuint (fl_session_get_selected_cpu (session), ==, finding->cpu);
+  /* one number for the step: the header and the finding's row say the finding's own step */
+  {
+    g_autoptr(GString) shown = g_string_new (NULL);
+    g_autofree char *header = g_strdup_printf ("step %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+                                               "\n", finding->step,
+                                               fl_session_get_total_steps (session));
+    g_autofree char *row = g_strdup_printf ("step %" G_GUINT64_FORMAT " · cpu%u\n",
+                                            finding->step, finding->cpu);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    fl_collect_labels (GTK_WIDGET (window), shown);
+    g_test_message ("shown: %s", shown->str);
+    g_assert_nonnull (strstr (shown->str, header));
+    g_assert_nonnull (strstr (shown->str, row));
+  }
 
   fl_activate (window, "end");
   fl_session_select_cpu (session, finding->cpu == 0 ? 1 : 0);
   fl_activate (window, "previous-finding");
   g_assert_cmpuint (fl_session_get_step (session), ==,
-                    ((const FlFinding *) g_ptr_array_index (findings, findings->len - 1))->step + 1);
+                    ((const FlFinding *) g_ptr_array_index (findings, findings->len - 1))->step);
 
   /* a bad switch is the caller's error and leaves the run alone */
   g_assert_false (fl_session_set_switch (session, "vma-free", "sometimes", &error));
@@ -503,6 +519,52 @@ test_views_load_failed (void)
   fl_test_run_application (fl_check_load_failed, NULL);
 }
 
+/* ---- /ui/views/unreached ---- */
+
+/* A schedule point the run never reaches is said under the findings, with its line: the race
+ * it was to set up did not happen, and the window must not look as if it had been safe. */
+static void
+fl_check_unreached (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("faultline-ui-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "unreached.fault", NULL);
+  g_autoptr(GString) shown = g_string_new (NULL);
+  /* an anonymous fault never calls __do_fault, the file-page handler */
+  const char *text = "[scenario]\ntitle=Waits for a file fault\n[config]\ncpus=2\n"
+                     "[mm]\nvma=0x7f0000000000-0x7f0000004000 rw- anon\n"
+                     "[cpu0]\nops=fault 0x7f0000001000 write\n"
+                     "[cpu1]\nops=munmap 0x7f0000000000 0x4000\n"
+                     "[schedule]\nsteps=cpu0 until __do_fault; cpu1 until end\n";
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  FlSession *session = fl_open (window, path);
+  g_assert_cmpuint (fl_sim_get_unreached (fl_session_get_sim (session))->len, ==, 1);
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  fl_collect_labels (GTK_WIDGET (window), shown);
+  g_test_message ("shown: %s", shown->str);
+  g_assert_nonnull (strstr (shown->str, "schedule point 'cpu0 until __do_fault' (line 12) was "
+                                        "never reached"));
+  g_assert_nonnull (strstr (shown->str, "line 12\n"));
+
+  /* a scenario whose points are all reached shows no such row */
+  fl_open (window, "spf-vs-munmap");
+  g_string_truncate (shown, 0);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  fl_collect_labels (GTK_WIDGET (window), shown);
+  g_assert_null (strstr (shown->str, "never reached"));
+  g_assert_cmpuint (g_unlink (path), ==, 0);
+  g_assert_cmpuint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_views_unreached (void)
+{
+  fl_test_run_application (fl_check_unreached, NULL);
+}
+
 /* ---- /ui/views/play ---- */
 
 static void
@@ -669,6 +731,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/views/elided", test_views_elided);
   g_test_add_func ("/ui/views/lanes", test_views_lanes);
   g_test_add_func ("/ui/views/load-failed", test_views_load_failed);
+  g_test_add_func ("/ui/views/unreached", test_views_unreached);
   g_test_add_func ("/ui/views/play", test_views_play);
   g_test_add_func ("/ui/views/progress", test_views_progress);
   g_test_add_func ("/ui/views/menu-keeps-keys", test_views_menu_keeps_keys);

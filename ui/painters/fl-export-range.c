@@ -153,6 +153,7 @@ fl_export_drawing (FlExportDrawFn draw, gpointer data, double width, double heig
     return FALSE;
 
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GArray) texts = fl_svg_text_sink_new ();
   cairo_surface_t *surface;
   gboolean png = g_ascii_strcasecmp (format, "png") == 0;
   gboolean svg = g_ascii_strcasecmp (format, "svg") == 0;
@@ -169,6 +170,8 @@ fl_export_drawing (FlExportDrawFn draw, gpointer data, double width, double heig
   if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
     {
       cairo_t *cr = cairo_create (surface);
+      if (svg)
+        fl_svg_text_attach (cr, texts);
       draw (cr, data);
       cairo_destroy (cr);
       if (png)
@@ -180,7 +183,8 @@ fl_export_drawing (FlExportDrawFn draw, gpointer data, double width, double heig
     {
       GByteArray *fixed = renumber_svg_surfaces (bytes);
       g_byte_array_unref (bytes);
-      bytes = fixed;
+      bytes = fl_svg_text_layer (fixed, texts);
+      g_byte_array_unref (fixed);
     }
   return write_bytes (bytes, path, error);
 }

@@ -46,6 +46,8 @@ describe_lanes (GString *s, FlPaintCtx *p)
   sentence (s, g_dngettext (NULL, "CPU lanes of %u CPU at step %" PRIu64 " of %" PRIu64 ".",
                             "CPU lanes of %u CPUs at step %" PRIu64 " of %" PRIu64 ".", ncpus),
             ncpus, p->step, fl_sim_get_total_steps (p->sim));
+  /* Translators: the simulated time at the lanes' cursor, as the counters give it */
+  sentence (s, _("Cursor at cycle %" PRIu64 "."), fl_lanes_now (p));
   g_autofree int *act = g_new (int, MAX (ncpus, 1u));
   cpu_activities (p->sim, p->step, ncpus, act);
   if (ncpus <= 8)
@@ -70,11 +72,14 @@ describe_vma (GString *s, FlPaintCtx *p)
 {
   const FlState *st = p->st;
   guint live = 0;
-  GString *ghosts = g_string_new (NULL), *odd = g_string_new (NULL);
+  /* unlinked VMAs: handed to call_rcu, or not yet (munmap still at work, or freed at once) */
+  GString *ghosts = g_string_new (NULL), *unfreed = g_string_new (NULL), *odd = g_string_new (NULL);
   for (guint32 v = 1; v < st->sizes.nvmas; v++)
     {
-      if (fl_vma_is_ghost (st, v))
+      if (fl_vma_is_ghost (st, v) && st->vmas[v].state == FL_OBJ_RCU_PENDING)
         g_string_append_printf (ghosts, "%s%u", ghosts->len ? ", " : "", v);
+      else if (fl_vma_is_ghost (st, v))
+        g_string_append_printf (unfreed, "%s%u", unfreed->len ? ", " : "", v);
       else if (st->vmas[v].state == FL_OBJ_LIVE)
         live++;
       if (st->vmas[v].state != FL_OBJ_FREE && (st->vmas[v].seq & 1))
@@ -95,6 +100,9 @@ describe_vma (GString *s, FlPaintCtx *p)
   if (ghosts->len)
     /* Translators: %s is a list of VMA numbers, e.g. "3, 7" */
     sentence (s, _("Unlinked, awaiting RCU: VMA %s."), ghosts->str);
+  if (unfreed->len)
+    /* Translators: %s is a list of VMA numbers, e.g. "3, 7" */
+    sentence (s, _("Unlinked, not yet freed: VMA %s."), unfreed->str);
   if (odd->len)
     /* Translators: %s is a list of VMA numbers, e.g. "3, 7" */
     sentence (s, _("Being written (odd sequence): VMA %s."), odd->str);
@@ -108,6 +116,7 @@ describe_vma (GString *s, FlPaintCtx *p)
         sentence (s, _("cpu%u's fault works on VMA %u."), c, d.held_vma);
     }
   g_string_free (ghosts, TRUE);
+  g_string_free (unfreed, TRUE);
   g_string_free (odd, TRUE);
 }
 

@@ -542,6 +542,19 @@ layout_lanes (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl, gu
   g->lw = (guint) ceil (g->m.w);
 }
 
+/* Where the cursor stands and the subtitle's cycle: the simulated time of this step, the
+ * furthest any CPU's clock has got — the cycles of Counters and of `run` — which can lie past
+ * where the last step ended, when that step was taken by a CPU behind in time. */
+guint64
+fl_lanes_now (FlPaintCtx *p)
+{
+  FlCounters counters;
+  if (p->step == 0)
+    return 0;
+  fl_sim_get_counters (p->sim, &counters);
+  return counters.cycles;
+}
+
 void
 fl_paint_lanes (FlPaintCtx *p)
 {
@@ -556,13 +569,15 @@ fl_paint_lanes (FlPaintCtx *p)
   fl_format_count (p->step, s1, sizeof s1);
   fl_format_count (total, s2, sizeof s2);
   g_autofree char *subtitle = NULL;
-  /* the cursor: the cycle where the last step taken ended */
-  guint64 now = 0;
+  guint64 now = fl_lanes_now (p);
+  /* where the last step ended: what a CPU has been doing since its own last step is drawn
+   * up to there */
+  guint64 last_end = 0;
   if (p->step > 0)
     {
       gsize lo = fl_sim_find_step (p->sim, p->step);
       if (lo > 0)
-        now = fl_sim_get_event (p->sim, lo - 1).cycle;
+        last_end = fl_sim_get_event (p->sim, lo - 1).cycle;
     }
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
@@ -688,7 +703,7 @@ fl_paint_lanes (FlPaintCtx *p)
               guint64 ta = pool->col_ta[col];
               int act = col_act[col];
               gboolean future = act >= 0 && col_first[col] >= boundary;
-              if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
+              if (ongoing >= 0 && ta >= ongoing_from && ta < last_end && (act < 0 || future))
                 {
                   act = ongoing;
                   future = FALSE;

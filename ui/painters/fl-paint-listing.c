@@ -156,8 +156,9 @@ fl_paint_listing (FlPaintCtx *p)
   if (last)
     {
       g_autofree char *what = fl_sim_describe_event (p->sim, last);
+      /* the event carries the steps before it; the step is numbered as in the header */
       /* Translators: before what the CPU's last step did */
-      g_snprintf (buf, sizeof buf, _("Step %u: "), last->step);
+      g_snprintf (buf, sizeof buf, _("Step %u: "), last->step + 1);
       double lw = fl_text_draw (p, FL_FONT_BOLD, why_size, &pal->text_dim, x + pad, ty, 0,
                                 FL_ALIGN_LEFT, buf);
       fl_text_draw (p, FL_FONT_SANS, why_size, &pal->text_dim, x + pad + lw, ty,
@@ -175,6 +176,7 @@ fl_paint_listing (FlPaintCtx *p)
       fl_set_rgba (cr, &pal->text);
       cairo_move_to (cr, x + pad, ty);
       pango_cairo_show_layout (cr, layout);
+      fl_svg_text_note (cr, layout, x + pad, ty);
     }
   else
     {

@@ -46,6 +46,12 @@ typedef enum { FL_ALIGN_LEFT, FL_ALIGN_CENTER, FL_ALIGN_RIGHT } FlAlign;
 
 PangoLayout *fl_text_layout    (FlPaintCtx *p, FlFont font, double size, const char *text,
                                 double max_width, int max_lines);
+/* fl-svg-text.c: the text of an SVG export as text over its glyph paths */
+GArray     *fl_svg_text_sink_new (void);
+void        fl_svg_text_attach  (cairo_t *cr, GArray *texts);
+void        fl_svg_text_note    (cairo_t *cr, PangoLayout *layout, double x, double y);
+GByteArray *fl_svg_text_layer   (GByteArray *svg, GArray *texts);
+
 double       fl_text_draw      (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
                                 double x, double y, double max_width, FlAlign align,
                                 const char *text);
@@ -116,6 +122,7 @@ guint64      fl_last_cycle     (FlSim *sim);
 /* The views (one file each) */
 void  fl_paint_lanes     (FlPaintCtx *p);
 double fl_lanes_preferred_height (FlPaintCtx *p);
+guint64 fl_lanes_now      (FlPaintCtx *p);
 void  fl_paint_vma       (FlPaintCtx *p);
 void  fl_paint_pgtable   (FlPaintCtx *p);
 void  fl_paint_cache     (FlPaintCtx *p);

@@ -276,6 +276,7 @@ fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, doub
   fl_set_rgba (p->cr, color);
   cairo_move_to (p->cr, left - logical.x, y);
   pango_cairo_show_layout (p->cr, layout);
+  fl_svg_text_note (p->cr, layout, left - logical.x, y);
   if (pango_layout_is_ellipsized (layout))
     note_elided (p, left, y, w, logical.height, text);
   return w;
@@ -307,6 +308,7 @@ fl_text_paragraph (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
   fl_set_rgba (p->cr, color);
   cairo_move_to (p->cr, x, y);
   pango_cairo_show_layout (p->cr, layout);
+  fl_svg_text_note (p->cr, layout, x, y);
   if (pango_layout_is_ellipsized (layout))
     note_elided (p, x, y, width, logical.height, text);
   return logical.height;

@@ -197,6 +197,24 @@ pill_width (FlPaintCtx *p, const char *text, double size)
 
 /* One node: a rounded box (or a dot when space is short), outlined in the colour of every
  * CPU whose find_vma stands on it, with pills for the CPUs visiting or holding it. */
+/* What the unlinked VMAs wait for: a VMA munmap has taken out of the tree waits for its RCU
+ * callback only once remove_vma has queued it; before that (or when VMAs are freed at once)
+ * it is simply not freed yet. The RCU view lists the same callbacks. */
+static const char *
+ghosts_waiting (const FlState *st, const GArray *ghosts)
+{
+  guint pending = 0;
+  for (guint i = 0; i < ghosts->len; i++)
+    pending += st->vmas[g_array_index (ghosts, guint32, i)].state == FL_OBJ_RCU_PENDING;
+  if (pending == ghosts->len)
+    return _("awaiting RCU callback");
+  if (pending == 0)
+    /* Translators: under "unlinked": VMAs out of the tree, not handed to call_rcu yet */
+    return _("not yet freed");
+  /* Translators: under "unlinked", when some wait for call_rcu's callback and some not yet */
+  return _("some awaiting RCU callback, some not yet freed");
+}
+
 static void
 draw_node (Tree *t, guint32 id, double cx, double y, gboolean ghost)
 {
@@ -374,7 +392,7 @@ fl_paint_vma (FlPaintCtx *p)
   FlLegendItem legend[] = {
     { pal->rb_red, _("red"), FL_LEGEND_BOX },
     { pal->rb_black, _("black"), FL_LEGEND_BOX },
-    { pal->ghost, _("ghost: unlinked, awaiting RCU"), FL_LEGEND_OUTLINE },
+    { pal->ghost, _("ghost: unlinked, not yet freed"), FL_LEGEND_OUTLINE },
     { pal->warning, _("odd seq: being written"), FL_LEGEND_OUTLINE },
     { pal->accent, "mmap_cache", FL_LEGEND_BOX },
   };
@@ -507,7 +525,7 @@ fl_paint_vma (FlPaintCtx *p)
                         _("unlinked"));
           gy += fl_text_height (p, FL_FONT_BOLD, small);
           fl_text_draw (p, FL_FONT_SANS, small, &pal->text_dim, gx, gy, ghost_w, FL_ALIGN_LEFT,
-                        _("awaiting RCU callback"));
+                        ghosts_waiting (st, t.ghosts));
           gy += fl_text_height (p, FL_FONT_SANS, small) + pill_h;
           Tree g = t;
           g.bw = MIN (t.mode == MODE_DOT ? t.bw : ghost_w, ghost_w);
