@@ -96,7 +96,7 @@ export_scenario (const ExportOptions *o, const char *id)
   g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, scenario->seed, &error);
   if (sim == NULL)
     return fl_cli_fail ("%s", error->message);
-  guint64 taken = fl_sim_run (sim, to_end || range ? 0 : step);
+  guint64 taken = fl_sim_run_in_budget (sim, to_end || range ? 0 : step);
   if (range && (last_is_end || last > taken))
     {
       if (!last_is_end)

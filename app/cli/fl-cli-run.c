@@ -10,6 +10,7 @@ typedef struct {
   gint64   seed;
   char    *schedule;
   gint64   max_steps;
+  gint64   budget;
   gboolean trace;
   gboolean json;
   char    *record;
@@ -39,14 +40,19 @@ record_run (FlSim *sim, const char *path, gboolean hit_limit)
 static int
 run_scenario (const RunOptions *o, const char *id)
 {
-  if (o->max_steps < 0 || o->seed < -1)
-    return fl_cli_fail ("--max-steps and --seed must not be negative");
+  if (o->max_steps < 0 || o->seed < -1 || o->budget < -1)
+    return fl_cli_fail ("--max-steps, --seed and --budget must not be negative");
+  if (o->budget > G_MAXUINT32)
+    return fl_cli_fail ("--budget %" G_GINT64_FORMAT ": at most %u steps (0: no budget)",
+                        o->budget, G_MAXUINT32);
   g_autoptr (FlScenario) scenario = fl_cli_load_scenario (id);
   if (scenario == NULL)
     return FL_EXIT_USAGE;
   FlConfig config = scenario->config;
   if (!fl_cli_apply_sets (&config, o->sets))
     return FL_EXIT_USAGE;
+  if (o->budget >= 0)
+    config.budget = (guint) o->budget;
   guint64 seed = o->seed >= 0 ? (guint64) o->seed : scenario->seed;
   FlSchedPolicy policy = scenario->schedule->len ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
   if (o->schedule && !fl_cli_parse_policy (o->schedule, &policy))
@@ -62,7 +68,7 @@ run_scenario (const RunOptions *o, const char *id)
   gsize traced = 0;
   while (o->max_steps == 0 || fl_sim_get_step (sim) < (guint64) o->max_steps)
     {
-      gboolean more = fl_sim_step (sim);
+      gboolean more = fl_sim_step_in_budget (sim);
       if (o->trace)
         traced = fl_cli_print_trace (sim, traced, stdout);
       if (!more)
@@ -84,12 +90,13 @@ run_scenario (const RunOptions *o, const char *id)
 int
 fl_cli_run (int argc, char **argv)
 {
-  RunOptions o = { .seed = -1, .max_steps = 0 };
+  RunOptions o = { .seed = -1, .max_steps = 0, .budget = -1 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, "Seed of the random schedule (default: the scenario's)", "N" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "time, script or random", "POLICY" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &o.max_steps, "Stop after N steps (reported, not an error)", "N" },
+    { "budget", 0, 0, G_OPTION_ARG_INT64, &o.budget, "Step budget, as --set budget=N (default 10000000, 0 none)", "N" },
     { "trace", 0, 0, G_OPTION_ARG_NONE, &o.trace, "Print one line per step", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the summary as JSON", NULL },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &o.record, "Record the run in a store", "DB" },
