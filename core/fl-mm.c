@@ -142,30 +142,35 @@ fl_page_take (FlSim *sim)
 }
 
 /* The page cache holds every file page already (faults on it are soft): the first lookup of
- * an offset materializes the page with the cache's own reference. */
+ * an offset materializes the page with the cache's own reference. Entries are found through
+ * an index kept in the state, so a run faulting a large file stays linear. */
 guint32
 fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff)
 {
   FlState *st = &sim->st;
-  for (guint i = 1; i <= st->sizes.ncache; i++)
+  guint32 mask = st->sizes.ncache_index - 1;
+  guint32 h = fl_cache_hash (file, pgoff) & mask;
+  for (; st->cache_index[h] != 0; h = (h + 1) & mask)
     {
-      if (i == st->sizes.ncache)
-        fl_state_need_cache (st, i);
-      FlCacheEntry *e = &st->cache[i];
-      if (e->page == 0)
-        {
-          e->file = file;
-          e->pgoff = pgoff;
-          e->page = fl_page_take (sim);
-          st->pages[e->page].flags = FL_PAGE_FILE;
-          st->pages[e->page].count = 1;
-          st->pages[e->page].ext_refs = 1;
-          return e->page;
-        }
+      const FlCacheEntry *e = &st->cache[st->cache_index[h]];
       if (e->file == file && e->pgoff == pgoff)
         return e->page;
     }
-  g_assert_not_reached ();
+  /* entries fill up in order and stay, as the slots the cache had before it grew */
+  guint32 i = ++st->g->cache_used;
+  fl_state_need_cache (st, i);
+  FlCacheEntry *e = &st->cache[i];
+  e->file = file;
+  e->pgoff = pgoff;
+  e->page = fl_page_take (sim);
+  st->pages[e->page].flags = FL_PAGE_FILE;
+  st->pages[e->page].count = 1;
+  st->pages[e->page].ext_refs = 1;
+  if (2 * (i + 1) > st->sizes.ncache_index)
+    fl_state_index_cache (st, i);
+  else
+    st->cache_index[h] = i;
+  return st->cache[i].page;
 }
 
 guint32

@@ -100,6 +100,7 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
   z->nlines = FL_LINE_N_FIXED;
   /* slot 0 of each array, "none"; the rest come as the run allocates */
   z->nvmas = z->ntables = z->npages = z->ncache = z->ncbs = 1;
+  z->ncache_index = 16;
   z->line_vmas = (guint) MIN (vmas + 16, 0xffffu);
   /* Past the most table ids there can be (16 bits), the old layout named lines no event
    * could hold: such a scenario gets its table lines as its tables come. */

@@ -28,6 +28,17 @@ finding_free (gpointer data)
   g_free (f);
 }
 
+/* The copy was parsed from the canonical text: its items keep the lines of the file the
+ * scenario came from, which messages name. Both describe the same items in the same order. */
+static void
+keep_lines (FlScenario *copy, const FlScenario *from)
+{
+  for (guint i = 0; i < copy->vmas->len && i < from->vmas->len; i++)
+    g_array_index (copy->vmas, FlScenarioVma, i).line = g_array_index (from->vmas, FlScenarioVma, i).line;
+  for (guint i = 0; i < copy->ptes->len && i < from->ptes->len; i++)
+    g_array_index (copy->ptes, FlScenarioPte, i).line = g_array_index (from->ptes, FlScenarioPte, i).line;
+}
+
 static FlScenario *
 copy_scenario (const FlScenario *scenario, GError **error)
 {
@@ -38,6 +49,7 @@ copy_scenario (const FlScenario *scenario, GError **error)
       g_free (copy->id);
       copy->id = g_strdup (scenario->id);
       copy->path = g_strdup (scenario->path);   /* messages name the file */
+      keep_lines (copy, scenario);
     }
   return copy;
 }

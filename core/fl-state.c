@@ -17,7 +17,7 @@ typedef struct {
 } Region;
 
 static guint
-regions (FlState *st, const FlStateSizes *z, Region out[9])
+regions (FlState *st, const FlStateSizes *z, Region out[10])
 {
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
@@ -28,6 +28,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[9])
     { (gpointer *) &st->ptes, (gsize) z->ntables * FL_PTRS_PER_TABLE, sizeof (guint64) },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
+    { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
     { (gpointer *) &st->cbs, z->ncbs, sizeof (FlRcuCb) },
   };
   memcpy (out, r, sizeof r);
@@ -45,7 +46,7 @@ gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
   FlState dummy;
-  Region r[9];
+  Region r[10];
   gsize off = 0;
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
@@ -63,7 +64,7 @@ fl_state_bytes (const FlStateSizes *sizes)
 void
 fl_state_init (FlState *st, const FlStateSizes *sizes)
 {
-  Region r[9];
+  Region r[10];
   memset (st, 0, sizeof *st);
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
@@ -76,7 +77,7 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
 void
 fl_state_clear (FlState *st)
 {
-  Region r[9];
+  Region r[10];
   guint n = regions (st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
     g_clear_pointer (r[i].base, g_free);
@@ -85,7 +86,7 @@ fl_state_clear (FlState *st)
 void
 fl_state_save (const FlState *st, guint8 *block)
 {
-  Region r[9];
+  Region r[10];
   gsize off = 0;
   guint n = regions ((FlState *) st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
@@ -102,7 +103,7 @@ fl_state_save (const FlState *st, guint8 *block)
 void
 fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
-  Region r[9];
+  Region r[10];
   gsize off = 0;
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
@@ -262,4 +263,22 @@ void
 fl_state_need_cb (FlState *st, guint32 id)
 {
   need ((gpointer *) &st->cbs, &st->sizes.ncbs, sizeof (FlRcuCb), id, FL_MAX_VMAS);
+}
+
+void
+fl_state_index_cache (FlState *st, guint32 used)
+{
+  guint size = MAX (st->sizes.ncache_index, FIRST_CAPACITY);
+  while (size < 2 * (used + 1))
+    size *= 2;
+  st->cache_index = g_renew (guint32, st->cache_index, size);
+  memset (st->cache_index, 0, size * sizeof (guint32));
+  st->sizes.ncache_index = size;
+  for (guint32 i = 1; i <= used; i++)
+    {
+      guint32 h = fl_cache_hash (st->cache[i].file, st->cache[i].pgoff) & (size - 1);
+      while (st->cache_index[h] != 0)
+        h = (h + 1) & (size - 1);
+      st->cache_index[h] = i;
+    }
 }

@@ -217,6 +217,7 @@ typedef struct {
                              * these, and pages exist only once handed out */
   guint32 vmas_used, tables_used;   /* slots in use, which the limits count */
   guint32 vma_hint, table_hint;     /* no free slot below these: where allocation looks first */
+  guint32 cache_used;       /* page-cache entries: they fill up in order and stay */
   guint32 lru_head;         /* page added to the LRU last: the next add writes its links */
   guint64 page_transfers;   /* struct page lines moved between CPUs */
   guint32 zone_lock_next, zone_lock_owner;
@@ -245,6 +246,7 @@ typedef struct {
 typedef struct {
   guint ncpus, nlines, nvmas, ntables, npages, ncache, ncbs;
   guint line_vmas, line_tables;
+  guint ncache_index;       /* a power of two, at least twice the entries in use */
 } FlStateSizes;
 
 /* The most of each a run may have at once (docs/scenario-format.md, "Limits"). VMAs: the
@@ -268,6 +270,7 @@ typedef struct {
   guint64     *ptes;        /* ntables * 512 */
   FlPage      *pages;
   FlCacheEntry *cache;
+  guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
 } FlState;
 
@@ -286,6 +289,16 @@ void     fl_state_need_table (FlState *st, guint32 id);
 void     fl_state_need_page  (FlState *st, guint32 id);
 void     fl_state_need_cache (FlState *st, guint32 id);
 void     fl_state_need_cb    (FlState *st, guint32 id);
+/* Entries 1..used of the page cache, indexed again in a table for twice as many. */
+void     fl_state_index_cache (FlState *st, guint32 used);
+
+/* Where the page-cache index looks first for (file, pgoff). */
+static inline guint32
+fl_cache_hash (guint32 file, guint32 pgoff)
+{
+  guint64 k = (((guint64) file << 32) | pgoff) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (k >> 32);
+}
 
 static inline void
 fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
