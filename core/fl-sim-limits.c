@@ -70,6 +70,21 @@ fl_sim_step_in_budget (FlSim *sim)
 }
 
 /**
+ * fl_sim_interrupt:
+ * @sim: a simulation that has not ended
+ *
+ * Ends the run where it stands, "stopped at N steps (interrupted)": a long run whose loading
+ * someone cancelled is kept as far as it got.
+ */
+void
+fl_sim_interrupt (FlSim *sim)
+{
+  g_return_if_fail (sim != NULL);
+  if (sim->stop == FL_STOP_NONE && !sim->st.g->finished && !sim->replaying)
+    stop (sim, FL_STOP_INTERRUPTED, "(interrupted)");
+}
+
+/**
  * fl_sim_get_stop_reason:
  * @sim: a simulation
  *
