@@ -9,14 +9,15 @@ G_DEFINE_QUARK (fl-sim-error-quark, fl_sim_error)
 
 #define CHECKPOINT_FIRST_EVERY 4096   /* a power of two, and only ever doubled */
 /* A checkpoint copies the whole state; spacing them at least bytes / this many steps apart
- * bounds what the copies cost per step, whatever the size of the machine (720 KB at 8 CPUs,
- * 5.4 MB at 64). */
+ * bounds what the copies cost per step, whatever the size of the machine and however far the
+ * run has grown it (multi-fault: 85 KB at the start and 310 KB at the end at 8 CPUs, 2.5 MB
+ * at the end at 64). */
 #define CHECKPOINT_BYTES_PER_STEP 64
 #define CHECKPOINT_MAX         256
 #define CHECKPOINT_BUDGET      (256u << 20)   /* bytes of state copies kept for seeking */
 /* Past the first few, the copies may cost this many bytes per step of the run: with 24-byte
  * events a long run then stays within 32 bytes per event in all. Seeking replays at most the
- * spacing this gives (state bytes / 6 steps: 131072 at 8 CPUs), a few milliseconds. */
+ * spacing this gives (state bytes / 6 steps), a few milliseconds. */
 #define CHECKPOINT_BYTES_PER_EVENT 6
 #define CHECKPOINT_FREE_COUNT  16
 
