@@ -51,6 +51,7 @@ static const FlKeyInfo keys[] = {
   { "cost.occupancy",        NULL, COST (occupancy), 1, 400 },
   { "cost.hold",             NULL, COST (hold), 0, 100000 },
   { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
+  { "budget",                NULL, G_STRUCT_OFFSET (FlConfig, budget), 0, G_MAXUINT32 },
 };
 
 static const char *const key_names[] = {
@@ -60,7 +61,9 @@ static const char *const key_names[] = {
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
-  "cost.op-overhead", "cost.step", "cost.occupancy", "cost.hold", "cost.mhz", NULL
+  "cost.op-overhead", "cost.step", "cost.occupancy", "cost.hold", "cost.mhz",
+  /* not a design switch: after the costs, so fl_config_describe() leaves it out */
+  "budget", NULL
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
@@ -136,6 +139,7 @@ fl_config_init_defaults (FlConfig *config)
     .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 130, .occupancy = 100,
     .hold = 44, .mhz = 2130,
   };
+  config->budget = FL_DEFAULT_BUDGET;
 }
 
 static const FlKeyInfo *

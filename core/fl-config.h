@@ -73,10 +73,14 @@ typedef struct {
   FlRss         rss;
   FlOracleMode  oracle;
   FlCostTable   cost;
+  guint         budget;        /* steps a run may take before it stops (0: no budget) */
 } FlConfig;
 
 #define FL_MAX_CPUS 256
 #define FL_MAX_SOCKETS 64
+/* The step budget when nothing sets one: about 300 MB of events and checkpoints
+ * (docs/performance.md), seconds of simulation. */
+#define FL_DEFAULT_BUDGET 10000000u
 
 #define FL_CONFIG_ERROR (fl_config_error_quark ())
 GQuark fl_config_error_quark (void);

@@ -11,7 +11,9 @@ typedef enum { FL_ACCESS_READ, FL_ACCESS_WRITE, FL_ACCESS_RMW } FlAccess;
 
 typedef struct {
   guint64 step;
-  guint8 *block;
+  FlStateSizes sizes;       /* the state's arrays grow: each copy has the sizes it had */
+  gsize    bytes;
+  guint8  *block;
 } FlCheckpoint;
 
 struct _FlSim {
@@ -32,6 +34,8 @@ struct _FlSim {
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
   gboolean      stepping;       /* inside fl_sim_take_step (findings number their step) */
   gboolean      completed;      /* the end was reached once: its findings are recorded */
+  FlStopReason  stop;           /* why the run ended before its end (fl-sim-limits.c) */
+  char         *stop_message;
   guint64       first_finding_step;
   /* the topology as tables, from the configuration once: the coherence model asks which
    * socket a CPU is on for every sharer of every line it fetches */
@@ -118,7 +122,9 @@ void     fl_vma_free_now (FlSim *sim, guint32 vma);
 guint32  fl_table_alloc  (FlSim *sim, guint level, guint64 base);
 void     fl_table_free   (FlSim *sim, guint cpu, guint32 table);
 guint32  fl_page_take    (FlSim *sim);          /* from the zone: no steps, set-up only */
-void     fl_page_give    (FlSim *sim, guint32 page);
+guint32  fl_zone_pop     (FlSim *sim);
+void     fl_zone_grow    (FlState *st);
+guint64  fl_zone_room    (const FlState *st);
 guint32  fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff);
 guint32  fl_walk_index   (guint level, guint64 addr);
 guint32  fl_lookup_table (const FlState *st, guint64 addr, guint level);

@@ -13,23 +13,34 @@ fl_vma_rb_access (const FlState *st)
   return acc;
 }
 
+/* The lowest free slot, as before the arrays grew (ids are part of the events); the hint
+ * skips the slots known to be in use. Callers make sure one is left (fl_sim_room_for, the
+ * check before every step), so the array never grows past its limit. */
+static guint32
+lowest_free (const guint8 *slots, gsize size, gsize state_offset, guint n, guint32 from)
+{
+  for (guint32 i = MAX (from, 1u); i < n; i++)
+    if (slots[(gsize) i * size + state_offset] == FL_OBJ_FREE)
+      return i;
+  return MAX (n, 1u);
+}
+
 /* Reused slots bump their generation, so a reference kept across the free is still caught. */
 guint32
 fl_vma_alloc (FlSim *sim)
 {
   FlState *st = &sim->st;
-  for (guint32 i = 1; i < st->sizes.nvmas; i++)
-    if (st->vmas[i].state == FL_OBJ_FREE)
-      {
-        FlVma *v = &st->vmas[i];
-        guint16 gen = v->gen + 1;
-        memset (v, 0, sizeof *v);
-        v->gen = gen;
-        v->state = FL_OBJ_LIVE;
-        return i;
-      }
-  g_error ("out of VMA slots (%u): the scenario maps more than its size allowed for",
-           st->sizes.nvmas);
+  guint32 i = lowest_free ((const guint8 *) st->vmas, sizeof (FlVma),
+                           G_STRUCT_OFFSET (FlVma, state), st->sizes.nvmas, st->g->vma_hint);
+  fl_state_need_vma (st, i);
+  FlVma *v = &st->vmas[i];
+  guint16 gen = v->gen + 1;
+  memset (v, 0, sizeof *v);
+  v->gen = gen;
+  v->state = FL_OBJ_LIVE;
+  st->g->vma_hint = i + 1;
+  st->g->vmas_used++;
+  return i;
 }
 
 void
@@ -37,6 +48,8 @@ fl_vma_free_now (FlSim *sim, guint32 vma)
 {
   FlState *st = &sim->st;
   st->vmas[vma].state = FL_OBJ_FREE;
+  st->g->vma_hint = MIN (st->g->vma_hint, vma);
+  st->g->vmas_used--;
   /* the slot's memory is gone: whoever still had its line loses it */
   FlLine *l = &st->lines[fl_line_of_vma (st, vma)];
   memset (l->sharers, 0, sizeof l->sharers);
@@ -47,21 +60,21 @@ guint32
 fl_table_alloc (FlSim *sim, guint level, guint64 base)
 {
   FlState *st = &sim->st;
-  for (guint32 i = 1; i < st->sizes.ntables; i++)
-    if (st->tables[i].state == FL_OBJ_FREE)
-      {
-        FlTable *t = &st->tables[i];
-        guint16 gen = t->gen + 1;
-        memset (t, 0, sizeof *t);
-        memset (fl_table_entries (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
-        t->gen = gen;
-        t->state = FL_OBJ_LIVE;
-        t->level = level;
-        t->base = base;
-        t->ptl_holder = -1;
-        return i;
-      }
-  g_error ("out of page-table slots (%u)", st->sizes.ntables);
+  guint32 i = lowest_free ((const guint8 *) st->tables, sizeof (FlTable),
+                           G_STRUCT_OFFSET (FlTable, state), st->sizes.ntables, st->g->table_hint);
+  fl_state_need_table (st, i);
+  FlTable *t = &st->tables[i];
+  guint16 gen = t->gen + 1;
+  memset (t, 0, sizeof *t);
+  memset (fl_table_entries (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
+  t->gen = gen;
+  t->state = FL_OBJ_LIVE;
+  t->level = level;
+  t->base = base;
+  t->ptl_holder = -1;
+  st->g->table_hint = i + 1;
+  st->g->tables_used++;
+  return i;
 }
 
 /* A PTE table's split lock lives in its struct page: freeing the table while the lock is held
@@ -70,6 +83,7 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
 void
 fl_table_free (FlSim *sim, guint cpu, guint32 table)
 {
+  FlGlobals *g = sim->st.g;
   FlTable *t = &sim->st.tables[table];
   if (t->level == 1 && t->ptl_holder >= 0)
     fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
@@ -80,58 +94,95 @@ fl_table_free (FlSim *sim, guint cpu, guint32 table)
                 "cpu%u frees page-table page %u while CPUs wait for its PTE lock, which lives "
                 "in that page", cpu, table);
   t->state = FL_OBJ_FREE;
+  g->table_hint = MIN (g->table_hint, table);
+  g->tables_used--;
 }
 
+/* The zone was sized from the scenario; a run that needs more memory gets it, as if the
+ * machine had more, up to FL_MAX_PAGES (the check before every step stops the run first). */
+void
+fl_zone_grow (FlState *st)
+{
+  FlGlobals *g = st->g;
+  guint32 size = (guint32) MIN ((guint64) g->zone_pages * 2, (guint64) FL_MAX_PAGES);
+  g_assert (size > g->zone_pages);
+  g->zone_free_count += size - g->zone_pages;
+  g->zone_pages = size;
+}
+
+/* The zone's next free page: the last one freed, or else one never handed out, which
+ * exists from now on. 0 when the zone has none left. */
 guint32
-fl_page_take (FlSim *sim)
+fl_zone_pop (FlSim *sim)
 {
   FlState *st = &sim->st;
   FlGlobals *g = st->g;
   guint32 p = g->zone_free_head;
-  if (p == 0)
-    g_error ("out of page frames (%u)", st->sizes.npages);
-  g->zone_free_head = st->pages[p].next;
+  if (g->zone_free_count == 0)
+    return 0;
+  if (p != 0)
+    g->zone_free_head = st->pages[p].next;
+  else
+    {
+      p = g->page_fresh++;
+      fl_state_need_page (st, p);
+    }
   g->zone_free_count--;
+  return p;
+}
+
+/* Page frames the zone can still hand out without passing FL_MAX_PAGES. */
+guint64
+fl_zone_room (const FlState *st)
+{
+  const FlGlobals *g = st->g;
+  guint64 listed = g->zone_free_count - (g->zone_pages - MIN (g->page_fresh, g->zone_pages));
+  return listed + (FL_MAX_PAGES - MIN (g->page_fresh, FL_MAX_PAGES));
+}
+
+/* From the zone without a step (set-up, the page cache's own pages). */
+guint32
+fl_page_take (FlSim *sim)
+{
+  FlState *st = &sim->st;
+  if (st->g->zone_free_count == 0)
+    fl_zone_grow (st);
+  guint32 p = fl_zone_pop (sim);
   memset (&st->pages[p], 0, sizeof st->pages[p]);
   st->pages[p].state = FL_OBJ_LIVE;
   return p;
 }
 
-void
-fl_page_give (FlSim *sim, guint32 page)
-{
-  FlState *st = &sim->st;
-  FlGlobals *g = st->g;
-  memset (&st->pages[page], 0, sizeof st->pages[page]);
-  st->pages[page].state = FL_OBJ_FREE;
-  st->pages[page].next = g->zone_free_head;
-  g->zone_free_head = page;
-  g->zone_free_count++;
-}
-
 /* The page cache holds every file page already (faults on it are soft): the first lookup of
- * an offset materializes the page with the cache's own reference. */
+ * an offset materializes the page with the cache's own reference. Entries are found through
+ * an index kept in the state, so a run faulting a large file stays linear. */
 guint32
 fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff)
 {
   FlState *st = &sim->st;
-  for (guint i = 1; i < st->sizes.ncache; i++)
+  guint32 mask = st->sizes.ncache_index - 1;
+  guint32 h = fl_cache_hash (file, pgoff) & mask;
+  for (; st->cache_index[h] != 0; h = (h + 1) & mask)
     {
-      FlCacheEntry *e = &st->cache[i];
-      if (e->page == 0)
-        {
-          e->file = file;
-          e->pgoff = pgoff;
-          e->page = fl_page_take (sim);
-          st->pages[e->page].flags = FL_PAGE_FILE;
-          st->pages[e->page].count = 1;
-          st->pages[e->page].ext_refs = 1;
-          return e->page;
-        }
+      const FlCacheEntry *e = &st->cache[st->cache_index[h]];
       if (e->file == file && e->pgoff == pgoff)
         return e->page;
     }
-  g_error ("page cache full (%u entries)", st->sizes.ncache);
+  /* entries fill up in order and stay, as the slots the cache had before it grew */
+  guint32 i = ++st->g->cache_used;
+  fl_state_need_cache (st, i);
+  FlCacheEntry *e = &st->cache[i];
+  e->file = file;
+  e->pgoff = pgoff;
+  e->page = fl_page_take (sim);
+  st->pages[e->page].flags = FL_PAGE_FILE;
+  st->pages[e->page].count = 1;
+  st->pages[e->page].ext_refs = 1;
+  if (2 * (i + 1) > st->sizes.ncache_index)
+    fl_state_index_cache (st, i);
+  else
+    st->cache_index[h] = i;
+  return st->cache[i].page;
 }
 
 guint32

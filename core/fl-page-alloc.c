@@ -31,12 +31,10 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_ALLOC_PAGE_rmqueue_bulk:
       fl_touch (sim, cpu, FL_LINE_ZONE_LOCK, FL_ACCESS_WRITE);
-      for (guint i = 0; i < PCP_BATCH && st->g->zone_free_head; i++)
+      for (guint i = 0; i < PCP_BATCH && st->g->zone_free_count; i++)
         {
-          guint32 p = st->g->zone_free_head;
+          guint32 p = fl_zone_pop (sim);
           fl_touch_page (sim, cpu, p);
-          st->g->zone_free_head = st->pages[p].next;
-          st->g->zone_free_count--;
           st->pages[p].next = c->pcp_head;
           c->pcp_head = p;
           c->pcp_count++;
@@ -53,7 +51,14 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 p = c->pcp_head;
         if (p == 0)
-          g_error ("out of page frames: the scenario needs more memory than it maps");
+          {
+            /* the zone the scenario was sized for ran out: the machine has more memory
+             * (fl_zone_grow), so refill from the zone again */
+            fl_zone_grow (st);
+            fl_ev (sim, FL_EV_CHECK, 0, 0);
+            f->pc = FL_LOC_ALLOC_PAGE_zone_lock;
+            return;
+          }
         fl_touch_page (sim, cpu, p);
         c->pcp_head = st->pages[p].next;
         c->pcp_count--;

@@ -74,20 +74,25 @@ void
 fl_rcu_call (FlSim *sim, guint cpu, guint32 vma)
 {
   FlState *st = &sim->st;
-  for (guint i = 1; i < st->sizes.ncbs; i++)
-    if (st->cbs[i].obj == 0)
-      {
-        FlRcuCb *cb = &st->cbs[i];
-        memset (cb, 0, sizeof *cb);
-        cb->obj = vma;
-        cb->cpu = cpu;
-        cb->queued_step = (guint32) st->g->step + 1;
-        cb->kind = FL_RCU_CB_FREE_VMA;
-        st->vmas[vma].state = FL_OBJ_RCU_PENDING;
-        st->g->rcu.unassigned++;
-        return;
-      }
-  g_error ("RCU callback slots exhausted (%u)", st->sizes.ncbs);
+  /* one slot per VMA waiting to be freed, and VMAs are at most FL_MAX_VMAS: there is a
+   * slot to grow into whenever none is free */
+  for (guint i = 1; i <= st->sizes.ncbs; i++)
+    {
+      if (i == st->sizes.ncbs)
+        fl_state_need_cb (st, i);
+      if (st->cbs[i].obj != 0)
+        continue;
+      FlRcuCb *cb = &st->cbs[i];
+      memset (cb, 0, sizeof *cb);
+      cb->obj = vma;
+      cb->cpu = cpu;
+      cb->queued_step = (guint32) st->g->step + 1;
+      cb->kind = FL_RCU_CB_FREE_VMA;
+      st->vmas[vma].state = FL_OBJ_RCU_PENDING;
+      st->g->rcu.unassigned++;
+      return;
+    }
+  g_assert_not_reached ();
 }
 
 static void

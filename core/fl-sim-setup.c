@@ -6,37 +6,70 @@
 
 #define PCP_SLACK 256u
 
-/* Count the distinct page-table pages a set of ranges can need, level by level. */
-static void
-count_tables (GHashTable *seen, guint64 start, guint64 end, guint *tables)
+/* A range of table indices at one level: [first, last]. */
+typedef struct {
+  guint64 first, last;
+} Span;
+
+static gint
+by_first (gconstpointer a, gconstpointer b)
 {
-  static const guint shifts[] = { 39, 30, 21 };   /* a pud, pmd, pte table covers 1 << shift */
-  for (guint l = 0; l < G_N_ELEMENTS (shifts); l++)
-    for (guint64 a = start >> shifts[l]; a <= (end - 1) >> shifts[l]; a++)
-      {
-        guint64 key = ((guint64) l << 60) | a;
-        if (!g_hash_table_contains (seen, &key))
-          {
-            g_hash_table_add (seen, g_memdup2 (&key, sizeof key));
-            (*tables)++;
-          }
-      }
+  const Span *x = a, *y = b;
+  return x->first < y->first ? -1 : x->first > y->first;
 }
 
-void
-fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z)
+/* Distinct indices the spans cover: sorted and merged, so a mapping of the whole address
+ * space costs its number of ranges, not its number of tables. */
+static guint64
+union_size (GArray *spans)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  guint tables = 2, vmas = 1, file_pages = 16;
-  guint64 pages = 64;
+  guint64 n = 0, upto = 0;
+  gboolean any = FALSE;
+  g_array_sort (spans, by_first);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *s = &g_array_index (spans, Span, i);
+      if (any && s->last <= upto)
+        continue;
+      guint64 from = any && s->first <= upto ? upto + 1 : s->first;
+      n += s->last - from + 1;
+      upto = s->last;
+      any = TRUE;
+    }
+  return n;
+}
 
+/* The page-table pages a range can need, level by level (a pud, pmd or pte table covers
+ * 1 << 39, 30 or 21 bytes). */
+static void
+add_range (GArray **levels, guint64 start, guint64 end)
+{
+  static const guint shifts[] = { 39, 30, 21 };
+  for (guint l = 0; l < G_N_ELEMENTS (shifts); l++)
+    {
+      Span s = { start >> shifts[l], (end - 1) >> shifts[l] };
+      g_array_append_val (levels[l], s);
+    }
+}
+
+/* What the machine was sized for before its arrays grew: where the lines of VMAs and page
+ * tables lie (events name lines by id, so a scenario keeps the ids it always had), and the
+ * size of the zone, whose free count the page allocator's events show. Nothing is
+ * allocated from these numbers. */
+void
+fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
+                  guint32 *zone_pages)
+{
+  GArray *levels[3];
+  guint64 tables = 2, vmas = 1, pages = 64;
+
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+    levels[l] = g_array_new (FALSE, FALSE, sizeof (Span));
   for (guint i = 0; i < sc->vmas->len; i++)
     {
       const FlScenarioVma *v = &g_array_index (sc->vmas, FlScenarioVma, i);
-      count_tables (seen, v->start, v->end, &tables);
+      add_range (levels, v->start, v->end);
       pages += (v->end - v->start) / FL_PAGE_SIZE;
-      if (v->kind != FL_MAP_ANON)
-        file_pages += (v->end - v->start) / FL_PAGE_SIZE;
       vmas += 2;
     }
   for (guint c = 0; c < sc->programs->len; c++)
@@ -51,39 +84,29 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z)
             {
               guint64 start = op->mode == FL_ADDR_BASE ? p->base + op->addr : op->addr;
               if (op->len > 0)
-                count_tables (seen, start, start + op->len, &tables);
+                add_range (levels, start, start + op->len);
               pages += op->len / FL_PAGE_SIZE;
-              if (op->map_kind != FL_MAP_ANON)
-                file_pages += op->len / FL_PAGE_SIZE;
             }
         }
     }
-  z->ncpus = config->cpus;
-  z->nvmas = MIN (vmas + 16, 0xffffu);
-  z->ntables = tables + 8;
-  z->npages = (guint) MIN (pages + z->ntables + (guint64) config->cpus * PCP_SLACK, G_MAXUINT32 / 2);
-  z->ncache = file_pages;
-  z->ncbs = z->nvmas;
-  z->nlines = FL_LINE_N_FIXED + z->nvmas + 2 * z->ntables;
-}
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+    {
+      tables += union_size (levels[l]);
+      g_array_unref (levels[l]);
+    }
 
-static void
-init_lines (FlState *st)
-{
-  for (guint i = 0; i < st->sizes.nlines; i++)
-    st->lines[i].owner = -1;
-  for (guint i = 1; i < st->sizes.nvmas; i++)
-    {
-      st->lines[fl_line_of_vma (st, i)].kind = FL_LINE_KIND_VMA;
-      st->lines[fl_line_of_vma (st, i)].obj = i;
-    }
-  for (guint i = 1; i < st->sizes.ntables; i++)
-    {
-      st->lines[fl_line_of_table (st, i)].kind = FL_LINE_KIND_TABLE;
-      st->lines[fl_line_of_table (st, i)].obj = i;
-      st->lines[fl_line_of_ptl (st, i)].kind = FL_LINE_KIND_PTL;
-      st->lines[fl_line_of_ptl (st, i)].obj = i;
-    }
+  memset (z, 0, sizeof *z);
+  z->ncpus = config->cpus;
+  z->nlines = FL_LINE_N_FIXED;
+  /* slot 0 of each array, "none"; the rest come as the run allocates */
+  z->nvmas = z->ntables = z->npages = z->ncache = z->ncbs = 1;
+  z->ncache_index = 16;
+  z->line_vmas = (guint) MIN (vmas + 16, 0xffffu);
+  /* Past the most table ids there can be (16 bits), the old layout named lines no event
+   * could hold: such a scenario gets its table lines as its tables come. */
+  z->line_tables = tables + 8 <= 0xffffu ? (guint) tables + 8 : 0;
+  *zone_pages = (guint32) MIN (pages + tables + 8 + (guint64) config->cpus * PCP_SLACK,
+                               G_MAXUINT32 / 2);
 }
 
 static guint32
@@ -122,6 +145,27 @@ fl_sim_link_vma_now (FlSim *sim, guint32 id)
   st->g->mm.map_count++;
 }
 
+/* Whether set-up can allocate `vmas` more VMAs and `tables` more page tables; otherwise an
+ * error naming the scenario's line and the limit. */
+gboolean
+fl_sim_room_for (FlSim *sim, guint vmas, guint tables, guint line, GError **error)
+{
+  const FlGlobals *g = sim->st.g;
+  const FlScenario *sc = sim->scenario;
+  const char *what = NULL;
+  guint limit = 0;
+  if (g->vmas_used + vmas > FL_MAX_VMAS)
+    what = "VMAs", limit = FL_MAX_VMAS;
+  else if (g->tables_used + tables > FL_MAX_TABLES)
+    what = "page tables", limit = FL_MAX_TABLES;
+  if (what == NULL)
+    return TRUE;
+  g_set_error (error, FL_SIM_ERROR, FL_SIM_ERROR_CAPACITY,
+               "%s:%u: the scenario needs more than %u %s at the start (the limit)",
+               sc->path ? sc->path : sc->id, line, limit, what);
+  return FALSE;
+}
+
 /* Walk from the pgd to the PTE table of addr, creating missing tables (set-up only). */
 static guint32
 ensure_pte_table (FlSim *sim, guint64 addr)
@@ -130,14 +174,17 @@ ensure_pte_table (FlSim *sim, guint64 addr)
   guint32 table = st->g->mm.pgd;
   for (guint level = 4; level > 1; level--)
     {
-      guint64 *e = &fl_table_entries (st, table)[fl_walk_index (level, addr)];
-      if (*e == 0)
+      guint32 index = fl_walk_index (level, addr);
+      guint64 entry = fl_table_entries (st, table)[index];
+      if (entry == 0)
         {
           guint shift = 12 + 9 * (level - 1);
-          *e = fl_table_alloc (sim, level - 1, addr >> shift << shift);
+          /* the allocation may move the tables: the entry is found again after it */
+          entry = fl_table_alloc (sim, level - 1, addr >> shift << shift);
+          fl_table_entries (st, table)[index] = entry;
           st->tables[table].used++;
         }
-      table = (guint32) *e;
+      table = (guint32) entry;
     }
   return table;
 }
@@ -154,6 +201,9 @@ place_pte (FlSim *sim, const FlScenarioPte *p, GError **error)
                    p->line, p->addr);
       return FALSE;
     }
+  /* a PTE needs at most a pud, a pmd and a PTE table */
+  if (!fl_sim_room_for (sim, 0, 3, p->line, error))
+    return FALSE;
   guint32 table = ensure_pte_table (sim, p->addr);
   guint64 *e = &fl_table_entries (st, table)[fl_walk_index (1, p->addr)];
   const FlVma *v = &st->vmas[vma];
@@ -207,22 +257,24 @@ place_pte (FlSim *sim, const FlScenarioPte *p, GError **error)
 }
 
 gboolean
-fl_sim_setup (FlSim *sim, GError **error)
+fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
 {
   FlState *st = &sim->st;
   FlGlobals *g = st->g;
   const FlScenario *sc = sim->scenario;
 
-  init_lines (st);
   g->rng = sim->seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
   if (g->rng == 0)
     g->rng = 1;
   g->mm.ptl_holder = g->zone_lock_holder = g->lru_lock_holder = -1;
   g->mm.sem.wait_holder = -1;
 
-  /* every page starts in the zone's free list, except the shared zero page */
-  for (guint32 p = st->sizes.npages - 1; p >= 1; p--)
-    fl_page_give (sim, p);
+  /* every page starts in the zone, except the shared zero page; none exists before it is
+   * handed out (fl_page_take) */
+  g->zone_pages = zone_pages;
+  g->page_fresh = 1;
+  g->zone_free_count = zone_pages - 1;
+  g->vma_hint = g->table_hint = 1;
   g->zero_page = fl_page_take (sim);
   st->pages[g->zero_page].flags = FL_PAGE_ZERO;
   st->pages[g->zero_page].count = 1;
@@ -242,6 +294,8 @@ fl_sim_setup (FlSim *sim, GError **error)
   for (guint i = 0; i < sc->vmas->len; i++)
     {
       const FlScenarioVma *sv = &g_array_index (sc->vmas, FlScenarioVma, i);
+      if (!fl_sim_room_for (sim, 1, 0, sv->line, error))
+        return FALSE;
       guint32 id = fl_vma_alloc (sim);
       FlVma *v = &st->vmas[id];
       v->start = sv->start;

@@ -9,14 +9,15 @@ G_DEFINE_QUARK (fl-sim-error-quark, fl_sim_error)
 
 #define CHECKPOINT_FIRST_EVERY 4096   /* a power of two, and only ever doubled */
 /* A checkpoint copies the whole state; spacing them at least bytes / this many steps apart
- * bounds what the copies cost per step, whatever the size of the machine (720 KB at 8 CPUs,
- * 5.4 MB at 64). */
+ * bounds what the copies cost per step, whatever the size of the machine and however far the
+ * run has grown it (multi-fault: 85 KB at the start and 310 KB at the end at 8 CPUs, 2.5 MB
+ * at the end at 64). */
 #define CHECKPOINT_BYTES_PER_STEP 64
 #define CHECKPOINT_MAX         256
 #define CHECKPOINT_BUDGET      (256u << 20)   /* bytes of state copies kept for seeking */
 /* Past the first few, the copies may cost this many bytes per step of the run: with 24-byte
  * events a long run then stays within 32 bytes per event in all. Seeking replays at most the
- * spacing this gives (state bytes / 6 steps: 131072 at 8 CPUs), a few milliseconds. */
+ * spacing this gives (state bytes / 6 steps), a few milliseconds. */
 #define CHECKPOINT_BYTES_PER_EVENT 6
 #define CHECKPOINT_FREE_COUNT  16
 
@@ -28,6 +29,21 @@ finding_free (gpointer data)
   g_free (f);
 }
 
+/* The copy was parsed from the canonical text: its items keep the lines of the file the
+ * scenario came from, which messages name. Both describe the same items in the same order. */
+static void
+keep_lines (FlScenario *copy, const FlScenario *from)
+{
+  for (guint i = 0; i < copy->vmas->len && i < from->vmas->len; i++)
+    g_array_index (copy->vmas, FlScenarioVma, i).line = g_array_index (from->vmas, FlScenarioVma, i).line;
+  for (guint i = 0; i < copy->ptes->len && i < from->ptes->len; i++)
+    g_array_index (copy->ptes, FlScenarioPte, i).line = g_array_index (from->ptes, FlScenarioPte, i).line;
+  /* messages about the schedule name the line the user wrote, not one of the copy */
+  for (guint i = 0; i < copy->schedule->len && i < from->schedule->len; i++)
+    g_array_index (copy->schedule, FlScheduleStep, i).line =
+      g_array_index (from->schedule, FlScheduleStep, i).line;
+}
+
 static FlScenario *
 copy_scenario (const FlScenario *scenario, GError **error)
 {
@@ -37,10 +53,8 @@ copy_scenario (const FlScenario *scenario, GError **error)
     {
       g_free (copy->id);
       copy->id = g_strdup (scenario->id);
-      /* messages about the schedule name the line the user wrote, not one of the copy */
-      for (guint i = 0; i < copy->schedule->len && i < scenario->schedule->len; i++)
-        g_array_index (copy->schedule, FlScheduleStep, i).line =
-          g_array_index (scenario->schedule, FlScheduleStep, i).line;
+      copy->path = g_strdup (scenario->path);   /* messages name the file */
+      keep_lines (copy, scenario);
     }
   return copy;
 }
@@ -50,11 +64,17 @@ add_checkpoint (FlSim *sim)
 {
   /* into a block an earlier checkpoint or simulation left (fl-spare.h): fresh memory for
    * every copy was a tenth of a 64-CPU run */
-  FlCheckpoint cp = { sim->st.g->step, fl_spare_alloc (sim->st.bytes) };
-  memcpy (cp.block, sim->st.block, sim->st.bytes);
+  FlCheckpoint cp = { sim->st.g->step, sim->st.sizes, fl_state_bytes (&sim->st.sizes), NULL };
+  cp.block = fl_spare_alloc (cp.bytes);
+  fl_state_save (&sim->st, cp.block);
   g_array_append_val (sim->checkpoints, cp);
+  /* the state grows with the run: copies of a bigger one are spaced wider */
+  while (sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < cp.bytes)
+    sim->checkpoint_every *= 2;
   /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
-  gsize kept_bytes = (gsize) sim->checkpoints->len * sim->st.bytes;
+  gsize kept_bytes = 0;
+  for (guint i = 0; i < sim->checkpoints->len; i++)
+    kept_bytes += g_array_index (sim->checkpoints, FlCheckpoint, i).bytes;
   if (sim->checkpoints->len > CHECKPOINT_MAX || kept_bytes > CHECKPOINT_BUDGET
       || (sim->checkpoints->len > CHECKPOINT_FREE_COUNT
           && kept_bytes > CHECKPOINT_BYTES_PER_EVENT * sim->events.len))
@@ -66,7 +86,7 @@ add_checkpoint (FlSim *sim)
           if (i % 2 == 0)
             g_array_index (sim->checkpoints, FlCheckpoint, kept++) = *c;
           else
-            fl_spare_free (c->block, sim->st.bytes);
+            fl_spare_free (c->block, c->bytes);
         }
       g_array_set_size (sim->checkpoints, kept);
       sim->checkpoint_every *= 2;
@@ -118,12 +138,11 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->hash = 0x84222325cbf29ce4ull;
 
   FlStateSizes sizes;
-  fl_sim_sizes_for (sim->scenario, &sim->config, &sizes);
+  guint32 zone_pages;
+  fl_sim_sizes_for (sim->scenario, &sim->config, &sizes, &zone_pages);
   fl_state_init (&sim->st, &sizes);
   sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
-  while (sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < sim->st.bytes)
-    sim->checkpoint_every *= 2;
-  if (!fl_sim_setup (sim, error))
+  if (!fl_sim_setup (sim, zone_pages, error))
     {
       fl_sim_free (sim);
       return NULL;
@@ -138,8 +157,12 @@ fl_sim_free (FlSim *sim)
   if (sim == NULL)
     return;
   for (guint i = 0; i < sim->checkpoints->len; i++)
-    fl_spare_free (g_array_index (sim->checkpoints, FlCheckpoint, i).block, sim->st.bytes);
+    {
+      FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, i);
+      fl_spare_free (cp->block, cp->bytes);
+    }
   g_array_unref (sim->checkpoints);
+  g_free (sim->stop_message);
   fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
   g_array_unref (sim->unreached);
@@ -421,12 +444,13 @@ truncate_future (FlSim *sim)
   while (sim->checkpoints->len > 1
          && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
     {
-      fl_spare_free (g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).block,
-                     sim->st.bytes);
+      FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1);
+      fl_spare_free (cp->block, cp->bytes);
       g_array_set_size (sim->checkpoints, sim->checkpoints->len - 1);
     }
   sim->replaying = FALSE;
   sim->completed = FALSE;
+  fl_sim_clear_stop (sim);
 }
 
 /**
@@ -443,6 +467,8 @@ fl_sim_step (FlSim *sim)
   g_return_val_if_fail (sim != NULL, FALSE);
   if (sim->replaying)
     return replay_next (sim);
+  if (sim->stop != FL_STOP_NONE || sim->st.g->finished || !fl_sim_room_for_step (sim))
+    return FALSE;
   return step_with (sim, fl_sched_pick (sim));
 }
 
@@ -450,6 +476,9 @@ gboolean
 fl_sim_cpu_can_step (FlSim *sim, guint cpu)
 {
   g_return_val_if_fail (sim != NULL, FALSE);
+  /* a stopped run ends where it stopped; a step back first makes a new branch of it */
+  if (sim->stop != FL_STOP_NONE && !sim->replaying)
+    return FALSE;
   return cpu < sim->st.sizes.ncpus && !sim->st.g->finished && fl_sim_runnable (sim, cpu);
 }
 
@@ -471,6 +500,8 @@ fl_sim_step_cpu (FlSim *sim, guint cpu)
     return FALSE;
   if (sim->replaying)
     truncate_future (sim);
+  if (!fl_sim_room_for_step (sim))
+    return FALSE;
   fl_sim_take_step (sim, cpu);
   return TRUE;
 }
@@ -482,13 +513,34 @@ fl_sim_step_cpu (FlSim *sim, guint cpu)
  *
  * Returns: the number of steps taken.
  */
+static guint64
+run_with (FlSim *sim, guint64 max_steps, gboolean (*step) (FlSim *sim))
+{
+  guint64 n = 0;
+  while ((max_steps == 0 || n < max_steps) && step (sim))
+    n++;
+  return n;
+}
+
 guint64
 fl_sim_run (FlSim *sim, guint64 max_steps)
 {
-  guint64 n = 0;
-  while ((max_steps == 0 || n < max_steps) && fl_sim_step (sim))
-    n++;
-  return n;
+  return run_with (sim, max_steps, fl_sim_step);
+}
+
+/**
+ * fl_sim_run_in_budget:
+ * @sim: a simulation
+ * @max_steps: stop after this many steps as well (0: no such limit)
+ *
+ * fl_sim_run() with fl_sim_step_in_budget(): as a run someone started takes it.
+ *
+ * Returns: the number of steps taken.
+ */
+guint64
+fl_sim_run_in_budget (FlSim *sim, guint64 max_steps)
+{
+  return run_with (sim, max_steps, fl_sim_step_in_budget);
 }
 
 gboolean
@@ -537,7 +589,7 @@ fl_sim_seek (FlSim *sim, guint64 step)
       best = i;
   const FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, best);
   if (step < sim->st.g->step || cp->step > sim->st.g->step)
-    memcpy (sim->st.block, cp->block, sim->st.bytes);
+    fl_state_restore (&sim->st, &cp->sizes, cp->block);
   while (sim->st.g->step < step && replay_next (sim))
     ;
   sim->replaying = sim->st.g->step < total;

@@ -35,6 +35,14 @@ typedef enum {
   FL_FINDING_N_KINDS
 } FlFindingKind;
 
+/* Why a run ended before every CPU was done (or stuck). */
+typedef enum {
+  FL_STOP_NONE,       /* it did not: it runs on, or it is over */
+  FL_STOP_BUDGET,     /* the step budget (the `budget` key) ran out */
+  FL_STOP_LIMIT,      /* it outgrew a limit of the machine (docs/scenario-format.md) */
+  FL_STOP_INTERRUPTED,/* whoever ran it stopped it (fl_sim_interrupt: the window's Stop) */
+} FlStopReason;
+
 typedef struct {
   FlFindingKind kind;
   guint64 step;               /* the step that found it, from 1: the state after it shows it */
@@ -73,6 +81,11 @@ gboolean        fl_sim_step             (FlSim *sim);
 gboolean        fl_sim_step_cpu         (FlSim *sim, guint cpu);
 gboolean        fl_sim_cpu_can_step     (FlSim *sim, guint cpu);
 guint64         fl_sim_run              (FlSim *sim, guint64 max_steps);
+gboolean        fl_sim_step_in_budget   (FlSim *sim);
+guint64         fl_sim_run_in_budget    (FlSim *sim, guint64 max_steps);
+void            fl_sim_interrupt        (FlSim *sim);
+FlStopReason    fl_sim_get_stop_reason  (FlSim *sim);
+const char     *fl_sim_get_stop_message (FlSim *sim);
 gboolean        fl_sim_is_finished      (FlSim *sim);
 guint64         fl_sim_get_step         (FlSim *sim);
 guint64         fl_sim_get_total_steps  (FlSim *sim);

@@ -1,85 +1,284 @@
-/* fl-state.c — the machine state as one block of plain data. */
+/* fl-state.c — the machine state as plain data: one array per kind of object, grown on
+ * demand, and the one block a checkpoint copies. */
 #include "fl-state.h"
 
 #include <string.h>
 
-/* Lay the arrays out one after the other, each aligned to 16 bytes, inside one block. */
-static gsize
-place (gsize *offset, gsize count, gsize size)
+static void init_line (FlState *st, guint l);
+
+/* Arrays at least double when they grow, so a run of n allocations copies O(n) slots. */
+#define FIRST_CAPACITY 16u
+
+/* One array of the state as a region of the block: where, how many, how big. */
+typedef struct {
+  gpointer *base;
+  gsize     count;
+  gsize     size;
+} Region;
+
+static guint
+regions (FlState *st, const FlStateSizes *z, Region out[10])
 {
-  gsize at = (*offset + 15) & ~(gsize) 15;
-  *offset = at + count * size;
-  return at;
+  Region r[] = {
+    { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
+    { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine) },
+    { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
+    { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
+    { (gpointer *) &st->ptes, (gsize) z->ntables * FL_PTRS_PER_TABLE, sizeof (guint64) },
+    { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
+    { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
+    { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
+    { (gpointer *) &st->cbs, z->ncbs, sizeof (FlRcuCb) },
+  };
+  memcpy (out, r, sizeof r);
+  return G_N_ELEMENTS (r);
 }
 
-static void
-point (FlState *st)
+/* Each array begins 16-byte aligned in the block. */
+static gsize
+align (gsize offset)
 {
+  return (offset + 15) & ~(gsize) 15;
+}
+
+gsize
+fl_state_bytes (const FlStateSizes *sizes)
+{
+  FlState dummy;
+  Region r[10];
   gsize off = 0;
-  const FlStateSizes *z = &st->sizes;
-  guint8 *b = st->block;
-  st->g = (FlGlobals *) (b + place (&off, 1, sizeof (FlGlobals)));
-  st->cpus = (FlCpu *) (b + place (&off, z->ncpus, sizeof (FlCpu)));
-  st->lines = (FlLine *) (b + place (&off, z->nlines, sizeof (FlLine)));
-  st->vmas = (FlVma *) (b + place (&off, z->nvmas, sizeof (FlVma)));
-  st->tables = (FlTable *) (b + place (&off, z->ntables, sizeof (FlTable)));
-  st->ptes = (guint64 *) (b + place (&off, (gsize) z->ntables * FL_PTRS_PER_TABLE, sizeof (guint64)));
-  st->pages = (FlPage *) (b + place (&off, z->npages, sizeof (FlPage)));
-  st->cache = (FlCacheEntry *) (b + place (&off, z->ncache, sizeof (FlCacheEntry)));
-  st->cbs = (FlRcuCb *) (b + place (&off, z->ncbs, sizeof (FlRcuCb)));
-  st->bytes = off;
+  guint n = regions (&dummy, sizes, r);
+  for (guint i = 0; i < n; i++)
+    off = align (off) + r[i].count * r[i].size;
+  return off;
 }
 
 /**
  * fl_state_init:
  * @st: the state to lay out
- * @sizes: how many of each object it holds
+ * @sizes: how many of each object it holds at first
  *
- * Allocates one zeroed block for everything. Id 0 of every array is reserved for "none".
+ * Allocates every array zeroed, the lines set up. Id 0 of every array is reserved for "none".
  */
 void
 fl_state_init (FlState *st, const FlStateSizes *sizes)
 {
+  Region r[10];
   memset (st, 0, sizeof *st);
   st->sizes = *sizes;
-  point (st);
-  st->block = g_malloc0 (st->bytes);
-  point (st);
+  guint n = regions (st, sizes, r);
+  for (guint i = 0; i < n; i++)
+    *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
+  for (guint l = 0; l < sizes->nlines; l++)
+    init_line (st, l);
 }
 
 void
 fl_state_clear (FlState *st)
 {
-  g_clear_pointer (&st->block, g_free);
+  Region r[10];
+  guint n = regions (st, &st->sizes, r);
+  for (guint i = 0; i < n; i++)
+    g_clear_pointer (r[i].base, g_free);
 }
 
-/* Both states must have the same sizes: they come from the same simulation. */
+void
+fl_state_save (const FlState *st, guint8 *block)
+{
+  Region r[10];
+  gsize off = 0;
+  guint n = regions ((FlState *) st, &st->sizes, r);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize at = align (off), len = r[i].count * r[i].size;
+      memset (block + off, 0, at - off);
+      memcpy (block + at, *r[i].base, len);
+      off = at + len;
+    }
+}
+
+/* Takes the sizes of the block: a checkpoint from before an array grew shrinks it back, so
+ * the state after a seek is the one the run had, capacities included. */
+void
+fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
+{
+  Region r[10];
+  gsize off = 0;
+  st->sizes = *sizes;
+  guint n = regions (st, sizes, r);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len = r[i].count * r[i].size;
+      off = align (off);
+      *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
+      memcpy (*r[i].base, block + off, len);
+      off += len;
+    }
+}
+
+/* @dst takes the sizes of @src: states of one simulation differ in size as its arrays grow. */
 void
 fl_state_copy (FlState *dst, const FlState *src)
 {
-  g_assert (dst->bytes == src->bytes);
-  memcpy (dst->block, src->block, src->bytes);
+  gsize bytes = fl_state_bytes (&src->sizes);
+  g_autofree guint8 *block = g_malloc (bytes);
+  fl_state_save (src, block);
+  fl_state_restore (dst, &src->sizes, block);
 }
 
 /**
  * fl_state_hash:
  * @st: a state
  *
- * Returns: a 64-bit hash of every byte of the state; equal states hash equal.
+ * Returns: a 64-bit hash of every byte of the state as fl_state_save() writes it, sizes
+ *   included; equal states hash equal.
  */
 guint64
 fl_state_hash (const FlState *st)
 {
+  gsize bytes = fl_state_bytes (&st->sizes);
+  g_autofree guint8 *block = g_malloc (bytes);
+  fl_state_save (st, block);
   guint64 h = 0xcbf29ce484222325ull;
-  const guint64 *words = (const guint64 *) st->block;
-  gsize n = st->bytes / 8;
+  const guint64 *words = (const guint64 *) block;
+  gsize n = bytes / 8;
   for (gsize i = 0; i < n; i++)
     {
       h ^= words[i];
       h *= 0x100000001b3ull;
       h ^= h >> 29;
     }
-  for (gsize i = n * 8; i < st->bytes; i++)
-    h = (h ^ st->block[i]) * 0x100000001b3ull;
+  for (gsize i = n * 8; i < bytes; i++)
+    h = (h ^ block[i]) * 0x100000001b3ull;
   return h;
+}
+
+/* The capacity that holds `id`: doubled until it does, never past `max` + 1 slots. */
+static guint
+grown (guint have, guint32 id, guint max)
+{
+  guint cap = MAX (have, FIRST_CAPACITY);
+  while (cap <= id && cap <= max)
+    cap = cap > G_MAXUINT / 2 ? G_MAXUINT : cap * 2;
+  return MIN (cap, max + 1);
+}
+
+static gpointer
+resize (gpointer array, gsize size, guint have, guint cap)
+{
+  array = g_realloc_n (array, cap, size);
+  memset ((guint8 *) array + (gsize) have * size, 0, (gsize) (cap - have) * size);
+  return array;
+}
+
+/* A line's kind and object follow from its id (fl_line_of_*), so new lines are set up here. */
+static void
+init_line (FlState *st, guint l)
+{
+  const FlStateSizes *z = &st->sizes;
+  FlLine *line = &st->lines[l];
+  guint32 obj = 0;
+  guint8 kind = FL_LINE_KIND_FIXED;
+  line->owner = -1;
+  if (l < FL_LINE_N_FIXED)
+    return;
+  if (l < FL_LINE_N_FIXED + z->line_vmas)
+    kind = FL_LINE_KIND_VMA, obj = l - FL_LINE_N_FIXED;
+  else if (l < FL_LINE_N_FIXED + z->line_vmas + z->line_tables)
+    kind = FL_LINE_KIND_TABLE, obj = l - FL_LINE_N_FIXED - z->line_vmas;
+  else if (l < fl_line_extra (st))
+    kind = FL_LINE_KIND_PTL, obj = l - FL_LINE_N_FIXED - z->line_vmas - z->line_tables;
+  else
+    {
+      guint k = (l - fl_line_extra (st)) / 3, which = (l - fl_line_extra (st)) % 3;
+      kind = which == 0 ? FL_LINE_KIND_VMA : which == 1 ? FL_LINE_KIND_TABLE : FL_LINE_KIND_PTL;
+      obj = k + (which == 0 ? z->line_vmas : z->line_tables);
+    }
+  /* id 0 of VMAs and tables is "none": its lines stay plain */
+  if (obj != 0)
+    {
+      line->kind = kind;
+      line->obj = obj;
+    }
+}
+
+/* Grows *array, of *n slots of `size` bytes, to hold slot `id` (at most `max`).
+ * Returns: whether it grew. */
+static gboolean
+need (gpointer *array, guint *n, gsize size, guint32 id, guint max)
+{
+  guint have = *n;
+  g_assert (id <= max);
+  if (id < have)
+    return FALSE;
+  guint cap = grown (have, id, max);
+  *array = resize (*array, size, have, cap);
+  *n = cap;
+  return TRUE;
+}
+
+static void
+need_line (FlState *st, guint l)
+{
+  guint have = st->sizes.nlines;
+  if (need ((gpointer *) &st->lines, &st->sizes.nlines, sizeof (FlLine), l, G_MAXUINT - 1))
+    for (guint i = have; i < st->sizes.nlines; i++)
+      init_line (st, i);
+}
+
+/* Lines exist for every slot below a capacity: the painters and counters walk them all. */
+void
+fl_state_need_vma (FlState *st, guint32 id)
+{
+  if (need ((gpointer *) &st->vmas, &st->sizes.nvmas, sizeof (FlVma), id, FL_MAX_VMAS))
+    need_line (st, fl_line_of_vma (st, st->sizes.nvmas - 1));
+}
+
+void
+fl_state_need_table (FlState *st, guint32 id)
+{
+  guint have = st->sizes.ntables;
+  if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
+    return;
+  st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
+  need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
+  need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
+}
+
+void
+fl_state_need_page (FlState *st, guint32 id)
+{
+  need ((gpointer *) &st->pages, &st->sizes.npages, sizeof (FlPage), id, FL_MAX_PAGES);
+}
+
+/* A cache entry has a page of its own, an RCU callback a VMA of its own. */
+void
+fl_state_need_cache (FlState *st, guint32 id)
+{
+  need ((gpointer *) &st->cache, &st->sizes.ncache, sizeof (FlCacheEntry), id, FL_MAX_PAGES);
+}
+
+void
+fl_state_need_cb (FlState *st, guint32 id)
+{
+  need ((gpointer *) &st->cbs, &st->sizes.ncbs, sizeof (FlRcuCb), id, FL_MAX_VMAS);
+}
+
+void
+fl_state_index_cache (FlState *st, guint32 used)
+{
+  guint size = MAX (st->sizes.ncache_index, FIRST_CAPACITY);
+  while (size < 2 * (used + 1))
+    size *= 2;
+  st->cache_index = g_renew (guint32, st->cache_index, size);
+  memset (st->cache_index, 0, size * sizeof (guint32));
+  st->sizes.ncache_index = size;
+  for (guint32 i = 1; i <= used; i++)
+    {
+      guint32 h = fl_cache_hash (st->cache[i].file, st->cache[i].pgoff) & (size - 1);
+      while (st->cache_index[h] != 0)
+        h = (h + 1) & (size - 1);
+      st->cache_index[h] = i;
+    }
 }

@@ -214,6 +214,12 @@ typedef struct {
   guint64 now;              /* when the last step started: time never runs backwards */
   guint64 rng;
   guint32 zone_free_head, zone_free_count;
+  guint32 zone_pages;       /* the zone's size: page ids below it (it grows when they run out) */
+  guint32 page_fresh;       /* first page id never handed out: the zone's free list ends in
+                             * these, and pages exist only once handed out */
+  guint32 vmas_used, tables_used;   /* slots in use, which the limits count */
+  guint32 vma_hint, table_hint;     /* no free slot below these: where allocation looks first */
+  guint32 cache_used;       /* page-cache entries: they fill up in order and stay */
   guint32 lru_head;         /* page added to the LRU last: the next add writes its links */
   guint64 page_transfers;   /* struct page lines moved between CPUs */
   guint32 zone_lock_next, zone_lock_owner;
@@ -236,14 +242,29 @@ typedef struct {
   FlRcu   rcu;
 } FlGlobals;
 
+/* How many of each object the arrays hold now: they grow as the run allocates (ids stay
+ * valid), so these are capacities, every slot below them zeroed or in use. `line_vmas` and
+ * `line_tables` fix where the cache lines of VMAs and page tables lie (fl_line_of_*): set
+ * once from the scenario, as the arrays were sized before they grew. */
 typedef struct {
   guint ncpus, nlines, nvmas, ntables, npages, ncache, ncbs;
+  guint line_vmas, line_tables;
+  guint ncache_index;       /* a power of two, at least twice the entries in use */
 } FlStateSizes;
 
-/* One contiguous block: FlGlobals then the arrays, in this order. */
+/* The most of each a run may have at once (docs/scenario-format.md, "Limits"). VMAs: the
+ * oracle checks the whole tree at every step that visits it, so a run costs the square of
+ * its VMAs (and their ids must fit the 16 bits references and frames give them). Page
+ * tables (4 KiB of entries each) and pages: so a run, its checkpoints included, stays
+ * within about a gigabyte. */
+#define FL_MAX_VMAS   4096u
+#define FL_MAX_TABLES 16384u
+#define FL_MAX_PAGES  (1u << 21)
+
+/* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
+ * bytes one after the other (fl_state_save). */
 typedef struct {
   FlStateSizes sizes;
-  gsize        bytes;
   FlGlobals   *g;
   FlCpu       *cpus;
   FlLine      *lines;
@@ -252,14 +273,35 @@ typedef struct {
   guint64     *ptes;        /* ntables * 512 */
   FlPage      *pages;
   FlCacheEntry *cache;
+  guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
-  guint8      *block;
 } FlState;
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
 void     fl_state_clear  (FlState *st);
 void     fl_state_copy   (FlState *dst, const FlState *src);
 guint64  fl_state_hash   (const FlState *st);
+/* The state as one block: its size, writing it, and taking it back (sizes included). */
+gsize    fl_state_bytes  (const FlStateSizes *sizes);
+void     fl_state_save   (const FlState *st, guint8 *block);
+void     fl_state_restore(FlState *st, const FlStateSizes *sizes, const guint8 *block);
+/* Make room for id `id` of an array (at most its FL_MAX_*): what allocation calls before
+ * handing the id out. Pointers into that array are stale afterwards. */
+void     fl_state_need_vma   (FlState *st, guint32 id);
+void     fl_state_need_table (FlState *st, guint32 id);
+void     fl_state_need_page  (FlState *st, guint32 id);
+void     fl_state_need_cache (FlState *st, guint32 id);
+void     fl_state_need_cb    (FlState *st, guint32 id);
+/* Entries 1..used of the page cache, indexed again in a table for twice as many. */
+void     fl_state_index_cache (FlState *st, guint32 used);
+
+/* Where the page-cache index looks first for (file, pgoff). */
+static inline guint32
+fl_cache_hash (guint32 file, guint32 pgoff)
+{
+  guint64 k = (((guint64) file << 32) | pgoff) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (k >> 32);
+}
 
 static inline void
 fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
@@ -276,22 +318,37 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
     st->g->spinning[cpu / 64] &= ~bit;
 }
 
+/* Lines of the VMAs and page tables the scenario was sized for come first, as the machine
+ * was laid out before its arrays grew (events name lines by id); the lines of objects past
+ * those come after, three per id: a VMA's, a table's, a table's PTE lock. */
+static inline guint
+fl_line_extra (const FlState *st)
+{
+  return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables;
+}
+
 static inline guint
 fl_line_of_vma (const FlState *st, guint32 vma)
 {
-  return FL_LINE_N_FIXED + vma;
+  if (vma < st->sizes.line_vmas)
+    return FL_LINE_N_FIXED + vma;
+  return fl_line_extra (st) + 3 * (vma - st->sizes.line_vmas);
 }
 
 static inline guint
 fl_line_of_table (const FlState *st, guint32 table)
 {
-  return FL_LINE_N_FIXED + st->sizes.nvmas + table;
+  if (table < st->sizes.line_tables)
+    return FL_LINE_N_FIXED + st->sizes.line_vmas + table;
+  return fl_line_extra (st) + 3 * (table - st->sizes.line_tables) + 1;
 }
 
 static inline guint
 fl_line_of_ptl (const FlState *st, guint32 table)
 {
-  return FL_LINE_N_FIXED + st->sizes.nvmas + st->sizes.ntables + table;
+  if (table < st->sizes.line_tables)
+    return FL_LINE_N_FIXED + st->sizes.line_vmas + st->sizes.line_tables + table;
+  return fl_line_extra (st) + 3 * (table - st->sizes.line_tables) + 2;
 }
 
 static inline guint64 *

@@ -620,6 +620,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
         if (lo != v->start)
           {
             guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
+            v = &st->vmas[vma];     /* the new VMA may have moved the array */
             fl_call (sim, cpu, FL_FN_VMA_ADJUST,
                      hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : mprotect_change (sim),
                      vma | (below << 16), lo, v->end, 0);
@@ -628,6 +629,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
         if (hi != v->end)
           {
             guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
+            v = &st->vmas[vma];
             fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                      vma | (above << 16), v->start, hi, 0);
             return;
@@ -640,6 +642,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint64 hi = MIN (f->a[1], v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
+        v = &st->vmas[vma];
         fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                  vma | (above << 16), v->start, hi, 0);
         return;

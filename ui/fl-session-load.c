@@ -19,6 +19,7 @@ struct _FlLoadJob
   guint64   seed;
   FlSchedPolicy policy;
   guint64   max_steps;        /* 0: the run's natural end */
+  gint      stop;             /* atomic: fl_load_job_stop() was called */
 
   /* written by the worker; the base configuration is read after the task completed */
   FlConfig  base_config;
@@ -72,6 +73,12 @@ fl_load_job_free (FlLoadJob *job)
   g_strfreev (job->switches);
   g_clear_pointer (&job->sim, fl_sim_free);
   g_free (job);
+}
+
+void
+fl_load_job_stop (FlLoadJob *job)
+{
+  g_atomic_int_set (&job->stop, TRUE);
 }
 
 double
@@ -180,7 +187,10 @@ fl_load_job_run (GTask        *task,
   g_autoptr(FlSim) sim = NULL;
   gsize seen = 0;
   gboolean more = TRUE;
-  guint64 limit = FL_LOAD_MAX_STEPS;
+  guint64 limit = G_MAXUINT64;
+  /* a run someone started has the step budget of its configuration; a recorded run is
+   * taken again as far as it went */
+  gboolean (*step) (FlSim *sim) = job->recorded ? fl_sim_step : fl_sim_step_in_budget;
 
   sim = job->continuation ? g_steal_pointer (&job->sim) : fl_load_job_new_sim (job, &error);
   if (sim == NULL)
@@ -200,7 +210,7 @@ fl_load_job_run (GTask        *task,
       gint started = 0;
 
       for (guint i = 0; i < BATCH && more && fl_sim_get_step (sim) < limit; i++)
-        more = fl_sim_step (sim);
+        more = step (sim);
 
       /* one event at a time from the packed log: a decoded copy of the whole run would
        * cost the window 32 bytes per event for as long as it shows the run */
@@ -211,6 +221,11 @@ fl_load_job_run (GTask        *task,
 
       if (g_task_return_error_if_cancelled (task))
         return;
+      if (g_atomic_int_get (&job->stop))
+        {
+          fl_sim_interrupt (sim);
+          break;
+        }
     }
 
   g_task_return_pointer (task, g_steal_pointer (&sim), (GDestroyNotify) fl_sim_free);

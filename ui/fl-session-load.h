@@ -30,6 +30,9 @@ void            fl_load_job_set_recorded     (FlLoadJob         *job,
 FlLoadJob      *fl_load_job_new_continue     (FlSim             *sim,
                                               guint64            return_step);
 void            fl_load_job_free             (FlLoadJob         *job);
+/* Safe from any thread: the worker ends the run where it stands (fl_sim_interrupt) and
+ * hands it over as it is. */
+void            fl_load_job_stop             (FlLoadJob         *job);
 
 /* GTaskThreadFunc: the task's data is the job; returns the finished FlSim. */
 void            fl_load_job_run              (GTask             *task,
@@ -45,8 +48,5 @@ guint64         fl_load_job_get_return_step  (FlLoadJob         *job);
 /* The scenario's own configuration, before the switches; valid after a new run loaded. */
 const FlConfig *fl_load_job_get_base_config  (FlLoadJob         *job);
 
-/* The longest run the window simulates: about 30 bytes an event with the checkpoints
- * (docs/performance.md), so about 300 MB. */
-#define FL_LOAD_MAX_STEPS 10000000
 
 G_END_DECLS

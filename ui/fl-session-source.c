@@ -114,6 +114,15 @@ fl_session_start_job (FlSession *self, FlLoadJob *job)
     fl_session_notify (self, PROP_LOADING);
 }
 
+void
+fl_session_stop_loading (FlSession *self)
+{
+  g_return_if_fail (FL_IS_SESSION (self));
+
+  if (self->job != NULL)
+    fl_load_job_stop (self->job);
+}
+
 /* The switches in a fixed order (the configuration's own), so a re-run is reproducible. */
 static GStrv
 fl_session_switch_list (FlSession *self)

@@ -66,6 +66,9 @@ const char     *fl_session_get_scenario     (FlSession *self);
 const char     *fl_session_get_name         (FlSession *self);
 const char     *fl_session_get_title        (FlSession *self);
 gboolean        fl_session_is_loading       (FlSession *self);
+/* While a load runs: end the run where the worker stands and show it as far as it got,
+ * "stopped at N steps (interrupted)" (fl_sim_get_stop_message). */
+void            fl_session_stop_loading     (FlSession *self);
 double          fl_session_get_progress     (FlSession *self);
 
 guint64         fl_session_get_step         (FlSession *self);

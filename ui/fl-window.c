@@ -41,6 +41,7 @@ struct _FlWindow
   GtkLabel       *error_title_label;
   GtkLabel       *error_label;
   GtkProgressBar *progress_bar;
+  GtkWidget      *stop_loading_button;
   GtkBox         *scenario_box;
   GtkButton      *play_button;
   GtkLabel       *step_label;
@@ -126,14 +127,25 @@ fl_window_update_step (FlWindow *self)
   g_autofree char *of = fl_format_count (total);
   g_autofree char *text = NULL;
   g_autofree char *widest = NULL;
+  const char *stopped;
 
   if (fl_session_get_sim (self->session) == NULL)
     {
       gtk_label_set_label (self->step_label, "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), NULL);
       return;
     }
   /* Translators: the header's position, "step 1 234 / 5 678". */
   text = g_strdup_printf (_("step %s / %s"), step, of);
+  /* a run that ended early says so where its length is shown, and why on hover */
+  stopped = fl_sim_get_stop_message (fl_session_get_sim (self->session));
+  if (stopped != NULL)
+    {
+      g_autofree char *plain = g_steal_pointer (&text);
+      /* Translators: the header's position of a run cut short (budget, limit, Stop). */
+      text = g_strdup_printf (_("%s (stopped)"), plain);
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), stopped);
   /* room for the run's largest step, so the header does not shift while playing */
   widest = g_strdup_printf (_("step %s / %s"), of, of);
   gtk_label_set_width_chars (self->step_label, (int) g_utf8_strlen (widest, -1));
@@ -220,10 +232,13 @@ fl_window_loading_changed (FlWindow *self)
   FlSim *sim = fl_session_get_sim (self->session);
 
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), loading);
+  gtk_widget_set_visible (self->stop_loading_button, loading);
   fl_window_update_actions (self);
   fl_window_update_scenario_labels (self);
   if (loading || sim == NULL)
     return;
+  if (fl_sim_get_stop_message (sim) != NULL)
+    fl_window_show_message (self, fl_sim_get_stop_message (sim));
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
@@ -536,12 +551,24 @@ fl_window_leave_compare_action (GSimpleAction *action, GVariant *parameter, gpoi
   fl_window_leave_compare (FL_WINDOW (user_data));
 }
 
-/* Escape leaves compare mode; otherwise it goes on to whoever else wants it. */
+static void
+fl_window_stop_loading (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+  fl_session_stop_loading (self->session);
+}
+
+/* Escape stops a load, or leaves compare mode; otherwise it goes on to whoever else wants it. */
 static gboolean
 fl_window_compare_escape (GtkWidget *widget, GVariant *args, gpointer user_data)
 {
   FlWindow *self = FL_WINDOW (widget);
 
+  if (fl_session_is_loading (self->session))
+    {
+      fl_session_stop_loading (self->session);
+      return TRUE;
+    }
   if (!fl_window_is_comparing (self))
     return FALSE;
   fl_window_leave_compare (self);
@@ -569,6 +596,7 @@ static const GActionEntry fl_window_actions[] = {
   { .name = "bench", .activate = fl_window_bench },
   { .name = "edit-scenario", .activate = fl_window_edit_scenario },
   { .name = "browse-store", .activate = fl_window_browse_store },
+  { .name = "stop-loading", .activate = fl_window_stop_loading },
 };
 
 /* The views presentation mode gives larger type: every painter view of the window. */
@@ -682,6 +710,7 @@ fl_window_class_init (FlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FlWindow, error_title_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, stop_loading_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_box);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, play_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, step_label);
@@ -876,6 +905,27 @@ fl_window_show_message (FlWindow *self, const char *message)
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
   g_clear_handle_id (&self->message_id, g_source_remove);
   self->message_id = g_timeout_add_seconds (MESSAGE_SECONDS, fl_window_hide_message, self);
+}
+
+static const char *
+fl_shown_text (GtkLabel *label)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (label)) ? gtk_label_get_label (label) : NULL;
+}
+
+/* The one-line message shown now, NULL when none is. */
+const char *
+fl_window_get_message (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+  return fl_shown_text (self->message_label);
+}
+
+const char *
+fl_window_get_load_error (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+  return fl_shown_text (self->error_label);
 }
 
 gboolean

@@ -26,7 +26,11 @@ gboolean    fl_window_add_bookmark (FlWindow       *self,
                                     const char     *title,
                                     const char     *note,
                                     GError        **error);
-/* A one-line message over the bottom of the window, gone after a few seconds. */
+/* A one-line message over the bottom of the window, gone after a few seconds; the one shown
+ * now (NULL when none is). */
+const char *fl_window_get_message  (FlWindow       *self);
+/* Why the last load failed, as the welcome page tells it; NULL when it did not. */
+const char *fl_window_get_load_error (FlWindow     *self);
 void        fl_window_show_message (FlWindow       *self,
                                     const char     *message);
 /* Presentation mode (win.present, F5) is on. */

@@ -61,7 +61,7 @@ run_to_end (const FlScenario *scenario, const FlConfig *config)
       fl_cli_fail ("%s", error->message);
       return NULL;
     }
-  fl_sim_run (sim, 0);
+  fl_sim_run_in_budget (sim, 0);
   return sim;
 }
 

@@ -108,7 +108,7 @@ export_scenario (const ExportOptions *o, const char *id)
     return fl_cli_fail ("%s", error->message);
   /* the whole run, as the window has it: a step drawn in the middle of it shows the run's
    * length ("step 30 of 92") and the lanes' future, not a run cut short at that step */
-  guint64 taken = fl_sim_run (sim, 0);
+  guint64 taken = fl_sim_run_in_budget (sim, 0);
   if (range && (last_is_end || last > taken))
     {
       if (!last_is_end)

@@ -99,8 +99,12 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   fprintf (out, "Scenario   %s — %s\n", sc->id, sc->title);
   fprintf (out, "Config     %s\n", config);
   fprintf (out, "Seed       %" G_GUINT64_FORMAT ", schedule %s\n", seed, policy_names[policy]);
-  fprintf (out, "Steps      %" G_GUINT64_FORMAT "%s\n", fl_sim_get_step (sim),
-           hit_limit ? " (stopped by --max-steps before the end)" : "");
+  const char *stopped = fl_sim_get_stop_message (sim);
+  if (stopped != NULL)
+    fprintf (out, "Steps      %" G_GUINT64_FORMAT ", %s\n", fl_sim_get_step (sim), stopped);
+  else
+    fprintf (out, "Steps      %" G_GUINT64_FORMAT "%s\n", fl_sim_get_step (sim),
+             hit_limit ? " (stopped by --max-steps before the end)" : "");
   char us[G_ASCII_DTOSTR_BUF_SIZE];
   fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%s µs at %u MHz)\n", k.cycles,
            fl_cli_decimal ((double) k.cycles / cfg->cost.mhz, 1, us, sizeof us), cfg->cost.mhz);
@@ -166,6 +170,12 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   fl_cli_json_int (b, "seed", (gint64) seed);
   fl_cli_json_int (b, "steps", (gint64) fl_sim_get_step (sim));
   fl_cli_json_bool (b, "finished", !hit_limit);
+  /* why it ended early, when the budget or a limit of the machine ended it */
+  json_builder_set_member_name (b, "stopped");
+  if (fl_sim_get_stop_message (sim) != NULL)
+    json_builder_add_string_value (b, fl_sim_get_stop_message (sim));
+  else
+    json_builder_add_null_value (b);
   fl_cli_json_int (b, "cycles", (gint64) k.cycles);
   g_snprintf (buf, sizeof buf, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
   fl_cli_json_string (b, "hash", buf);

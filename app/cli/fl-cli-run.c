@@ -10,6 +10,7 @@ typedef struct {
   char    *seed;       /* as typed: NULL for the scenario's */
   char    *schedule;
   gint64   max_steps;
+  gint64   budget;
   gboolean trace;
   gboolean json;
   char    *record;
@@ -46,12 +47,20 @@ run_scenario (const RunOptions *o, const char *id)
   if (o->seed && !g_ascii_string_to_unsigned (o->seed, 10, 0, G_MAXUINT64, &given_seed, NULL))
     return fl_cli_fail ("--seed %s: expected a whole number from 0 to %" G_GUINT64_FORMAT
                         " (without --seed, the scenario's seed)", o->seed, G_MAXUINT64);
+  if (o->budget < -1)
+    return fl_cli_fail ("--budget %" G_GINT64_FORMAT ": expected a number of steps, 0 or more "
+                        "(0: no budget)", o->budget);
+  if (o->budget > G_MAXUINT32)
+    return fl_cli_fail ("--budget %" G_GINT64_FORMAT ": at most %u steps (0: no budget)",
+                        o->budget, G_MAXUINT32);
   g_autoptr (FlScenario) scenario = fl_cli_load_scenario (id);
   if (scenario == NULL)
     return FL_EXIT_USAGE;
   FlConfig config = scenario->config;
   if (!fl_cli_apply_sets (&config, o->sets))
     return FL_EXIT_USAGE;
+  if (o->budget >= 0)
+    config.budget = (guint) o->budget;
   guint64 seed = o->seed ? given_seed : scenario->seed;
   FlSchedPolicy policy = scenario->schedule->len ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
   if (o->schedule && !fl_cli_parse_policy (o->schedule, &policy))
@@ -67,7 +76,7 @@ run_scenario (const RunOptions *o, const char *id)
   gsize traced = 0;
   while (o->max_steps == 0 || fl_sim_get_step (sim) < (guint64) o->max_steps)
     {
-      gboolean more = fl_sim_step (sim);
+      gboolean more = fl_sim_step_in_budget (sim);
       if (o->trace)
         traced = fl_cli_print_trace (sim, traced, stdout);
       if (!more)
@@ -89,12 +98,13 @@ run_scenario (const RunOptions *o, const char *id)
 int
 fl_cli_run (int argc, char **argv)
 {
-  RunOptions o = { .max_steps = 0 };
+  RunOptions o = { .max_steps = 0, .budget = -1 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random schedule (default: the scenario's)", "N" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "time, script or random", "POLICY" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &o.max_steps, "Stop after N steps (reported, not an error)", "N" },
+    { "budget", 0, 0, G_OPTION_ARG_INT64, &o.budget, "Step budget, as --set budget=N (default 10000000, 0 none)", "N" },
     { "trace", 0, 0, G_OPTION_ARG_NONE, &o.trace, "Print one line per step", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the summary as JSON", NULL },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &o.record, "Record the run in a store", "DB" },
