@@ -188,9 +188,6 @@ fl_load_job_run (GTask        *task,
   gsize seen = 0;
   gboolean more = TRUE;
   guint64 limit = G_MAXUINT64;
-  /* a run someone started has the step budget of its configuration; a recorded run is
-   * taken again as far as it went */
-  gboolean (*step) (FlSim *sim) = job->recorded ? fl_sim_step : fl_sim_step_in_budget;
 
   sim = job->continuation ? g_steal_pointer (&job->sim) : fl_load_job_new_sim (job, &error);
   if (sim == NULL)
@@ -210,7 +207,8 @@ fl_load_job_run (GTask        *task,
       gint started = 0;
 
       for (guint i = 0; i < BATCH && more && fl_sim_get_step (sim) < limit; i++)
-        more = step (sim);
+        /* within the budget of its configuration, a run from a store someone sent too */
+        more = fl_sim_step_in_budget (sim);
 
       /* one event at a time from the packed log: a decoded copy of the whole run would
        * cost the window 32 bytes per event for as long as it shows the run */

@@ -101,9 +101,14 @@ print_text (FlCompare *cmp, GArray *rows)
   printf ("A          %s\n", sa);
   printf ("B          %s\n", sb);
   printf ("Steps      A %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", B %" G_GUINT64_FORMAT
-          " of %" G_GUINT64_FORMAT " (B at A's moment, aligned by scenario operation)\n\n",
+          " of %" G_GUINT64_FORMAT " (B at A's moment, aligned by scenario operation)\n",
           fl_sim_get_step (sim[0]), fl_sim_get_total_steps (sim[0]), fl_sim_get_step (sim[1]),
           fl_sim_get_total_steps (sim[1]));
+  /* a run the budget or a limit ended early is compared as far as it went */
+  for (guint run = 0; run < 2; run++)
+    if (fl_sim_get_stop_message (sim[run]) != NULL)
+      printf ("Stopped    %c %s\n", "AB"[run], fl_sim_get_stop_message (sim[run]));
+  printf ("\n");
   printf ("%-34s %12s %12s %12s %8s\n", "", "A", "B", "B - A", "B / A");
   gboolean lines = FALSE;
   for (guint i = 0; i < rows->len; i++)
@@ -167,6 +172,7 @@ json_run (JsonBuilder *b, FlCompare *cmp, guint run, GArray *rows)
   fl_cli_json_string (b, "config", config);
   fl_cli_json_int (b, "step", (gint64) fl_sim_get_step (sim));
   fl_cli_json_int (b, "steps", (gint64) fl_sim_get_total_steps (sim));
+  fl_cli_json_nullable (b, "stopped", fl_sim_get_stop_message (sim));
   json_builder_set_member_name (b, "counters");
   json_builder_begin_object (b);
   for (guint i = 0; i < rows->len; i++)

@@ -30,6 +30,17 @@ fl_cli_json_string (JsonBuilder *builder, const char *name, const char *value)
   json_builder_add_string_value (builder, value ? value : "");
 }
 
+/* A string that may be absent, such as why a run stopped: null then. */
+void
+fl_cli_json_nullable (JsonBuilder *builder, const char *name, const char *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
 void
 fl_cli_print_json_root (JsonBuilder *builder, FILE *out)
 {

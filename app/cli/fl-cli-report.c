@@ -171,11 +171,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   fl_cli_json_int (b, "steps", (gint64) fl_sim_get_step (sim));
   fl_cli_json_bool (b, "finished", !hit_limit);
   /* why it ended early, when the budget or a limit of the machine ended it */
-  json_builder_set_member_name (b, "stopped");
-  if (fl_sim_get_stop_message (sim) != NULL)
-    json_builder_add_string_value (b, fl_sim_get_stop_message (sim));
-  else
-    json_builder_add_null_value (b);
+  fl_cli_json_nullable (b, "stopped", fl_sim_get_stop_message (sim));
   fl_cli_json_int (b, "cycles", (gint64) k.cycles);
   g_snprintf (buf, sizeof buf, "%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
   fl_cli_json_string (b, "hash", buf);
