@@ -282,6 +282,22 @@ fl_session_set_switch (FlSession *self, const char *key, const char *value, GErr
   g_return_val_if_fail (key != NULL && value != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* A preset (spf) is the switches it sets: kept as those, so one of them set afterwards
+   * wins as it does in a scenario file, and the run is built from known keys only. */
+  const char *const *preset = fl_config_preset_keys (key);
+  if (preset != NULL)
+    {
+      FlConfig probe;
+      fl_config_init_defaults (&probe);
+      if (!fl_config_set (&probe, key, value, error))
+        return FALSE;
+      for (guint i = 0; preset[i] != NULL; i++)
+        g_hash_table_insert (self->switches, g_strdup (preset[i]),
+                             fl_config_get (&probe, preset[i]));
+      fl_session_rerun (self, fl_session_get_step (self));
+      return TRUE;
+    }
+
   old = g_strdup (g_hash_table_lookup (self->switches, key));
   g_hash_table_insert (self->switches, g_strdup (key), g_strdup (value));
   /* Checked here, not in the worker, so a bad value is the caller's error and the run on

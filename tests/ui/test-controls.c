@@ -269,8 +269,10 @@ test_switches_set_through_widget (void)
   g_autoptr(FlSession) session = fl_session_new_loaded (FL_TEST_SCENARIO, &log);
   GtkWidget *switches = fl_switches_button_new (session);
   GtkWidget *window = fl_in_window (switches);
-  const char *keys[] = { "fault-path", "rwsem", "vma-free", "spf-seqcheck", "pte-map-lock",
-                         "pin-page-tables", "rss", "cpus", "sockets", "cores-per-socket" };
+  const char *keys[] = { "fault-path", "rwsem", "vma-free", "spf-seqcheck", "spf-mmap-cache",
+                         "spf-find-vma", "spf-access-check", "mprotect-seqcount", "rcu",
+                         "pte-map-lock", "pin-page-tables", "rss", "cpus", "sockets",
+                         "cores-per-socket" };
 
   /* Every design switch has its control, showing the run's value; calibration does not. */
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
@@ -321,6 +323,41 @@ test_switches_set_through_widget (void)
     g_assert_cmpuint (fl_session_get_n_cpus (session), ==, 4);
   }
 
+  g_assert_cmpuint (log.failures, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The spf preset sets every repair of v2 in the run, and a repair set afterwards wins over it,
+ * as in a scenario file; the controls show each switch as the run has it. */
+static void
+test_switches_preset (void)
+{
+  FlLoadLog log = { 0 };
+  g_autoptr(FlSession) session = fl_session_new_loaded (FL_TEST_SCENARIO, &log);
+  GtkWidget *switches = fl_switches_button_new (session);
+  GtkWidget *window = fl_in_window (switches);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (fl_session_set_switch (session, "spf", "v3", &error));
+  g_assert_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE);
+  g_assert_true (fl_session_set_switch (session, "spf", "v2-as-posted", NULL));
+  fl_wait_loaded (session);
+  {
+    g_autofree char *preset = fl_session_get_switch (session, "spf");
+    g_autofree char *order = fl_session_get_switch (session, "spf-find-vma");
+    g_autofree char *shown = fl_control_value (fl_switch_control (switches, "spf-find-vma"));
+    g_assert_cmpstr (preset, ==, "v2-as-posted");
+    g_assert_cmpstr (order, ==, "under-pte-lock");
+    g_assert_cmpstr (shown, ==, "under-pte-lock");
+  }
+  g_assert_true (fl_session_set_switch (session, "spf-access-check", "on", NULL));
+  fl_wait_loaded (session);
+  {
+    g_autofree char *preset = fl_session_get_switch (session, "spf");
+    g_autofree char *check = fl_session_get_switch (session, "spf-access-check");
+    g_assert_cmpstr (preset, ==, "mixed");
+    g_assert_cmpstr (check, ==, "on");
+  }
   g_assert_cmpuint (log.failures, ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -854,6 +891,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/controls/scenario-button/loads-choice", test_scenario_button_loads_choice);
   g_test_add_func ("/ui/controls/switches/set-through-widget", test_switches_set_through_widget);
   g_test_add_func ("/ui/controls/switches/error-inline", test_switches_error_inline);
+  g_test_add_func ("/ui/controls/switches/preset", test_switches_preset);
   g_test_add_func ("/ui/controls/switches/reset-and-follow", test_switches_reset_and_follow);
   g_test_add_func ("/ui/controls/draw", test_controls_draw);
   g_test_add_func ("/ui/controls/export/matches-painters", test_export_matches_painters);
