@@ -138,11 +138,19 @@ occupy (FlLine *l, const FlCostTable *k, guint64 at, guint64 cost)
   return start + cost;
 }
 
+/* How much a kind of access says about a step, for the one line its event keeps: any transfer
+ * more than the hold, the hold more than a plain hit. */
+static guint
+xfer_rank (FlXfer xfer)
+{
+  return xfer == FL_XFER_OWN_COPY ? 2 * FL_XFER_HIT + 1 : 2 * (guint) xfer;
+}
+
 static void
 note_event (FlSim *sim, guint line, FlXfer xfer, guint64 cost)
 {
   /* the event keeps the most expensive line a step touched */
-  if (sim->ev.line == 0 || xfer > sim->ev.xfer)
+  if (sim->ev.line == 0 || xfer_rank (xfer) > xfer_rank ((FlXfer) sim->ev.xfer))
     {
       sim->ev.line = line;
       sim->ev.xfer = xfer;
@@ -190,10 +198,17 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 
   if (access == FL_ACCESS_READ)
     {
-      if (l->owner == (gint) cpu || is_sharer (l, cpu) || still_held (c, line))
+      if (l->owner == (gint) cpu || is_sharer (l, cpu))
         {
           c->clock += k->l1_hit;
           note_event (sim, line, FL_XFER_HIT, k->l1_hit);
+          return TRUE;
+        }
+      if (still_held (c, line))
+        {
+          c->clock += k->l1_hit;
+          l->own_copy++;
+          note_event (sim, line, FL_XFER_OWN_COPY, k->l1_hit);
           return TRUE;
         }
       FlXfer from = source_of (sim, l, cpu, NULL, NULL);
@@ -239,7 +254,8 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
           l->owner = cpu;
           l->owner_state = FL_MESI_M;
         }
-      note_event (sim, line, FL_XFER_HIT, own_cost);
+      l->own_copy++;
+      note_event (sim, line, FL_XFER_OWN_COPY, own_cost);
       return TRUE;
     }
   FlXfer from = source_of (sim, l, cpu, &others, &remote_any);

@@ -43,6 +43,8 @@ typedef enum {
   FL_XFER_LOCAL,      /* from a core on the same socket */
   FL_XFER_REMOTE,     /* from the other socket */
   FL_XFER_UPGRADE,    /* held shared, others invalidated */
+  FL_XFER_OWN_COPY,   /* its own copy, just written, served ahead of requests queued for it
+                       * (the hold, core/fl-coherence.c); last so stored numbers keep meaning */
 } FlXfer;
 
 typedef struct {

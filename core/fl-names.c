@@ -26,9 +26,9 @@ static const char *const activity_names[FL_ACT_N] = {
   N_("blocked"), N_("IRQs off"), N_("RCU read-side"), N_("IPI"), N_("done"),
 };
 
-static const char *const xfer_names[] = {
+static const char *const xfer_names[FL_XFER_OWN_COPY + 1] = {
   "", "hit", "from memory", "from a core on this socket", "from the other socket",
-  "upgrade, other copies invalidated",
+  "upgrade, other copies invalidated", "own copy, ahead of the queued requests",
 };
 
 const char *
@@ -250,7 +250,8 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
       g_string_append_printf (s, "%s", fl_event_kind_name (e->kind));
       break;
     }
-  if (e->line && e->xfer > FL_XFER_HIT)
+  /* an event read back from a store may carry any byte here */
+  if (e->line && e->xfer > FL_XFER_HIT && e->xfer < G_N_ELEMENTS (xfer_names))
     g_string_append_printf (s, " [%s: %s]", fl_sim_line_name (sim, e->line, buf, sizeof buf),
                             xfer_names[e->xfer]);
   return g_string_free (s, FALSE);

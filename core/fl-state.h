@@ -58,6 +58,7 @@ typedef struct {
   guint8  kind;             /* FlLineKind */
   guint32 obj;
   guint32 transfers;        /* times the line moved between CPUs */
+  guint32 own_copy;         /* accesses the hold served from the writer's copy, ahead of the queue */
   guint32 last_from, last_to; /* last transfer, for the cache view's arrow (cpu + 1, 0 none) */
 } FlLine;
 

@@ -50,9 +50,10 @@ by_transfers (gconstpointer a, gconstpointer b)
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* The line the last step touched, 0 if none. */
+/* The line the last step touched, 0 if none; in *event (when asked) the event that names it:
+ * which CPU, and how it got the line. */
 static guint
-last_line (FlSim *sim)
+last_touch (FlSim *sim, FlEvent *event)
 {
   guint64 step = fl_sim_get_step (sim);
   if (step == 0)
@@ -63,9 +64,19 @@ last_line (FlSim *sim)
       if (e.step != step - 1)
         break;
       if (e.line)
-        return e.line;
+        {
+          if (event)
+            *event = e;
+          return e.line;
+        }
     }
   return 0;
+}
+
+static guint
+last_line (FlSim *sim)
+{
+  return last_touch (sim, NULL);
 }
 
 /**
@@ -160,7 +171,10 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   guint ncpus = st->sizes.ncpus;
   guint rows[MAX_ROWS];
   guint nrows = fl_cache_rows (p->sim, rows, MAX_ROWS);
-  guint touched = last_line (p->sim);
+  FlEvent touch = { 0 };
+  guint touched = last_touch (p->sim, &touch);
+  /* served by the hold: the writer's own copy, before the requests queued for the line */
+  gint own_copy_cpu = touched && touch.xfer == FL_XFER_OWN_COPY ? (gint) touch.cpu : -1;
   FlCounters k;
   fl_sim_get_counters (p->sim, &k);
 
@@ -172,15 +186,17 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   double top = fl_paint_header (p, _("Cache lines"), subtitle);
   double pad = p->fs * 0.6;
 
-  FlLegendItem legend[4];
+  FlLegendItem legend[5];
   char labels[4][32];
   for (guint m = 0; m < 4; m++)
     {
       g_snprintf (labels[m], sizeof labels[m], "%c %s", mesi_letters[m], _(mesi_names[m]));
       legend[m] = (FlLegendItem) { pal->mesi[m], labels[m], FL_LEGEND_BOX };
     }
-  double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, 4, FALSE);
-  double bottom = p->h - pad - legend_h - pad * 0.5;
+  /* Translators: the cache view's legend for a dashed cell: the CPU's access was served by
+   * the copy it had just written, before the requests other CPUs had queued for the line
+   * ("the hold" of docs/model.md); keep it short, the legend shares one line */
+  legend[4] = (FlLegendItem) { pal->text, _("own copy"), FL_LEGEND_OUTLINE };
 
   double size = p->fs * 0.9;
   double small = p->fs * 0.8;
@@ -190,12 +206,26 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   /* As many rows as their text fits in, not more: large type shows fewer lines rather than
    * lines written over each other. */
   double min_row_h = line_th + 2;
-  double room = bottom - top - header_h;
-  guint fit = room > 0 ? (guint) floor (room / min_row_h) : 0;
+  /* The dashed cell and its legend entry come together, and only when a cell is drawn so
+   * and the longer legend still leaves room for the rows that tell the story. */
+  guint nlegend = own_copy_cpu >= 0 ? 5 : 4;
+  double legend_h, bottom, room;
+  guint fit;
+  for (;;)
+    {
+      legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, nlegend, FALSE);
+      bottom = p->h - pad - legend_h - pad * 0.5;
+      room = bottom - top - header_h;
+      fit = room > 0 ? (guint) floor (room / min_row_h) : 0;
+      if (nlegend == 4 || fit >= MIN (nrows, 3u))
+        break;
+      nlegend = 4;
+      own_copy_cpu = -1;
+    }
   nrows = keep_rows (st, rows, nrows, fit, touched);
   if (ncpus == 0 || nrows == 0)
     {
-      fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, 4, TRUE);
+      fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, nlegend, TRUE);
       return;
     }
 
@@ -291,6 +321,17 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
               cairo_rectangle (cr, x + g + 1, y + (row_h - cell_h) / 2 + 1, cw - 2 * g - 2, cell_h - 2);
               cairo_stroke (cr);
             }
+          if (rows[i] == touched && (gint) c == own_copy_cpu)
+            {
+              double dash[] = { 3, 2 };
+              cairo_set_dash (cr, dash, 2, 0);
+              fl_set_rgba (cr, &pal->text);
+              cairo_set_line_width (cr, MAX (1.5, MIN (2.5, cw * 0.1)));
+              cairo_rectangle (cr, x + g + 2.5, y + (row_h - cell_h) / 2 + 2.5, cw - 2 * g - 5,
+                               cell_h - 5);
+              cairo_stroke (cr);
+              cairo_set_dash (cr, NULL, 0, 0);
+            }
           if (letter >= p->fs * 0.6 && cw >= letter)
             {
               char s[2] = { mesi_letters[m], 0 };
@@ -320,7 +361,7 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
                  ty, end - x, FL_ALIGN_LEFT, to_buf);
         }
     }
-  fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, 4, TRUE);
+  fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, nlegend, TRUE);
 }
 
 void
@@ -403,5 +444,12 @@ fl_cache_describe_line (FlSim *sim, guint line)
         /* Translators: where a cache line moved last, when it came from memory */
         g_string_append_printf (s, _(", last to cpu%u"), l->last_to - 1);
     }
+  if (l->own_copy)
+    /* Translators: after a cache line's transfers: accesses the writer's own copy served
+     * before the requests other CPUs had queued for the line */
+    g_string_append_printf (s, g_dngettext (NULL, ", %u access served by the writer's own copy "
+                                            "ahead of the queue",
+                                            ", %u accesses served by the writer's own copy "
+                                            "ahead of the queue", l->own_copy), l->own_copy);
   return g_string_free (s, FALSE);
 }

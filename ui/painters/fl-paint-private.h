@@ -87,7 +87,7 @@ const char  *fl_pte_state_code (FlPteState state);
  * with `draw` FALSE it only measures. */
 typedef enum {
   FL_LEGEND_BOX,                /* a filled square */
-  FL_LEGEND_OUTLINE,            /* an empty square with a border in the colour */
+  FL_LEGEND_OUTLINE,            /* an empty square with a dashed border in the colour */
   FL_LEGEND_DIAMOND,            /* the lanes' finding marker */
   FL_LEGEND_RING,               /* the lanes' retry marker */
   FL_LEGEND_ARROW,              /* the lanes' IPI arrow */

@@ -296,10 +296,16 @@ fl_paint_legend (FlPaintCtx *p, double x, double y, double width, const FlLegend
           switch (items[i].shape)
             {
             case FL_LEGEND_OUTLINE:
-              fl_rounded_rect (cr, cx + 0.5, sy + 0.5, sw - 1, sw - 1, sw * 0.2);
-              fl_set_rgba (cr, c);
-              cairo_set_line_width (cr, MAX (1.5, sw * 0.15));
-              cairo_stroke (cr);
+              {
+                /* dashed, as the views draw what it stands for (a ghost VMA, the hold) */
+                double dash[] = { MAX (2.0, sw * 0.22), MAX (1.5, sw * 0.14) };
+                fl_rounded_rect (cr, cx + 0.5, sy + 0.5, sw - 1, sw - 1, sw * 0.2);
+                fl_set_rgba (cr, c);
+                cairo_set_line_width (cr, MAX (1.5, sw * 0.15));
+                cairo_set_dash (cr, dash, 2, 0);
+                cairo_stroke (cr);
+                cairo_set_dash (cr, NULL, 0, 0);
+              }
               break;
             case FL_LEGEND_DIAMOND:
               fl_diamond (cr, cx + sw / 2, sy + sw / 2, sw * 0.6);
