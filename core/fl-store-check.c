@@ -53,7 +53,8 @@ printable (const char *text, gsize max)
 static GPtrArray *
 read_schema (sqlite3 *db, FlStore *store, GError **error)
 {
-  g_autoptr (GPtrArray) objects = g_ptr_array_new_with_free_func ((GDestroyNotify) schema_object_free);
+  g_autoptr (GPtrArray) objects =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) schema_object_free);
   sqlite3_stmt *stmt = NULL;
   if (store != NULL)
     fl_store_budget_reset (store);
