@@ -32,10 +32,10 @@ fl_store_add_bench (FlStore *store, const FlStoredBench *row, gint64 *out_id, GE
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!fl_store_check_writable (store, "add a benchmark row", error) ||
-      !fl_store_check_length (store, "add a benchmark row", "workload", row->workload,
-                              FL_STORE_MAX_SHORT, error) ||
-      !fl_store_check_length (store, "add a benchmark row", "config", row->config,
-                              FL_STORE_MAX_LONG, error))
+      !fl_store_check_text (store, "add a benchmark row", "workload", row->workload,
+                            FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_text (store, "add a benchmark row", "config", row->config,
+                            FL_STORE_MAX_LONG, error))
     return FALSE;
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_BENCH_INSERT,
     "INSERT INTO bench (workload, config, cpus, faults, cycles, faults_per_sec, ratio, created) "

@@ -43,9 +43,9 @@ check_strings (FlStore *store, const char *title, const char *note, GError **err
                    store->path);
       return FALSE;
     }
-  return fl_store_check_length (store, "save a bookmark", "title", title, FL_STORE_MAX_SHORT,
-                                error) &&
-         fl_store_check_length (store, "save a bookmark", "note", note, FL_STORE_MAX_LONG, error);
+  return fl_store_check_text (store, "save a bookmark", "title", title, FL_STORE_MAX_SHORT,
+                              error) &&
+         fl_store_check_text (store, "save a bookmark", "note", note, FL_STORE_MAX_LONG, error);
 }
 
 static gboolean

@@ -53,7 +53,8 @@ printable (const char *text, gsize max)
 static GPtrArray *
 read_schema (sqlite3 *db, FlStore *store, GError **error)
 {
-  g_autoptr (GPtrArray) objects = g_ptr_array_new_with_free_func ((GDestroyNotify) schema_object_free);
+  g_autoptr (GPtrArray) objects =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) schema_object_free);
   sqlite3_stmt *stmt = NULL;
   if (store != NULL)
     fl_store_budget_reset (store);
@@ -170,26 +171,41 @@ fl_store_schema_differences (FlStore *store, gint64 version, GError **error)
   if (found == NULL)
     return NULL;
 
-  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  /* Worst first, as the open names only the first: what runs SQL or stands in for a table,
+   * then a changed definition, then an extra table or index, then what is missing. */
+  enum { RUNS_SQL, CHANGED, EXTRA, MISSING, N_RANKS };
+  GPtrArray *ranks[N_RANKS];
+  for (guint r = 0; r < N_RANKS; r++)
+    ranks[r] = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < found->len; i++)
     {
       const SchemaObject *o = found->pdata[i];
       const SchemaObject *w = find (wanted, o->name);
+      gboolean code = g_strcmp0 (o->type, "trigger") == 0 || g_strcmp0 (o->type, "view") == 0;
       if (w == NULL && is_sqlite_table (o))
         continue;
-      if (w == NULL && newer && (g_strcmp0 (o->type, "table") == 0 ||
-                                 g_strcmp0 (o->type, "index") == 0))
+      if (w == NULL && newer && !code)
         continue;
       if (w == NULL)
-        g_ptr_array_add (problems, describe_extra (o));
-      else if (g_strcmp0 (o->type, w->type) != 0 || (!newer && g_strcmp0 (o->sql, w->sql) != 0))
-        g_ptr_array_add (problems, describe_changed (o, w));
+        g_ptr_array_add (ranks[code ? RUNS_SQL : EXTRA], describe_extra (o));
+      else if (g_strcmp0 (o->type, w->type) != 0)
+        g_ptr_array_add (ranks[RUNS_SQL], describe_changed (o, w));
+      else if (!newer && g_strcmp0 (o->sql, w->sql) != 0)
+        g_ptr_array_add (ranks[CHANGED], describe_changed (o, w));
     }
   for (guint i = 0; i < wanted->len; i++)
     {
       const SchemaObject *w = wanted->pdata[i];
       if (find (found, w->name) == NULL)
-        g_ptr_array_add (problems, g_strdup_printf ("the %s '%s' is missing", w->type, w->name));
+        g_ptr_array_add (ranks[MISSING], g_strdup_printf ("the %s '%s' is missing", w->type,
+                                                          w->name));
+    }
+  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  for (guint r = 0; r < N_RANKS; r++)
+    {
+      for (guint i = 0; i < ranks[r]->len; i++)
+        g_ptr_array_add (problems, g_steal_pointer (&ranks[r]->pdata[i]));
+      g_ptr_array_unref (ranks[r]);
     }
   return g_steal_pointer (&problems);
 }

@@ -111,7 +111,11 @@ gint64    fl_store_now              (void);
 /* hex digits of a run's hash: FlReplayResult.stored_hash keeps 64 */
 #define FL_STORE_MAX_HASH    64
 
-gboolean  fl_store_check_length     (FlStore       *store,
+/* Where @text (of @length bytes) has a control character Faultline never writes (any but a
+ * tab or a line end), or NULL. */
+const char *fl_store_find_control   (const char    *text,
+                                     gsize          length);
+gboolean  fl_store_check_text       (FlStore       *store,
                                      const char    *what,
                                      const char    *field,
                                      const char    *value,

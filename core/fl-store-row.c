@@ -116,6 +116,20 @@ fl_store_row_real (FlStoreRow *row, int col, const char *column)
   return 0;
 }
 
+/* An escape sequence in a title that `db list` prints would steer the user's terminal. Tabs
+ * and line ends are text (a note has lines; a title typed on the command line may too). */
+const char *
+fl_store_find_control (const char *text, gsize length)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      guchar c = (guchar) text[i];
+      if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r')
+        return text + i;
+    }
+  return NULL;
+}
+
 static char *
 read_text (FlStoreRow *row, int col, const char *column, gsize max)
 {
@@ -142,6 +156,12 @@ read_text (FlStoreRow *row, int col, const char *column, gsize max)
   if (!g_utf8_validate_len (text, length, NULL))
     {
       refuse (row, column, "is not valid UTF-8");
+      return NULL;
+    }
+  const char *control = fl_store_find_control (text, length);
+  if (control != NULL)
+    {
+      refuse (row, column, "holds the control character 0x%02x", (guchar) *control);
       return NULL;
     }
   return g_strndup (text, length);

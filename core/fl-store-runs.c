@@ -99,8 +99,8 @@ fl_store_begin_run (FlStore *store, gint64 scenario_id, const FlStoreRunInfo *in
 
   g_autofree char *what = g_strdup_printf ("record a run of scenario %" G_GINT64_FORMAT,
                                            scenario_id);
-  if (!fl_store_check_length (store, what, "configuration", info->config, FL_STORE_MAX_LONG,
-                              error) ||
+  if (!fl_store_check_text (store, what, "configuration", info->config, FL_STORE_MAX_LONG,
+                            error) ||
       !fl_store_begin (store, what, error))
     return FALSE;
 
@@ -235,9 +235,9 @@ fl_store_add_finding (FlStore *store, gint64 run_id, guint32 step, guint cpu, co
 
   if (!check_recording (store, run_id, error))
     return FALSE;
-  if (!fl_store_check_length (store, "add a finding", "kind", kind, FL_STORE_MAX_SHORT, error) ||
-      !fl_store_check_length (store, "add a finding", "message", message, FL_STORE_MAX_LONG,
-                              error))
+  if (!fl_store_check_text (store, "add a finding", "kind", kind, FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_text (store, "add a finding", "message", message, FL_STORE_MAX_LONG,
+                            error))
     return fail_recording (store, SQLITE_OK, error, "add a finding to");
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_FINDING_INSERT,
     "INSERT INTO finding (run_id, step, cpu, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)", error);
@@ -287,8 +287,8 @@ fl_store_finish_run (FlStore *store, gint64 run_id, guint64 steps, guint64 cycle
       return fail_recording (store, SQLITE_OK, error, "finish");
     }
   if (verdict != NULL &&
-      !fl_store_check_length (store, "finish a run", "verdict", verdict, FL_STORE_MAX_SHORT,
-                              error))
+      !fl_store_check_text (store, "finish a run", "verdict", verdict, FL_STORE_MAX_SHORT,
+                            error))
     return fail_recording (store, SQLITE_OK, error, "finish");
   {
     g_autoptr (FlStoreCursor) update = fl_store_cursor (store, FL_STMT_RUN_FINISH,

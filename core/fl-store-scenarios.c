@@ -134,14 +134,14 @@ fl_store_save_scenario (FlStore *store, const char *name, const char *title,
 
   if (!check_text (store, "name", name, error) || !check_text (store, "title", title, error) ||
       !check_text (store, "text", text, error) ||
-      !fl_store_check_length (store, "save a scenario", "name", name, FL_STORE_MAX_SHORT, error) ||
-      !fl_store_check_length (store, "save a scenario", "title", title, FL_STORE_MAX_SHORT,
-                              error) ||
-      !fl_store_check_length (store, "save a scenario", "text", text, MAX_SCENARIO_BYTES, error))
+      !fl_store_check_text (store, "save a scenario", "name", name, FL_STORE_MAX_SHORT, error) ||
+      !fl_store_check_text (store, "save a scenario", "title", title, FL_STORE_MAX_SHORT,
+                            error) ||
+      !fl_store_check_text (store, "save a scenario", "text", text, MAX_SCENARIO_BYTES, error))
     return FALSE;
   g_autofree char *joined = join_tags (store, tags, error);
   if (joined == NULL ||
-      !fl_store_check_length (store, "save a scenario", "tags", joined, FL_STORE_MAX_LONG, error))
+      !fl_store_check_text (store, "save a scenario", "tags", joined, FL_STORE_MAX_LONG, error))
     return FALSE;
 
   g_autofree char *what = g_strdup_printf ("save scenario '%s'", name);

@@ -9,7 +9,8 @@ static const struct { const char *sql, *problem; } consistency[] = {
   { "SELECT count(*) FROM event e WHERE NOT EXISTS (SELECT 1 FROM run WHERE id = e.run_id)",
     "events belong to no run" },
   { "SELECT count(*) FROM bookmark b JOIN run r ON r.id = b.run_id "
-    "WHERE r.hash IS NOT NULL AND b.step > r.steps", "bookmarks mark a step after their run's end" },
+    "WHERE r.hash IS NOT NULL AND b.step > r.steps",
+    "bookmarks mark a step after their run's end" },
   { "SELECT count(*) FROM finding f JOIN run r ON r.id = f.run_id "
     "WHERE r.hash IS NOT NULL AND f.step > r.steps", "findings lie after their run's end" },
   { "SELECT count(*) FROM run r WHERE r.hash IS NOT NULL AND r.findings <> "

@@ -139,16 +139,26 @@ fl_store_check_writable (FlStore *store, const char *what, GError **error)
 /* Text Faultline writes has the limits of what it reads back (fl-store-row.c): a value it
  * could not read again is refused before it is written. */
 gboolean
-fl_store_check_length (FlStore *store, const char *what, const char *field, const char *value,
-                       gsize max, GError **error)
+fl_store_check_text (FlStore *store, const char *what, const char *field, const char *value,
+                     gsize max, GError **error)
 {
   gsize length = strlen (value);
-  if (length <= max)
-    return TRUE;
-  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
-               "cannot %s in '%s': its %s has %" G_GSIZE_FORMAT " bytes, more than the %"
-               G_GSIZE_FORMAT " a store keeps", what, store->path, field, length, max);
-  return FALSE;
+  if (length > max)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
+                   "cannot %s in '%s': its %s has %" G_GSIZE_FORMAT " bytes, more than the %"
+                   G_GSIZE_FORMAT " a store keeps", what, store->path, field, length, max);
+      return FALSE;
+    }
+  const char *control = fl_store_find_control (value, length);
+  if (control != NULL)
+    {
+      g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID,
+                   "cannot %s in '%s': its %s holds the control character 0x%02x", what,
+                   store->path, field, (guchar) *control);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean

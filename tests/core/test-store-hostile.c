@@ -218,6 +218,43 @@ test_check_lists_every_trigger (void)
   g_assert_cmpuint (g_strv_length (none), ==, 0);
 }
 
+/* What the readers refuse, the writers refuse first: a store Faultline wrote reads back. */
+static void
+test_writes_what_it_reads (void)
+{
+  g_autofree char *path = g_build_filename (base_dir, "writes", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlStore) store = fl_store_open (path, FL_STORE_OPEN_CREATE, &error);
+  g_assert_no_error (error);
+  gint64 scenario = fl_store_test_save_scenario (store, "written");
+  g_autoptr (GArray) events = fl_store_test_events (0, 10, 3);
+  gint64 run = fl_store_test_record (store, scenario, events, 10);
+
+  /* lines and tabs are text, an escape is not */
+  g_assert_false (fl_store_add_bookmark (store, run, 1, "a\033[2Jb", NULL, NULL, &error));
+  g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "control character 0x1b"));
+  g_clear_error (&error);
+  g_assert_false (fl_store_add_bookmark (store, run, 1, "t", "bell\a", NULL, &error));
+  g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "its note holds the control character 0x07"));
+  g_clear_error (&error);
+  g_assert_true (fl_store_add_bookmark (store, run, 1, "title\twith a tab\n",
+                                        "a note\r\nof lines", NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *long_note = g_strnfill (FL_STORE_MAX_LONG + 1, 'x');
+  g_assert_false (fl_store_add_bookmark (store, run, 1, "t", long_note, NULL, &error));
+  g_assert_error (error, FL_STORE_ERROR, FL_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "more than the 1048576"));
+  g_clear_error (&error);
+
+  g_autoptr (GPtrArray) marks = fl_store_list_bookmarks (store, run, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (marks->len, ==, 1);
+  g_assert_true (fl_store_check (store, &error));
+  g_assert_no_error (error);
+}
+
 /* The budget bounds every statement: the same query within it, and stopped past it. */
 static void
 test_budget_stops_a_runaway (void)
@@ -265,6 +302,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/core/store/hostile/check-lists-every-trigger", test_check_lists_every_trigger);
   g_test_add_func ("/core/store/hostile/budget-stops-a-runaway", test_budget_stops_a_runaway);
+  g_test_add_func ("/core/store/hostile/writes-what-it-reads", test_writes_what_it_reads);
   int status = g_test_run ();
   fl_store_test_remove_tree (base_dir);
   g_free (base_path);

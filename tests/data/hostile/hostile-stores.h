@@ -168,9 +168,10 @@ fl_hostile_add_null_cases (GPtrArray *cases, const char *base)
                                            -1, &columns, NULL), ==, SQLITE_OK);
       sqlite3_bind_text (columns, 1, table, -1, SQLITE_STATIC);
       while (sqlite3_step (columns) == SQLITE_ROW)
-        g_ptr_array_add (cases, fl_hostile_null_case (table,
-                                                      (const char *) sqlite3_column_text (columns, 0),
-                                                      create_sql));
+        {
+          const char *column = (const char *) sqlite3_column_text (columns, 0);
+          g_ptr_array_add (cases, fl_hostile_null_case (table, column, create_sql));
+        }
       sqlite3_finalize (columns);
     }
   sqlite3_finalize (tables);
