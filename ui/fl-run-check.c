@@ -106,7 +106,12 @@ fl_run_check_start (FlWindow *window, const FlStoredRun *run, GObject *target,
   check->func = func;
   check->session = session;
   check->run_id = run->id;
-  check->text = g_strdup (run->scenario_text);
+  /* The simulation keeps the canonical text of what it ran: compare like with like, or a
+   * stored text written by hand (not as Faultline writes it) would never be reported on. */
+  {
+    g_autoptr(FlScenario) parsed = fl_scenario_parse (run->scenario_text, "stored", NULL);
+    check->text = parsed != NULL ? fl_scenario_to_text (parsed) : g_strdup (run->scenario_text);
+  }
   check->seed = run->seed;
   check->steps = run->steps;
   check->hash = g_strdup (run->hash);

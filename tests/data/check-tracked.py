@@ -32,6 +32,17 @@ def under(path, root):
     return path == root or path.startswith(root + os.sep)
 
 
+def in_build_tree(path, srcroot):
+    """Inside some meson build folder (this one, build-release/, build-asan/, ...): outputs,
+    which the Makefile names as targets, not sources a clean clone must carry."""
+    d = os.path.dirname(path)
+    while under(d, srcroot) and d != srcroot:
+        if os.path.isdir(os.path.join(d, 'meson-private')):
+            return True
+        d = os.path.dirname(d)
+    return False
+
+
 class Needed:
     """Paths inside the source tree (but outside the build tree), each with who reads it."""
 
@@ -42,7 +53,8 @@ class Needed:
 
     def add(self, path, reader, base):
         path = os.path.realpath(os.path.join(base, path))
-        if not under(path, self.srcroot) or under(path, self.buildroot):
+        if (not under(path, self.srcroot) or under(path, self.buildroot)
+                or in_build_tree(path, self.srcroot)):
             return
         if os.path.isfile(path):
             self.files.setdefault(path, reader)
