@@ -1,6 +1,7 @@
 /* fl-store-record.c — a finished simulation into the store, and replaying one back. */
 #include "fl-store-record.h"
 #include "fl-scenario-private.h"
+#include "fl-store-private.h"
 
 #include <string.h>
 
@@ -191,6 +192,36 @@ fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError 
 }
 
 /**
+ * fl_store_check_run_steps:
+ * @store: a store
+ * @run: a run read from it
+ * @error: set (FL_STORE_ERROR_BAD_VALUE) when the run's step count is impossible
+ *
+ * Every step records an event: a run that claims more steps than its events hold is a value
+ * Faultline never writes, and replaying it to that count could run for minutes.
+ *
+ * Returns: %TRUE when the run's last step has its events
+ */
+gboolean
+fl_store_check_run_steps (FlStore *store, const FlStoredRun *run, GError **error)
+{
+  g_return_val_if_fail (store != NULL && run != NULL, FALSE);
+  if (run->steps == 0)
+    return TRUE;
+  g_autoptr (GArray) last = g_array_new (FALSE, FALSE, sizeof (FlEvent));
+  guint32 final = (guint32) MIN (run->steps - 1, (guint64) G_MAXUINT32);
+  if (!fl_store_load_events (store, run->id, final, final, last, error))
+    return FALSE;
+  if (last->len > 0)
+    return TRUE;
+  g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_BAD_VALUE,
+               "'%s': table run, row %" G_GINT64_FORMAT ", column steps: %" G_GUINT64_FORMAT
+               " steps, but the run's events end before step %" G_GUINT64_FORMAT " (Faultline "
+               "records an event for every step)", store->path, run->id, run->steps, run->steps);
+  return FALSE;
+}
+
+/**
  * fl_store_replay_run:
  * @store: a store
  * @run_id: a recorded run
@@ -208,6 +239,8 @@ fl_store_replay_run (FlStore *store, gint64 run_id, FlReplayResult *out, GError 
   memset (out, 0, sizeof *out);
   g_autoptr (FlStoredRun) run = fl_store_get_run (store, run_id, error);
   if (run == NULL)
+    return FALSE;
+  if (!fl_store_check_run_steps (store, run, error))
     return FALSE;
   FlConfig config;
   FlSchedPolicy policy;

@@ -32,5 +32,6 @@ FlScenario *fl_store_run_prepare (const char     *name,
                                   GError        **error);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
+gboolean fl_store_check_run_steps (FlStore *store, const FlStoredRun *run, GError **error);
 
 G_END_DECLS

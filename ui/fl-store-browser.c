@@ -9,6 +9,7 @@
 #include "fl-bookmarks.h"
 #include "fl-file-chooser.h"
 #include "fl-run-check.h"
+#include "fl-store-record.h"
 
 
 G_DEFINE_FINAL_TYPE (FlStoreBrowser, fl_store_browser, GTK_TYPE_WINDOW)
@@ -588,8 +589,9 @@ fl_store_browser_open_run_action (GSimpleAction *action, GVariant *parameter, gp
   /* A finished run is simulated to its end as any load is; one recorded as stopped early
    * only as far as it went, as the store's replay takes it. */
   max_steps = g_strcmp0 (run->verdict, "stopped") == 0 ? run->steps : 0;
-  if (!fl_session_load_run (fl_window_get_session (self->window), run->scenario_name,
-                            run->scenario_text, run->config, run->seed, max_steps, &error))
+  if ((self->store != NULL && !fl_store_check_run_steps (self->store, run, &error))
+      || !fl_session_load_run (fl_window_get_session (self->window), run->scenario_name,
+                               run->scenario_text, run->config, run->seed, max_steps, &error))
     {
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, run->id);
       /* Translators: %s is the run's number; the reason follows on a new line. */
