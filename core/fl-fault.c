@@ -190,6 +190,7 @@ step_handle_mm_fault (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_HANDLE_MM_FAULT_pgd:
+      st->cpus[cpu].vm_pgfault++;    /* count_vm_event(PGFAULT), first thing in 2.6.32 */
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);     /* mm->pgd */
       f->a[4] = st->g->mm.pgd;
       f->a[5] = 4;

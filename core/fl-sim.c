@@ -783,6 +783,7 @@ fl_sim_get_counters (FlSim *sim, FlCounters *k)
       k->errors += cpu->flt_err;
       k->minor += cpu->flt_min;
       k->major += cpu->flt_maj;
+      k->pgfault += cpu->vm_pgfault;
       k->cycles = MAX (k->cycles, cpu->clock);
     }
   for (guint l = 0; l < st->sizes.nlines; l++)

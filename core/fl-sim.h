@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
   guint64 total, speculative, retried, locked, errors, minor, major;
+  guint64 pgfault;            /* the PGFAULT vm event as the kernel counts it (see FlCpu) */
   guint64 cycles;             /* the largest CPU clock: simulated time of the run */
   guint64 transfers;          /* cache-line transfers between CPUs, all lines */
 } FlCounters;

@@ -34,6 +34,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_lock:
+      st->cpus[cpu].vm_pgfault++;    /* count_vm_event(PGFAULT): a per-CPU count, no line */
       fl_rcu_read_lock (sim, cpu);
       f->pc = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma
                               : FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock;

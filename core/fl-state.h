@@ -102,6 +102,9 @@ typedef struct {
   guint64 ipi_senders[FL_MAX_CPUS / 64];  /* CPUs whose flush IPI is pending here */
   /* the patch's per-task counters, plus what the views add */
   guint64 flt_total, flt_spec, flt_err, flt_min, flt_maj, flt_retry, flt_locked;
+  /* the kernel's PGFAULT vm event: handle_mm_fault counts it, and v2's speculative fault
+   * counts it again before trying, so a retried fault is counted twice */
+  guint64 vm_pgfault;
   gint64  rss_file, rss_anon;     /* per-thread RSS caches (rss=per-thread) */
   guint32 pcp_count, pcp_head;    /* per-CPU free page list */
   guint32 pagevec;                /* pages waiting to join the LRU */

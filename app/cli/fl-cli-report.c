@@ -110,7 +110,8 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
            fl_cli_decimal ((double) k.cycles / cfg->cost.mhz, 1, us, sizeof us), cfg->cost.mhz);
   fprintf (out, "Faults     total %" G_GUINT64_FORMAT ", speculative %" G_GUINT64_FORMAT
            ", retried %" G_GUINT64_FORMAT ", locked %" G_GUINT64_FORMAT ", errors %"
-           G_GUINT64_FORMAT "\n", k.total, k.speculative, k.retried, k.locked, k.errors);
+           G_GUINT64_FORMAT "; PGFAULT counted %" G_GUINT64_FORMAT "\n", k.total, k.speculative,
+           k.retried, k.locked, k.errors, k.pgfault);
   g_autoptr (GArray) lines = hot_lines (sim);
   fprintf (out, "Transfers  %" G_GUINT64_FORMAT " cache-line transfers between CPUs%s\n",
            k.transfers, lines->len ? ":" : "");
@@ -179,7 +180,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   json_builder_begin_object (b);
   const struct { const char *name; guint64 value; } faults[] = {
     { "total", k.total }, { "speculative", k.speculative }, { "retried", k.retried },
-    { "locked", k.locked }, { "errors", k.errors },
+    { "locked", k.locked }, { "errors", k.errors }, { "pgfault", k.pgfault },
   };
   for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
     {

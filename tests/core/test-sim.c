@@ -464,6 +464,21 @@ test_seek_under_script_and_dice (void)
     }
 }
 
+/* The kernel's PGFAULT count: once in handle_mm_fault, and v2's speculative fault counts it
+ * again before it tries, so a fault that retries under mmap_sem is counted twice. */
+static void
+test_pgfault_counts_a_retry_twice (void)
+{
+  g_autoptr (FlSim) locked = run_builtin ("locked-anon-fault", NULL, 0);
+  g_autoptr (FlSim) spec = run_builtin ("spf-anon-fault", NULL, 0);
+  FlCounters a, b;
+  fl_sim_get_counters (locked, &a);
+  fl_sim_get_counters (spec, &b);
+  g_assert_cmpuint (a.pgfault, ==, a.total);
+  g_assert_cmpuint (b.retried, ==, 1);
+  g_assert_cmpuint (b.pgfault, ==, b.total + b.retried);
+}
+
 /* The hold is a transfer kind of its own: the generic rwsem's holder finds its wait_lock line
  * in its own copy right behind its write (events say so, the line counts them), and with
  * cost.hold=0 nothing is served that way. */
@@ -519,5 +534,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/sim/seek-script-and-dice", test_seek_under_script_and_dice);
   g_test_add_func ("/core/sim/random-schedules", test_random_schedules_are_safe);
   g_test_add_func ("/core/sim/hold-is-its-own-kind", test_hold_is_its_own_kind);
+  g_test_add_func ("/core/sim/pgfault-counts-a-retry-twice", test_pgfault_counts_a_retry_twice);
   return g_test_run ();
 }
