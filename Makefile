@@ -13,7 +13,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 UI_TEST_ENV := GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=test GDK_DEBUG=default-settings \
                GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
 
-.PHONY: all deps build run test bench asan fuzz clean
+.PHONY: all deps build run test bench asan fuzz lint clean
 
 all: build
 
@@ -113,6 +113,15 @@ fuzz: build
 	    -timeout=10 -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ)/crashes/$$t/ \
 	    $(FUZZ)/corpus/$$t tests/fuzz/regressions/$$t $$seeds || status=1; \
 	done; exit $$status
+
+# lint: cppcheck and clang-tidy on core/, with the configuration in the tree (.clang-tidy,
+# build-aux/cppcheck-suppressions); any finding fails. clang-tidy reads the compile commands of
+# $(BUILD), which the build also gives the generated resource header.
+lint: build
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+	  --std=c11 --library=gtk --inline-suppr --suppressions-list=build-aux/cppcheck-suppressions \
+	  -I core core/*.c
+	clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' core/*.c
 
 clean:
 	rm -rf $(BUILD) $(RELEASE) build-asan $(FUZZ) $(OUT)
