@@ -94,7 +94,8 @@ asan: deps
 # the good and hostile corpora, a store the normal build writes) and what earlier runs found
 # ($(FUZZ)/corpus/). A crash, leak or out-of-memory goes to $(FUZZ)/crashes/TARGET/; copy it to
 # tests/fuzz/regressions/TARGET/ with the fix so that `make test` replays it. Every target
-# runs even when one fails; the status says whether any did.
+# runs even when one fails; the status says whether any did. A GLib critical (a broken
+# precondition) counts as a crash, as in make test.
 fuzz: build
 	[ -f $(FUZZ)/build.ninja ] || CC=clang-14 meson setup $(FUZZ) --werror -Dfuzzing=true \
 	  -Db_sanitize=address,undefined -Db_lundef=false
@@ -109,7 +110,7 @@ fuzz: build
 	  esac; \
 	  mkdir -p $(FUZZ)/corpus/$$t $(FUZZ)/crashes/$$t; \
 	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
-	  $(FUZZ)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	  G_DEBUG=fatal-criticals $(FUZZ)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	    -timeout=10 -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ)/crashes/$$t/ \
 	    $(FUZZ)/corpus/$$t tests/fuzz/regressions/$$t $$seeds || status=1; \
 	done; exit $$status
