@@ -110,8 +110,9 @@ fuzz: build
 	  esac; \
 	  mkdir -p $(FUZZ)/corpus/$$t $(FUZZ)/crashes/$$t; \
 	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
-	  G_DEBUG=fatal-criticals $(FUZZ)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
-	    -timeout=10 -print_final_stats=1 $$dict -artifact_prefix=$(FUZZ)/crashes/$$t/ \
+	  G_DEBUG=fatal-criticals $(FUZZ)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 $$dict \
+	    -artifact_prefix=$(FUZZ)/crashes/$$t/ \
 	    $(FUZZ)/corpus/$$t tests/fuzz/regressions/$$t $$seeds || status=1; \
 	done; exit $$status
 
