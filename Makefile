@@ -5,12 +5,15 @@ BUILD      ?= build
 RELEASE    ?= build-release
 OUT        ?= out
 SCENARIO   ?= spf-vs-munmap
+FUZZ       ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := scenario sim store
 PACKAGE_LIST := build-aux/debian-packages
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 UI_TEST_ENV := GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=test GDK_DEBUG=default-settings \
                GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
 
-.PHONY: all deps build run test bench asan clean
+.PHONY: all deps build run test bench asan fuzz lint clean
 
 all: build
 
@@ -87,5 +90,40 @@ asan: deps
 	meson compile -C build-asan
 	meson test -C build-asan --print-errorlogs --suite core --suite cli --suite data
 
+# fuzz: each libFuzzer target of tests/fuzz/ for FUZZ_SECONDS, on the seeds (the scenarios,
+# the good and hostile corpora, a store the normal build writes) and what earlier runs found
+# ($(FUZZ)/corpus/). A crash, leak or out-of-memory goes to $(FUZZ)/crashes/TARGET/; copy it to
+# tests/fuzz/regressions/TARGET/ with the fix so that `make test` replays it. Every target
+# runs even when one fails; the status says whether any did. A GLib critical (a broken
+# precondition) counts as a crash, as in make test.
+fuzz: build
+	[ -f $(FUZZ)/build.ninja ] || CC=clang-14 meson setup $(FUZZ) --werror -Dfuzzing=true \
+	  -Db_sanitize=address,undefined -Db_lundef=false
+	meson compile -C $(FUZZ)
+	mkdir -p $(FUZZ)/seeds/store
+	cp $(BUILD)/tests/fuzz/seed-store.db $(FUZZ)/seeds/store/
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	  case $$t in \
+	    store) seeds="$(FUZZ)/seeds/store tests/data/hostile"; dict= ;; \
+	    *) seeds="data/scenarios tests/data/good tests/data/hostile"; \
+	       dict=-dict=tests/fuzz/scenario.dict ;; \
+	  esac; \
+	  mkdir -p $(FUZZ)/corpus/$$t $(FUZZ)/crashes/$$t; \
+	  echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
+	  G_DEBUG=fatal-criticals $(FUZZ)/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 $$dict \
+	    -artifact_prefix=$(FUZZ)/crashes/$$t/ \
+	    $(FUZZ)/corpus/$$t tests/fuzz/regressions/$$t $$seeds || status=1; \
+	done; exit $$status
+
+# lint: cppcheck and clang-tidy on core/, with the configuration in the tree (.clang-tidy,
+# build-aux/cppcheck-suppressions); any finding fails. clang-tidy reads the compile commands of
+# $(BUILD), which the build also gives the generated resource header.
+lint: build
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+	  --std=c11 --library=gtk --inline-suppr --suppressions-list=build-aux/cppcheck-suppressions \
+	  -I core core/*.c
+	clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' core/*.c
+
 clean:
-	rm -rf $(BUILD) $(RELEASE) build-asan $(OUT)
+	rm -rf $(BUILD) $(RELEASE) build-asan $(FUZZ) $(OUT)

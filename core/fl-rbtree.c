@@ -196,7 +196,7 @@ fl_rb_erase_begin (const FlRbAccess *acc,
                    guint32           node,
                    FlRbCursor       *cur)
 {
-  guint32 child, parent, succ, left;
+  guint32 child, parent, succ;
   guint8 color;
   FlRbAction action;
 
@@ -215,6 +215,7 @@ fl_rb_erase_begin (const FlRbAccess *acc,
     }
   else
     {
+      guint32 left;
       succ = N (node)->right;
       while ((left = N (succ)->left) != 0)
         succ = left;
@@ -560,8 +561,6 @@ check_child (const FlRbAccess *acc,
              gboolean          colors,
              GString          *why)
 {
-  guint32 up;
-
   if (child > max_id)
     return fail (why, "Node %u has %s child %u, outside the valid ids 1..%u.",
                  parent, side, child, max_id);
@@ -570,6 +569,7 @@ check_child (const FlRbAccess *acc,
                  "by RB_CLEAR_NODE.", child, side, parent);
   if (N (child)->parent != parent)
     {
+      guint32 up;
       for (up = parent; up != 0 && up <= max_id && up != child; up = N (up)->parent)
         ;
       if (up == child)

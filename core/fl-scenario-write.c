@@ -10,8 +10,10 @@
 
 #define HEX "0x%" G_GINT64_MODIFIER "x"
 
-/* Long prose goes on several `key=` lines, which the parser joins with one space. Breaking
- * only at a single space between two words keeps that join exact. */
+/* Long prose goes on several `key=` lines, which the parser strips (g_strstrip: any ASCII
+ * white space) and joins with one space. Breaking only at a single space between two
+ * characters that are not white space keeps that join exact: a tab next to the break would
+ * be stripped off its line. */
 static void
 append_prose (GString *out, const char *key, const char *text)
 {
@@ -24,7 +26,8 @@ append_prose (GString *out, const char *key, const char *text)
       gssize cut = -1;
       for (gsize i = 1; rest[i] != '\0' && rest[i + 1] != '\0'; i++)
         {
-          if (rest[i] != ' ' || rest[i - 1] == ' ' || rest[i + 1] == ' ')
+          if (rest[i] != ' ' || g_ascii_isspace (rest[i - 1])
+              || g_ascii_isspace (rest[i + 1]))
             continue;
           if (i > width && cut >= 0)
             break;
