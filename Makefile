@@ -1,5 +1,6 @@
 # Faultline — the README's two commands (`make run`, `make test`) and the documented extras.
-# Every target but clean first installs the Debian packages listed in build-aux/debian-packages.
+# Every target but clean first installs the Debian packages listed in build-aux/debian-packages;
+# `make fuzz` and `make lint` also those of build-aux/debian-packages-tools.
 
 BUILD      ?= build
 RELEASE    ?= build-release
@@ -9,6 +10,10 @@ FUZZ       ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := scenario sim store
 PACKAGE_LIST := build-aux/debian-packages
+TOOL_PACKAGE_LIST := build-aux/debian-packages-tools
+# the lists `deps` installs: the extras add theirs (a target's variable reaches its prerequisites)
+PACKAGE_LISTS = $(PACKAGE_LIST)
+fuzz lint: PACKAGE_LISTS = $(PACKAGE_LIST) $(TOOL_PACKAGE_LIST)
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 UI_TEST_ENV := GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=test GDK_DEBUG=default-settings \
                GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
@@ -20,14 +25,18 @@ all: build
 # Stops at once when the package list is missing or empty: going on without it would hide a
 # missing package on a machine that happens to have it and fail later, far from the cause.
 deps:
-	@if [ ! -r $(PACKAGE_LIST) ]; then \
-	  echo "make: $(PACKAGE_LIST) is missing: it lists the Debian packages the build needs" \
-	       "(restore it with 'git checkout -- $(PACKAGE_LIST)')" >&2; exit 1; \
-	fi; \
-	packages=$$(sed -e 's/#.*//' $(PACKAGE_LIST)); \
-	if [ -z "$$(echo $$packages)" ]; then \
-	  echo "make: $(PACKAGE_LIST) lists no packages" >&2; exit 1; \
-	fi; \
+	@packages=; \
+	for list in $(PACKAGE_LISTS); do \
+	  if [ ! -r $$list ]; then \
+	    echo "make: $$list is missing: it lists the Debian packages the build needs" \
+	         "(restore it with 'git checkout -- $$list')" >&2; exit 1; \
+	  fi; \
+	  listed=$$(sed -e 's/#.*//' $$list); \
+	  if [ -z "$$(echo $$listed)" ]; then \
+	    echo "make: $$list lists no packages" >&2; exit 1; \
+	  fi; \
+	  packages="$$packages $$listed"; \
+	done; \
 	missing=$$(for p in $$packages; do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	  done); \
