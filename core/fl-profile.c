@@ -75,13 +75,13 @@ fl_profile_of_run (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, NULL);
   const FlState *st = fl_sim_get_state (sim);
-  g_autoptr (GHashTable) fns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  /* summed by id while reading (a run has millions of events), named and grouped after */
+  g_autofree guint64 *by_fn = g_new0 (guint64, FL_FN_N);
+  g_autofree guint64 *by_line = g_new0 (guint64, (gsize) st->sizes.nlines + 1);
   g_autofree guint64 *last = g_new0 (guint64, st->sizes.ncpus);
   g_autofree FlEvent *chunk = g_new (FlEvent, CHUNK);
   FlProfile *profile = g_new0 (FlProfile, 1);
   gsize n = fl_sim_get_n_events (sim);
-  char buf[64];
   for (gsize first = 0; first < n; first += CHUNK)
     {
       gsize got = fl_sim_get_events_range (sim, first, CHUNK, chunk);
@@ -94,12 +94,22 @@ fl_profile_of_run (FlSim *sim)
           last[e->cpu] = e->cycle;
           profile->total += spent;
           FlFn fn = e->loc < FL_LOC_N ? fl_loc_fn (e->loc) : FL_FN_USER;
-          add (fns, fl_fn_name (fn), spent);
-          add (lines, line_group (sim, e->line, buf, sizeof buf), spent);
+          by_fn[(guint) fn < FL_FN_N ? fn : FL_FN_USER] += spent;
+          /* a line id the state does not have (an event read back) counts under "?" */
+          by_line[MIN ((guint) e->line, st->sizes.nlines)] += spent;
         }
       if (got == 0)
         break;
     }
+  g_autoptr (GHashTable) fns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  char buf[64];
+  for (guint f = 0; f < FL_FN_N; f++)
+    if (by_fn[f])
+      add (fns, fl_fn_name (f), by_fn[f]);
+  for (guint l = 0; l <= st->sizes.nlines; l++)
+    if (by_line[l])
+      add (lines, line_group (sim, l, buf, sizeof buf), by_line[l]);
   profile->by_function = sorted (fns);
   profile->by_line = sorted (lines);
   return profile;
