@@ -26,6 +26,7 @@ run_row (const char *workload, guint rounds, FlBenchAdjust adjust, gpointer adju
   row->faults = k.total;
   row->cycles = k.cycles;
   row->steps = fl_sim_get_step (sim);
+  row->hash = fl_sim_get_hash (sim);
   row->findings = fl_sim_get_findings (sim)->len;
   row->per_sec = k.cycles ? (double) k.total * config.cost.mhz * 1e6 / (double) k.cycles : 0;
   return sim;

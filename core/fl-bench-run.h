@@ -13,6 +13,7 @@ typedef struct {
   const FlBenchConfig *config;
   guint   cpus;
   guint64 faults, cycles, steps;
+  guint64 hash;             /* of the run's events: the same row, the same events */
   double  per_sec;          /* faults per simulated second */
   double  ratio;            /* to baseline at the same CPU count: set by the caller */
   guint   findings;

@@ -2,6 +2,7 @@
  * table measured it: faults per (simulated) second and the ratio to the baseline. */
 #include "fl-cli.h"
 #include "fl-cli-bench.h"
+#include "fl-cli-json.h"
 #include "fl-bench-run.h"
 #include "fl-paint-chart.h"
 #include "fl-workload.h"
@@ -91,6 +92,9 @@ print_json (const char *workload, GArray *rows)
       json_builder_add_int_value (b, (gint64) r->cycles);
       json_builder_set_member_name (b, "faults_per_sec");
       json_builder_add_double_value (b, r->per_sec);
+      char hash[17];
+      g_snprintf (hash, sizeof hash, "%016" G_GINT64_MODIFIER "x", r->hash);
+      fl_cli_json_string (b, "hash", hash);
       /* no baseline measured at this CPU count: no ratio, not a ratio of 0 */
       json_builder_set_member_name (b, "ratio");
       if (r->ratio > 0)
