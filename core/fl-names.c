@@ -128,6 +128,10 @@ append_alloc_free (GString *s, const FlEvent *e)
       else
         g_string_append_printf (s, "free page table %u", e->obj);
       break;
+    case FL_FN_VMA_ADJUST:
+      g_string_append_printf (s, e->val ? "free VMA %u, merged away, through call_rcu"
+                                        : "free VMA %u, merged away, at once", e->obj);
+      break;
     case FL_FN_ALLOC_PAGE:
       g_string_append_printf (s, "allocate page %u%s", e->obj, e->val ? " (zeroed)" : "");
       break;

@@ -23,7 +23,7 @@ rebalancing (const FlState *st)
       {
         const FlFrame *f = &st->cpus[c].frames[i];
         if (f->pc == FL_LOC_MMAP_REGION_rb_insert_color || f->pc == FL_LOC_VMA_ADJUST_rb_insert_color
-            || f->pc == FL_LOC_DO_MUNMAP_rb_erase)
+            || f->pc == FL_LOC_DO_MUNMAP_rb_erase || f->pc == FL_LOC_VMA_UNLINK_rb_erase)
           return TRUE;
       }
   return FALSE;
@@ -66,7 +66,8 @@ static gboolean
 pte_allowed (FlSim *sim, guint cpu, guint64 addr, guint64 pte)
 {
   const FlState *st = &sim->st;
-  if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT)
+  /* a PAGE_NONE entry keeps its page but grants nothing */
+  if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || (pte & FL_PTE_PROTNONE))
     return TRUE;
   guint32 vma = fl_vma_covering (st, addr);
   if (vma == 0)

@@ -138,6 +138,8 @@ enum {
   FL_PTE_NONE = 0, FL_PTE_PRESENT = 1, FL_PTE_SWAP = 2, FL_PTE_MIGRATION = 3,
   FL_PTE_KIND_MASK = 3,
   FL_PTE_WRITE = 1 << 2, FL_PTE_DIRTY = 1 << 3, FL_PTE_YOUNG = 1 << 4, FL_PTE_SPECIAL = 1 << 5,
+  /* PAGE_NONE: x86's _PAGE_PROTNONE without _PAGE_PRESENT; the page stays, no access goes */
+  FL_PTE_PROTNONE = 1 << 6,
 };
 #define FL_PTE_PAGE(p)      ((guint32) ((p) >> 32))
 #define FL_PTE_MAKE(page, bits) (((guint64) (page) << 32) | (bits))

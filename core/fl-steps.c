@@ -44,6 +44,8 @@ fl_step_fn_of (FlFn fn)
     case FL_FN_MADVISE_DONTNEED: return fl_writer_step_fns[6];
     case FL_FN_COPY_PTE_RANGE: return fl_writer_step_fns[7];
     case FL_FN_TRY_TO_UNMAP_ONE: return fl_writer_step_fns[8];
+    case FL_FN_VMA_MERGE: return fl_writer_step_fns[9];
+    case FL_FN_VMA_UNLINK: return fl_writer_step_fns[10];
     case FL_FN_FLUSH_TLB_OTHERS: return fl_tlb_step_fn;
     default: g_error ("%s is not run as a frame", fl_fn_name (fn));
     }

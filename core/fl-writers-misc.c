@@ -271,21 +271,17 @@ fl_writer_release_sem (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags, FlRwse
 
 /* ---- inserting a VMA ------------------------------------------------------------------- */
 
-#define PREP_SIDE     (G_GUINT64_CONSTANT (1) << 48)    /* link as right child of rb_parent */
-#define PREP_STARTED  (G_GUINT64_CONSTANT (1) << 49)
-#define PREP_OVERLAP  (G_GUINT64_CONSTANT (1) << 50)    /* the VMA found overlaps [addr, end) */
-
 /* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. walk holds
  * the node to visit (bits 0..15), rb_parent (16..31), prev (32..47) and the side. The VMA it
- * finds (the last one ending above addr) overlaps [addr, end) when PREP_OVERLAP is set. */
-static gboolean
-walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
+ * finds (the last one ending above addr) overlaps [addr, end) when FL_W_PREP_OVERLAP is set. */
+gboolean
+fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
 {
   FlState *st = &sim->st;
-  if (!(*walk & PREP_STARTED))
+  if (!(*walk & FL_W_PREP_STARTED))
     {
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-      *walk = PREP_STARTED | st->g->mm.root;
+      *walk = FL_W_PREP_STARTED | st->g->mm.root;
       if (st->g->mm.root == 0)
         {
           fl_ev (sim, FL_EV_LOAD, 0, 0);
@@ -298,14 +294,14 @@ walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
   fl_w_set16 (walk, 1, node);
   if (v->end > addr)
     {
-      *walk = v->start < end ? *walk | PREP_OVERLAP : *walk & ~PREP_OVERLAP;
-      *walk &= ~PREP_SIDE;
+      *walk = v->start < end ? *walk | FL_W_PREP_OVERLAP : *walk & ~FL_W_PREP_OVERLAP;
+      *walk &= ~FL_W_PREP_SIDE;
       next = v->start <= addr ? 0 : v->rb.left;
     }
   else
     {
       fl_w_set16 (walk, 2, node);
-      *walk |= PREP_SIDE;
+      *walk |= FL_W_PREP_SIDE;
       next = v->rb.right;
     }
   fl_w_set16 (walk, 0, next);
@@ -315,8 +311,8 @@ walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
 
 /* __vma_link (list, then rb_link_node) and mm->map_count++, at the place walk_prepare found.
  * The tree may now hold a red node under a red parent: rb_insert_color follows, a step each. */
-static void
-link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
+void
+fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
@@ -335,7 +331,7 @@ link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
       mm->mmap = id;
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
     }
-  fl_rb_link (&acc, &mm->root, id, parent, (walk & PREP_SIDE) ? FL_RB_RIGHT : FL_RB_LEFT);
+  fl_rb_link (&acc, &mm->root, id, parent, (walk & FL_W_PREP_SIDE) ? FL_RB_RIGHT : FL_RB_LEFT);
   fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
   if (parent)
     fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
@@ -349,8 +345,8 @@ link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
 }
 
 /* One rebalancing step of rb_insert_color; the cursor lives in a[4..5]. */
-static gboolean
-insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
+gboolean
+fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   FlRbAccess acc = fl_vma_rb_access (st);
@@ -366,7 +362,8 @@ insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
 
 /* mmap_region: a0 address, a1 length, a2 vm flags. a3 the find_vma_prepare walk and the
  * error flags; a4 the new VMA, then a4..a5 the rb_insert_color cursor. No MAP_FIXED
- * replacement: a range overlapping a VMA is refused. */
+ * replacement: a range overlapping a VMA is refused. An anonymous private range first tries
+ * vma_merge with its neighbours, as 2.6.32 does before it allocates a VMA. */
 static void
 step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -389,15 +386,25 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_MMAP_REGION_find_prepare:
-      if (!walk_prepare (sim, cpu, f->a[0], f->a[0] + f->a[1], &f->a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, f->a[0], f->a[0] + f->a[1], &f->a[3]))
         return;
-      if (f->a[3] & PREP_OVERLAP)
+      if (f->a[3] & FL_W_PREP_OVERLAP)
         {
           f->a[3] |= FL_W_ERROR;
           f->pc = FL_LOC_MMAP_REGION_up_write;
           return;
         }
-      f->pc = FL_LOC_MMAP_REGION_alloc_vma;
+      /* only an anonymous private mapping tries to grow a neighbour first */
+      f->pc = (f->a[2] & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
+                                                      : FL_LOC_MMAP_REGION_vma_merge;
+      return;
+    case FL_LOC_MMAP_REGION_vma_merge:
+      fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
+               fl_w_get16 (f->a[3], 2), f->a[0], f->a[0] + f->a[1], (guint32) f->a[2]);
+      return;
+    case FL_LOC_MMAP_REGION_merged:
+      fl_ev (sim, FL_EV_CHECK, f->ret, f->ret != 0);
+      f->pc = f->ret ? FL_LOC_MMAP_REGION_up_write : FL_LOC_MMAP_REGION_alloc_vma;
       return;
     case FL_LOC_MMAP_REGION_alloc_vma:
       {
@@ -418,92 +425,17 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MMAP_REGION_vma_link:
       {
         FlRbCursor cur;
-        link_vma (sim, cpu, (guint32) f->a[4], f->a[3], &cur);
+        fl_writer_link_vma (sim, cpu, (guint32) f->a[4], f->a[3], &cur);
         memcpy (&f->a[4], &cur, sizeof cur);
         f->pc = FL_LOC_MMAP_REGION_rb_insert_color;
         return;
       }
     case FL_LOC_MMAP_REGION_rb_insert_color:
-      if (insert_color_step (sim, cpu, f))
+      if (fl_writer_insert_color_step (sim, cpu, f))
         f->pc = FL_LOC_MMAP_REGION_up_write;
       return;
     case FL_LOC_MMAP_REGION_up_write:
       fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
-      return;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* vma_adjust(vma, start, end, pgoff, insert) as split_vma calls it: a0 the VMA (bits 0..15),
- * the VMA to insert (16..31) and vma->vm_next as it was on entry (32..47); a1 new start;
- * a2 new end; a3 the insert's find_vma_prepare walk; a4..a5 the rb_insert_color cursor.
- * The v2 patch opens a write section on vma and on its next (odd vm_sequence) before the
- * change and closes both after it: a speculative fault that read either sequence before or
- * during the change sees it odd or different and backs out. */
-static void
-step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
-{
-  FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[0], 0), insert = fl_w_get16 (f->a[0], 1);
-  guint32 next = fl_w_get16 (f->a[0], 2);
-  FlVma *v = &st->vmas[vma];
-  switch (f->pc)
-    {
-    case FL_LOC_VMA_ADJUST_seq_begin:
-      next = v->next;
-      fl_w_set16 (&f->a[0], 2, next);
-      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->seq++;
-      fl_ev (sim, FL_EV_STORE, vma, v->seq);
-      f->pc = next ? FL_LOC_VMA_ADJUST_seq_begin_next : FL_LOC_VMA_ADJUST_adjust;
-      return;
-    case FL_LOC_VMA_ADJUST_seq_begin_next:
-      fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
-      st->vmas[next].seq++;
-      fl_ev (sim, FL_EV_STORE, next, st->vmas[next].seq);
-      f->pc = FL_LOC_VMA_ADJUST_adjust;
-      return;
-    case FL_LOC_VMA_ADJUST_adjust:
-      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      if (v->flags & FL_VM_FILE)
-        v->pgoff = (guint64) ((gint64) v->pgoff
-                              + ((gint64) f->a[1] - (gint64) v->start) / (gint64) FL_PAGE_SIZE);
-      v->start = f->a[1];
-      v->end = f->a[2];
-      fl_ev (sim, FL_EV_STORE, vma, (guint32) ((v->end - v->start) / FL_PAGE_SIZE));
-      f->pc = insert ? FL_LOC_VMA_ADJUST_find_prepare
-                     : next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
-      return;
-    case FL_LOC_VMA_ADJUST_find_prepare:
-      if (!walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end, &f->a[3]))
-        return;
-      g_assert (!(f->a[3] & PREP_OVERLAP));
-      f->pc = FL_LOC_VMA_ADJUST_insert;
-      return;
-    case FL_LOC_VMA_ADJUST_insert:
-      {
-        FlRbCursor cur;
-        link_vma (sim, cpu, insert, f->a[3], &cur);
-        memcpy (&f->a[4], &cur, sizeof cur);
-        f->pc = FL_LOC_VMA_ADJUST_rb_insert_color;
-        return;
-      }
-    case FL_LOC_VMA_ADJUST_rb_insert_color:
-      if (insert_color_step (sim, cpu, f))
-        f->pc = next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
-      return;
-    case FL_LOC_VMA_ADJUST_seq_end_next:
-      fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
-      st->vmas[next].seq++;
-      fl_ev (sim, FL_EV_STORE, next, st->vmas[next].seq);
-      f->pc = FL_LOC_VMA_ADJUST_seq_end;
-      return;
-    case FL_LOC_VMA_ADJUST_seq_end:
-      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->seq++;
-      fl_ev (sim, FL_EV_STORE, vma, v->seq);
-      fl_return (sim, cpu, 0);
       return;
     default:
       g_assert_not_reached ();
@@ -609,12 +541,40 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_split:
       {
-        guint64 lo = MAX (f->a[0], v->start), hi = MIN (f->a[1], v->end);
+        /* this VMA's part of the range: [nstart, tmp) of sys_mprotect's loop */
+        f->a[4] = MAX (f->a[0], v->start);
+        f->a[5] = MIN (f->a[1], v->end);
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+        /* the check is the listing's `newflags == vma->vm_flags`: true, nothing to change */
         if (new_flags (f, v) == v->flags)
           {
-            fl_ev (sim, FL_EV_CHECK, vma, 0);       /* nothing to change in this one */
+            fl_ev (sim, FL_EV_CHECK, vma, 1);
             mprotect_next (sim, cpu, f, vma);
+            return;
+          }
+        fl_ev (sim, FL_EV_CHECK, vma, 0);
+        f->pc = FL_LOC_MPROTECT_FIXUP_vma_merge;
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_vma_merge:
+      {
+        /* *pprev = vma_merge(mm, *pprev, start, end, newflags, file, pgoff) */
+        guint64 pgoff = v->pgoff + (f->a[4] - v->start) / FL_PAGE_SIZE;
+        FlFrame *callee = fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
+                                   fl_w_get16 (f->a[2], 2), f->a[4], f->a[5],
+                                   new_flags (f, v) | ((guint64) v->file << 32));
+        callee->a[4] = pgoff;
+        return;
+      }
+    case FL_LOC_MPROTECT_FIXUP_merged:
+      {
+        guint64 lo = f->a[4], hi = f->a[5];
+        fl_ev (sim, FL_EV_CHECK, f->ret ? f->ret : vma, f->ret != 0);
+        if (f->ret)
+          {
+            /* merged: the VMA now holding the range gets the flags (goto success) */
+            fl_w_set16 (&f->a[2], 1, f->ret);
+            f->pc = mprotect_change (sim);
             return;
           }
         if (lo != v->start)
@@ -634,7 +594,6 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
                      vma | (above << 16), v->start, hi, 0);
             return;
           }
-        fl_ev (sim, FL_EV_CHECK, vma, 1);
         f->pc = mprotect_change (sim);
         return;
       }
@@ -660,13 +619,14 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       v->flags = new_flags (f, v);
       fl_w_set16 (&f->a[2], 2, vma);
       fl_ev (sim, FL_EV_STORE, vma, v->flags);
-      f->a[3] = (f->a[3] & ~FL_W_LOW48) | v->start;
+      f->a[3] = (f->a[3] & ~FL_W_LOW48) | f->a[4];
       f->pc = FL_LOC_MPROTECT_FIXUP_change_pte;
       return;
     case FL_LOC_MPROTECT_FIXUP_change_pte:
       {
+        /* change_protection(vma, nstart, tmp): only the range's part, even in a merged VMA */
         guint64 cursor = f->a[3] & FL_W_LOW48;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, v->end);
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->a[5]);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
@@ -674,13 +634,14 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         guint64 base = st->tables[table].base;
-        guint64 lo = MAX (cursor, base), hi = MIN (v->end, base + fl_w_span (1));
+        guint64 lo = MAX (cursor, base), hi = MIN (f->a[5], base + fl_w_span (1));
         /* pte_modify with the new vm_page_prot: writable only in a shared writable mapping,
          * and there (write-notify) only once dirty; private ones re-fault for COW */
         gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
+        gboolean none = !(v->flags & RWX);
         f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
         fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
-                 write_ok ? FL_W_WRITE_OK : 0);
+                 (write_ok ? FL_W_WRITE_OK : 0) | (none ? FL_W_PROT_NONE : 0));
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_flush:
@@ -720,7 +681,7 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_CHANGE_PTE_RANGE_lock:
-      f->a[3] = (f->a[3] & FL_W_WRITE_OK) | fl_writer_index_of (st, table, f->a[1]);
+      f->a[3] = (f->a[3] & (FL_W_WRITE_OK | FL_W_PROT_NONE)) | fl_writer_index_of (st, table, f->a[1]);
       f->pc = FL_LOC_CHANGE_PTE_RANGE_change;
       fl_lock_try (sim, cpu, lock);
       return;
@@ -744,6 +705,9 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
           pte |= FL_PTE_WRITE;
         else
           pte &= ~(guint64) FL_PTE_WRITE;
+        if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT)
+          pte = (f->a[3] & FL_W_PROT_NONE) ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
+                                           : pte & ~(guint64) FL_PTE_PROTNONE;
         /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = pte;
@@ -895,11 +859,13 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 const FlStepFn fl_writer_step_fns[] = {
   step_mmap_region,
   fl_writer_step_do_munmap,
-  step_vma_adjust,
+  fl_writer_step_vma_adjust,
   fl_writer_step_zap_pte_range,
   step_mprotect_fixup,
   step_change_pte_range,
   fl_writer_step_madvise_dontneed,
   step_copy_pte_range,
   fl_writer_step_try_to_unmap_one,
+  fl_writer_step_vma_merge,
+  fl_writer_step_vma_unlink,
 };

@@ -55,6 +55,8 @@ fl_w_touch_vma (FlSim *sim, guint cpu, guint32 vma, FlAccess access)
 #define FL_W_LEVEL_MASK    (G_GUINT64_CONSTANT (7) << FL_W_LEVEL_SHIFT)
 /* change_pte_range's a3: PTEs may be (or stay) writable under the new protection */
 #define FL_W_WRITE_OK      (G_GUINT64_CONSTANT (1) << 63)
+/* ... or grant no access at all (PROT_NONE: the PTE keeps its page, marked PAGE_NONE) */
+#define FL_W_PROT_NONE     (G_GUINT64_CONSTANT (1) << 62)
 
 /* Which PTEs a scan stops at. */
 typedef enum {
@@ -68,6 +70,15 @@ typedef enum {
 gboolean fl_writer_walk_prev      (FlSim *sim, guint cpu, guint64 addr, guint64 *walk);
 guint32  fl_writer_walk_prev_vma  (const FlState *st, guint64 walk);
 
+/* find_vma_prepare's walk, one node per step: bits 0..15 the node to visit, 16..31
+ * rb_parent, 32..47 prev, and the flags below. */
+#define FL_W_PREP_SIDE     (G_GUINT64_CONSTANT (1) << 48)  /* link as right child of rb_parent */
+#define FL_W_PREP_STARTED  (G_GUINT64_CONSTANT (1) << 49)
+#define FL_W_PREP_OVERLAP  (G_GUINT64_CONSTANT (1) << 50)  /* the VMA found overlaps [addr, end) */
+gboolean fl_writer_walk_prepare   (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk);
+void     fl_writer_link_vma       (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur);
+gboolean fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f);
+
 guint32  fl_writer_find_pte_table (FlSim *sim, guint cpu, guint64 *cursor, guint64 end);
 guint32  fl_writer_next_entry     (const FlState *st, guint32 table, guint32 from, guint32 to,
                                    guint kind);
@@ -76,6 +87,7 @@ guint32  fl_writer_split_copy     (FlSim *sim, guint cpu, guint32 vma, guint64 a
                                    gboolean new_below);
 void     fl_writer_rb_touch       (FlSim *sim, guint cpu, const FlRbCursor *cur,
                                    guint32 root_before);
+gboolean fl_writer_rb_erase_step  (FlSim *sim, guint cpu, guint32 vma, guint64 *words);
 void     fl_writer_rss_add        (FlSim *sim, guint cpu, gint64 anon, gint64 file);
 gboolean fl_writer_is_anon        (const FlState *st, guint32 page);
 void     fl_writer_release_sem    (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags,
@@ -83,6 +95,9 @@ void     fl_writer_release_sem    (FlSim *sim, guint cpu, FlFrame *f, guint64 *f
 
 /* The step functions, in the order of fl_writer_step_fns. */
 void fl_writer_step_do_munmap        (FlSim *sim, guint cpu, FlFrame *f);
+void fl_writer_step_vma_adjust       (FlSim *sim, guint cpu, FlFrame *f);
+void fl_writer_step_vma_merge        (FlSim *sim, guint cpu, FlFrame *f);
+void fl_writer_step_vma_unlink       (FlSim *sim, guint cpu, FlFrame *f);
 void fl_writer_step_zap_pte_range    (FlSim *sim, guint cpu, FlFrame *f);
 void fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f);
 void fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f);

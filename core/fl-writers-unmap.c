@@ -144,6 +144,35 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
   return FALSE;
 }
 
+/* One step of rb_erase(vma) and then of its rebalancing; the cursor is two frame words,
+ * zeroed before the first step. Returns whether the tree is whole again. */
+gboolean
+fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, guint64 *words)
+{
+  FlState *st = &sim->st;
+  FlMm *mm = &st->g->mm;
+  FlRbAccess acc = fl_vma_rb_access (st);
+  FlRbCursor cur;
+  gboolean done;
+  guint32 root = mm->root;
+  memcpy (&cur, words, sizeof cur);
+  if (cur.phase == FL_RB_PHASE_ERASE)
+    {
+      done = fl_rb_erase_color_step (&acc, &mm->root, &cur);
+      fl_writer_rb_touch (sim, cpu, &cur, root);
+      fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
+    }
+  else
+    {
+      done = fl_rb_erase_begin (&acc, &mm->root, vma, &cur);
+      fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
+      fl_writer_rb_touch (sim, cpu, &cur, root);
+      fl_ev (sim, FL_EV_TREE, vma, cur.action);
+    }
+  memcpy (words, &cur, sizeof cur);
+  return done;
+}
+
 /* do_munmap (with sys_munmap's down_write/up_write): a0 start, a1 end. a2 prev (bits 0..15),
  * the VMA at hand (16..31), the last one detached (32..47), the first one detached (48..63);
  * a3 walks and cursors (low 48 bits), the page-table level, flags; a4..a5 the rb_erase
@@ -218,9 +247,6 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_rb_erase:
       {
         /* detach_vmas_to_be_unmapped: rb_erase, then its rebalancing, one step each */
-        FlRbCursor cur;
-        gboolean done;
-        guint32 root = mm->root;
         if (!(f->a[3] & FL_W_DETACHING))
           {
             /* vma = prev ? prev->vm_next : mm->mmap */
@@ -234,22 +260,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
             f->a[3] |= FL_W_DETACHING;
             f->a[4] = f->a[5] = 0;
           }
-        memcpy (&cur, &f->a[4], sizeof cur);
-        if (cur.phase == FL_RB_PHASE_ERASE)
-          {
-            done = fl_rb_erase_color_step (&acc, &mm->root, &cur);
-            fl_writer_rb_touch (sim, cpu, &cur, root);
-            fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
-          }
-        else
-          {
-            done = fl_rb_erase_begin (&acc, &mm->root, vma, &cur);
-            fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-            fl_writer_rb_touch (sim, cpu, &cur, root);
-            fl_ev (sim, FL_EV_TREE, vma, cur.action);
-          }
-        memcpy (&f->a[4], &cur, sizeof cur);
-        if (done)
+        if (fl_writer_rb_erase_step (sim, cpu, vma, &f->a[4]))
           f->pc = FL_LOC_DO_MUNMAP_clear_node;
         return;
       }

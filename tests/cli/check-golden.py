@@ -101,7 +101,7 @@ def main():
         print("ok 1 - every switch value has golden runs")
     results = measure_all(binary, [a for _, _, a in expected])
     bad = [(n, h, r, a) for (n, h, a), r in zip(expected, results) if h != r]
-    for n, h, r, a in bad[:40]:
+    for n, h, r, a in bad[:400]:
         print("# %s:%d: faultline-cli %s: expected %s, got %s" % (os.path.basename(path), n, " ".join(a), h, r))
     if bad:
         print("not ok 2 - %d of %d runs changed their events" % (len(bad), len(expected)))
