@@ -108,8 +108,8 @@ describe_vma (GString *s, FlPaintCtx *p)
     sentence (s, _("Being written (odd sequence): VMA %s."), odd->str);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      FlCpuDoing d;
-      fl_cpu_doing (st, c, &d);
+      FlCpuFault d;
+      fl_cpu_fault_decode (st, c, &d);
       if (d.visiting_vma)
         sentence (s, _("cpu%u's find_vma visits VMA %u."), c, d.visiting_vma);
       else if (d.held_vma)
@@ -136,8 +136,8 @@ describe_pgtable (GString *s, FlPaintCtx *p)
                 st->tables[t].ptl_holder, st->tables[t].base);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      FlCpuDoing d;
-      fl_cpu_doing (st, c, &d);
+      FlCpuFault d;
+      fl_cpu_fault_decode (st, c, &d);
       if (!d.in_fault || !d.walk_table)
         continue;
       guint level = st->tables[d.walk_table].level;
