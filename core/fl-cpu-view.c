@@ -6,7 +6,9 @@
 #include "fl-cpu-view.h"
 #include "fl-cpu-view-private.h"
 #include "fl-machine.h"
+#include "fl-sim-private.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /**
@@ -110,15 +112,69 @@ fl_cpu_view_line (const FlCpuView *view, const FlConfig *config)
   return listing ? fl_listing_line_of (listing, view->loc) : -1;
 }
 
+/* The CPU the scripted schedule steps next, as fl-sched.c's pick_script() will choose it but
+ * without moving the script on; -1 when the script is over or its CPU waits (then every CPU
+ * runs by time). `entry` is the [schedule] entry that runs. */
+static gint
+script_cpu (FlSim *sim, guint *entry)
+{
+  const FlState *st = fl_sim_get_state (sim);
+  GArray *schedule = fl_sim_get_scenario (sim)->schedule;
+  for (guint i = st->g->sched_index; i < schedule->len; i++)
+    {
+      const FlScheduleStep *s = &g_array_index (schedule, FlScheduleStep, i);
+      if (s->cpu >= st->sizes.ncpus)
+        continue;
+      /* an entry after the current one starts with its step count at 0 */
+      gboolean reached_it = i > st->g->sched_index && s->kind == FL_UNTIL_STEPS
+                            ? s->steps == 0 : fl_sched_reached (sim, s);
+      FlCpuStatus status = st->cpus[s->cpu].status;
+      if (reached_it || ((status == FL_CPU_DONE || status == FL_CPU_STUCK)
+                         && !fl_sim_runnable (sim, s->cpu)))
+        continue;
+      *entry = i;
+      return fl_sim_runnable (sim, s->cpu) ? (gint) s->cpu : -1;
+    }
+  return -1;
+}
+
+/* A CPU that could step but whose turn the script has not given it yet. */
+static void
+script_wait (FlSim *sim, FlCpuView *out)
+{
+  guint entry = 0;
+  gint turn = script_cpu (sim, &entry);
+  if (turn < 0 || (guint) turn == out->cpu || !fl_sim_runnable (sim, out->cpu))
+    return;
+  const FlScheduleStep *s = &g_array_index (fl_sim_get_scenario (sim)->schedule,
+                                            FlScheduleStep, entry);
+  out->wait = FL_CPU_WAIT_SCHEDULE;
+  out->script_entry = entry;
+  out->holder = turn;
+  out->waits_on[turn / 64] |= G_GUINT64_CONSTANT (1) << (turn % 64);
+  if (s->kind == FL_UNTIL_STEPS)
+    g_snprintf (out->wait_name, sizeof out->wait_name, "cpu%d for %" G_GUINT64_FORMAT " steps",
+                turn, s->steps);
+  else
+    g_snprintf (out->wait_name, sizeof out->wait_name, "cpu%d until %s", turn,
+                s->kind == FL_UNTIL_END ? "end" : s->target);
+}
+
 /**
  * fl_sim_get_cpu_view:
  * @sim: a simulation
  * @cpu: one of its CPUs
  * @out: (out caller-allocates): what @cpu is doing at @sim's current step
+ *
+ * fl_cpu_view_decode() of the current state, and, under a scripted schedule, whether @cpu
+ * waits for its turn.
  */
 void
 fl_sim_get_cpu_view (FlSim *sim, guint cpu, FlCpuView *out)
 {
   g_return_if_fail (sim != NULL && out != NULL);
   fl_cpu_view_decode (fl_sim_get_state (sim), cpu, out);
+  if (fl_sim_get_policy (sim) == FL_SCHED_SCRIPT && out->wait == FL_CPU_WAIT_NONE
+      && cpu < fl_sim_get_state (sim)->sizes.ncpus)
+    script_wait (sim, out);
 }

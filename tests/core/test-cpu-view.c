@@ -54,7 +54,9 @@ has_line (Walk *w, FlFn fn, FlLoc loc, const char *what, const char *where)
   return TRUE;
 }
 
-static void
+/* Returns the CPU the view says the script steps next (another CPU waiting for its turn
+ * names it), -1 when it says nothing. */
+static gint
 check_cpu (Walk *w, FlSim *sim, guint cpu, const char *run)
 {
   FlCpuView v;
@@ -77,9 +79,18 @@ check_cpu (Walk *w, FlSim *sim, guint cpu, const char *run)
 
   if (!parked (c->status))
     {
-      g_assert_cmpint (v.wait, ==, FL_CPU_WAIT_NONE);
       g_assert_true (v.loc == v.next);
-      return;
+      if (v.wait == FL_CPU_WAIT_NONE)
+        return -1;
+      /* only the script holds back a CPU that can step */
+      g_assert_cmpint (v.wait, ==, FL_CPU_WAIT_SCHEDULE);
+      g_assert_true (fl_sim_get_policy (sim) == FL_SCHED_SCRIPT);
+      g_assert_cmpint (v.holder, >=, 0);
+      g_assert_cmpint (v.holder, !=, (gint) cpu);
+      g_assert_cmpuint (fl_cpu_view_n_waits_on (&v), ==, 1);
+      g_assert_true (g_str_has_prefix (v.wait_name, "cpu"));
+      w->waits++;
+      return v.holder;
     }
   w->waits++;
   if (v.wait == FL_CPU_WAIT_NONE || v.loc != w->parked_at[cpu])
@@ -102,6 +113,7 @@ check_cpu (Walk *w, FlSim *sim, guint cpu, const char *run)
       g_assert_true (fl_cpu_view_waits_on (&v, (guint) v.holder));
       g_assert_false (fl_cpu_view_waits_on (&v, cpu));
     }
+  return -1;
 }
 
 /* Runs the scenario one step at a time and checks every CPU after each. */
@@ -129,6 +141,7 @@ walk_scenario (const FlScenario *sc, const char *id, const char *key, const char
   w->config = fl_sim_get_config (sim);
   guint ncpus = fl_sim_get_state (sim)->sizes.ncpus;
   gsize seen = 0;
+  gint turn = -1;
   do
     {
       /* the parking steps among the events the last step added */
@@ -138,9 +151,19 @@ walk_scenario (const FlScenario *sc, const char *id, const char *key, const char
           FlEvent e = fl_sim_get_event (sim, seen);
           if (e.kind == FL_EV_SPIN || e.kind == FL_EV_SLEEP)
             w->parked_at[e.cpu] = e.loc;
+          /* a CPU told to wait for its turn saw the right CPU take the step */
+          if (turn >= 0 && e.kind != FL_EV_FINDING)
+            g_assert_cmpint (e.cpu, ==, turn);
         }
+      turn = -1;
       for (guint cpu = 0; cpu < ncpus; cpu++)
-        check_cpu (w, sim, cpu, run);
+        {
+          gint says = check_cpu (w, sim, cpu, run);
+          if (says >= 0 && turn >= 0)
+            g_assert_cmpint (says, ==, turn);
+          if (says >= 0)
+            turn = says;
+        }
     }
   while (fl_sim_step (sim));
   g_test_message ("%s: %" G_GUINT64_FORMAT " CPU views, %" G_GUINT64_FORMAT " waiting", run,
@@ -263,12 +286,34 @@ test_write_variant (void)
   g_assert_true (fl_loc_fn (v.frames[0].loc) == FL_FN_DO_MUNMAP);
 }
 
+/* spf-vs-munmap's script runs cpu0 until (the line tagged) handle_pte_fault first: cpu1,
+ * which could step, waits for its turn; there cpu1 runs, and cpu0 waits. */
+static void
+test_script_turn (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-vs-munmap", NULL, 1);
+  FlCpuView v;
+  fl_sim_get_cpu_view (sim, 1, &v);
+  g_assert_cmpint (v.wait, ==, FL_CPU_WAIT_SCHEDULE);
+  g_assert_cmpint (v.holder, ==, 0);
+  g_assert_cmpstr (v.wait_name, ==, "cpu0 until handle_pte_fault");
+  fl_sim_get_cpu_view (sim, 0, &v);
+  g_assert_cmpint (v.wait, ==, FL_CPU_WAIT_NONE);
+  while (fl_sim_get_cpu_view (sim, 0, &v),
+         v.loc != FL_LOC_HANDLE_SPECULATIVE_FAULT_handle_pte_fault)
+    g_assert_true (fl_sim_step (sim));
+  fl_sim_get_cpu_view (sim, 0, &v);
+  g_assert_cmpint (v.wait, ==, FL_CPU_WAIT_SCHEDULE);
+  g_assert_cmpstr (v.wait_name, ==, "cpu1 until end");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/cpu-view/deadlock", test_deadlock);
   g_test_add_func ("/core/cpu-view/write-variant", test_write_variant);
+  g_test_add_func ("/core/cpu-view/script-turn", test_script_turn);
   g_test_add_func ("/core/cpu-view/every-step/test-scenarios", test_good_scenarios);
   g_auto (GStrv) ids = fl_scenario_builtin_ids ();
   for (guint i = 0; ids[i]; i++)
