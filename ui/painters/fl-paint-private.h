@@ -104,6 +104,11 @@ double       fl_paint_legend   (FlPaintCtx *p, double x, double y, double width,
 /* Small questions about the state that several views ask (fl-paint-cpu.c); what a CPU is
  * doing is core's (fl-cpu-view.h). */
 gboolean     fl_vma_is_ghost   (const FlState *st, guint32 id);
+/* the step box under the listing (fl-paint-step.c) */
+gboolean     fl_step_event     (FlSim *sim, guint64 step, FlEvent *out);
+const char  *fl_loc_why        (FlLoc loc, const FlConfig *config);
+char        *fl_cpu_wait_sentence (const FlState *st, const FlCpuView *v);
+double       fl_paint_step_box (FlPaintCtx *p, const FlCpuView *v, double x, double w);
 guint32      fl_table_child    (const FlState *st, guint32 table, guint64 address);
 guint        fl_table_index    (guint level, guint64 address);
 guint64      fl_last_cycle     (FlSim *sim);
