@@ -166,11 +166,14 @@ fl_listing_free (FlListing *listing)
 typedef struct {
   FlFn        fn;
   const char *key, *value;
+  const char *unrun;        /* tags of locations the variant's code never stops at */
 } FlListingVariant;
 
 static const FlListingVariant variants[] = {
-  { FL_FN_HANDLE_SPECULATIVE_FAULT, "spf-find-vma", "under-pte-lock" },
-  { FL_FN_MPROTECT_FIXUP, "mprotect-seqcount", "unbracketed" },
+  { FL_FN_HANDLE_SPECULATIVE_FAULT, "spf-find-vma", "under-pte-lock", "" },
+  { FL_FN_MPROTECT_FIXUP, "mprotect-seqcount", "unbracketed", "" },
+  /* a plain spin_lock never goes round the trylock loop */
+  { FL_FN_PTE_MAP_LOCK, "pte-map-lock", "spin-irqs-off", "retry" },
 };
 
 /**
@@ -191,6 +194,20 @@ fl_listing_variant_at (guint index, FlFn *fn, const char **key, const char **val
   *key = variants[index].key;
   *value = variants[index].value;
   return TRUE;
+}
+
+/**
+ * fl_listing_variant_unrun:
+ * @index: a variant, as for fl_listing_variant_at()
+ *
+ * Returns: the tags, separated by spaces, of the function's locations that the variant's
+ *   code never stops at, so its listing has no line for them ("" for none)
+ */
+const char *
+fl_listing_variant_unrun (guint index)
+{
+  g_return_val_if_fail (index < G_N_ELEMENTS (variants), "");
+  return variants[index].unrun;
 }
 
 static char *

@@ -52,6 +52,7 @@ FlListing  *fl_listing_get       (FlFn fn);
 FlListing  *fl_listing_get_for   (FlFn fn, const FlConfig *config);
 char       *fl_listing_file_name_for (FlFn fn, const FlConfig *config);
 gboolean    fl_listing_variant_at (guint index, FlFn *fn, const char **key, const char **value);
+const char *fl_listing_variant_unrun (guint index);
 FlListing  *fl_listing_parse     (FlFn fn, const char *text, gssize length, GError **error);
 void        fl_listing_free      (FlListing *listing);
 const char *fl_listing_title     (const FlListing *listing);

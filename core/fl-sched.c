@@ -62,9 +62,10 @@ pick_random (FlSim *sim)
   g_assert_not_reached ();
 }
 
-/* Has the CPU reached what the schedule entry waits for? Checked before each of its steps. */
-static gboolean
-reached (FlSim *sim, const FlScheduleStep *s)
+/* Has the CPU reached what the schedule entry waits for? Checked before each of its steps
+ * (and by fl-cpu-view.c, which tells whose turn it is). */
+gboolean
+fl_sched_reached (FlSim *sim, const FlScheduleStep *s)
 {
   const FlCpu *cpu = &sim->st.cpus[s->cpu];
   switch (s->kind)
@@ -150,7 +151,7 @@ pick_script (FlSim *sim)
     {
       const FlScheduleStep *s = &g_array_index (schedule, FlScheduleStep, g->sched_index);
       const FlCpu *cpu = s->cpu < sim->st.sizes.ncpus ? &sim->st.cpus[s->cpu] : NULL;
-      gboolean reached_it = cpu == NULL || reached (sim, s);
+      gboolean reached_it = cpu == NULL || fl_sched_reached (sim, s);
       if (reached_it
           || ((cpu->status == FL_CPU_DONE || cpu->status == FL_CPU_STUCK)
               && !fl_sim_runnable (sim, s->cpu)))

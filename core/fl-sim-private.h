@@ -15,6 +15,7 @@ void     fl_sim_link_vma_now (FlSim *sim, guint32 id);
 
 gboolean fl_sim_runnable     (FlSim *sim, guint cpu);
 gint     fl_sched_pick       (FlSim *sim);
+gboolean fl_sched_reached    (FlSim *sim, const FlScheduleStep *s);
 void     fl_sim_take_step    (FlSim *sim, guint cpu);
 void     fl_user_step        (FlSim *sim, guint cpu);
 

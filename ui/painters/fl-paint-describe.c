@@ -108,8 +108,8 @@ describe_vma (GString *s, FlPaintCtx *p)
     sentence (s, _("Being written (odd sequence): VMA %s."), odd->str);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      FlCpuDoing d;
-      fl_cpu_doing (st, c, &d);
+      FlCpuFault d;
+      fl_cpu_fault_decode (st, c, &d);
       if (d.visiting_vma)
         sentence (s, _("cpu%u's find_vma visits VMA %u."), c, d.visiting_vma);
       else if (d.held_vma)
@@ -136,8 +136,8 @@ describe_pgtable (GString *s, FlPaintCtx *p)
                 st->tables[t].ptl_holder, st->tables[t].base);
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      FlCpuDoing d;
-      fl_cpu_doing (st, c, &d);
+      FlCpuFault d;
+      fl_cpu_fault_decode (st, c, &d);
       if (!d.in_fault || !d.walk_table)
         continue;
       guint level = st->tables[d.walk_table].level;
@@ -219,34 +219,46 @@ describe_listing (GString *s, FlPaintCtx *p)
   const FlState *st = p->st;
   if (st->sizes.ncpus == 0)
     return;
-  const FlCpu *c = &st->cpus[p->selected];
-  guint depth = MIN (c->depth, FL_MAX_DEPTH);
-  if (depth == 0)
+  FlCpuView v;
+  fl_sim_get_cpu_view (p->sim, p->selected, &v);
+  if (v.depth == 0 && !fl_cpu_view_is_waiting (&v))
+    sentence (s, _("cpu%u is in user space."), p->selected);
+  else
     {
-      sentence (s, _("cpu%u is in user space."), p->selected);
-      return;
+      /* Translators: a CPU and the kernel function it runs; more may follow before the full
+       * stop: ", next line …", ", waiting at line …" or " at …" */
+      sentence (s, _("cpu%u is in %s"), p->selected, fl_fn_name (v.fn));
+      FlListing *listing = fl_cpu_view_listing (&v, p->config);
+      gint line = fl_cpu_view_line (&v, p->config);
+      if (line >= 0)
+        {
+          g_autofree char *code = g_strstrip (g_strdup (listing->lines[line].text));
+          if (fl_cpu_view_is_waiting (&v))
+            /* Translators: the source line a CPU waits at: its number and its code */
+            g_string_append_printf (s, _(", waiting at line %d: %s"), line + 1, code);
+          else
+            /* Translators: the source line a CPU runs next: its number and its code */
+            g_string_append_printf (s, _(", next line %d: %s"), line + 1, code);
+        }
+      else if (v.loc != FL_LOC_NONE)
+        /* Translators: where in the function a CPU is, a tag like "retry" */
+        g_string_append_printf (s, _(" at %s"), fl_loc_tag (v.loc));
+      g_string_append (s, ".");
     }
-  FlFn fn = c->frames[depth - 1].fn;
-  FlLoc loc = c->frames[depth - 1].pc;
-  /* Translators: a CPU and the kernel function it runs; more may follow before the full
-   * stop: ", next line …" or " at …" */
-  sentence (s, _("cpu%u is in %s"), p->selected, fl_fn_name (fn));
-  FlListing *listing = (guint) fn < FL_FN_N ? fl_listing_get_for (fn, p->config) : NULL;
-  gint line = listing ? fl_listing_line_of (listing, loc) : -1;
-  if (line >= 0)
+  g_autofree char *waits = fl_cpu_wait_sentence (st, &v);
+  if (waits)
+    sentence (s, "%s", waits);
+  FlEvent e;
+  if (fl_step_event (p->sim, p->step, &e))
     {
-      g_autofree char *code = g_strstrip (g_strdup (listing->lines[line].text));
-      /* Translators: the source line a CPU runs next: its number and its code */
-      g_string_append_printf (s, _(", next line %d: %s"), line + 1, code);
-      if (listing->lines[line].why && *listing->lines[line].why)
-        /* Translators: what that source line does, after it */
-        g_string_append_printf (s, _(". Why: %s"), listing->lines[line].why);
+      g_autofree char *what = fl_sim_describe_event (p->sim, &e);
+      /* Translators: the current step: its number, the CPU that took it, what it did */
+      sentence (s, _("Step %" PRIu64 ", cpu%u: %s."), p->step, e.cpu, what);
+      const char *why = fl_loc_why (e.loc, p->config);
+      if (why && *why)
+        /* Translators: why the current step's line does what it does */
+        sentence (s, _("Why: %s"), why);
     }
-  else if (loc != FL_LOC_NONE)
-    /* Translators: where in the function a CPU is, a tag like "retry" */
-    g_string_append_printf (s, _(" at %s"), fl_loc_tag (loc));
-  if (!g_str_has_suffix (s->str, "."))
-    g_string_append (s, ".");
 }
 
 static void

@@ -21,7 +21,7 @@ typedef struct {
 typedef struct {
   FlPaintCtx *p;
   GArray     *levels[5];      /* Box per level 4..1 */
-  FlCpuDoing  doing[FL_MAX_CPUS];
+  FlCpuFault  doing[FL_MAX_CPUS];
   guint32     path[FL_MAX_CPUS][5];   /* tables on each CPU's walk, by level; 0 past its reach */
   double      row_h, size;
 } Tables;
@@ -69,8 +69,8 @@ walks (Tables *t)
   const FlState *st = t->p->st;
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      FlCpuDoing *d = &t->doing[c];
-      fl_cpu_doing (st, c, d);
+      FlCpuFault *d = &t->doing[c];
+      fl_cpu_fault_decode (st, c, d);
       memset (t->path[c], 0, sizeof t->path[c]);
       if (!d->in_fault || d->walk_table == 0)
         continue;
@@ -439,7 +439,7 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
   /* walkers' slots */
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
-      const FlCpuDoing *d = &t->doing[c];
+      const FlCpuFault *d = &t->doing[c];
       if (t->path[c][1] != b->id || !d->in_fault)
         continue;
       guint idx = fl_table_index (1, d->address);

@@ -1,14 +1,14 @@
 #pragma once
 
 /* What the painters share and the rest of the program does not: the drawing context handed
- * to every view, text through Pango, small Cairo helpers, and what a CPU is doing as read
- * from its frames. */
+ * to every view, text through Pango, small Cairo helpers. */
 
 /* Every painter's text goes through gettext; 64-bit counts use PRIu64, which xgettext
  * understands inside a translatable format (G_GUINT64_FORMAT it does not). */
 #include <glib/gi18n.h>
 #include <inttypes.h>
 #include <pango/pangocairo.h>
+#include "fl-cpu-view.h"
 #include "fl-paint.h"
 
 G_BEGIN_DECLS
@@ -101,20 +101,14 @@ typedef struct {
 double       fl_paint_legend   (FlPaintCtx *p, double x, double y, double width,
                                 const FlLegendItem *items, guint n, gboolean draw);
 
-/* What a CPU is doing, read from its frames (fl-paint-cpu.c). Ids, not references. */
-typedef struct {
-  gboolean in_fault;
-  gboolean speculative;
-  guint64  address;             /* the faulting address when in_fault */
-  guint32  visiting_vma;        /* find_vma's current node */
-  guint32  held_vma;            /* the VMA the fault works on */
-  guint32  walk_table;          /* the page table the walk stands on */
-  gboolean at_pte;              /* past the walk: working on the PTE */
-  guint32  spin_table;          /* the page table whose PTE lock it spins on */
-} FlCpuDoing;
-
-void         fl_cpu_doing      (const FlState *st, guint cpu, FlCpuDoing *out);
+/* Small questions about the state that several views ask (fl-paint-cpu.c); what a CPU is
+ * doing is core's (fl-cpu-view.h). */
 gboolean     fl_vma_is_ghost   (const FlState *st, guint32 id);
+/* the step box under the listing (fl-paint-step.c) */
+gboolean     fl_step_event     (FlSim *sim, guint64 step, FlEvent *out);
+const char  *fl_loc_why        (FlLoc loc, const FlConfig *config);
+char        *fl_cpu_wait_sentence (const FlState *st, const FlCpuView *v);
+double       fl_paint_step_box (FlPaintCtx *p, const FlCpuView *v, double x, double w);
 guint32      fl_table_child    (const FlState *st, guint32 table, guint64 address);
 guint        fl_table_index    (guint level, guint64 address);
 guint64      fl_last_cycle     (FlSim *sim);

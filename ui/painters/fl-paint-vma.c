@@ -29,7 +29,7 @@ typedef struct {
   Mode        mode;
   double      bw, bh, r;
   double      size;
-  FlCpuDoing  doing[FL_MAX_CPUS];
+  FlCpuFault  doing[FL_MAX_CPUS];
   guint32     cache_id;
 } Tree;
 
@@ -371,7 +371,7 @@ fl_paint_vma (FlPaintCtx *p)
   t.size = p->fs * 0.9;
   t.cache_id = st->g->mm.mmap_cache & 0xffff;
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
-    fl_cpu_doing (st, c, &t.doing[c]);
+    fl_cpu_fault_decode (st, c, &t.doing[c]);
   collect (&t);
 
   fl_paint_panel_background (p);

@@ -1,0 +1,140 @@
+/* fl-cpu-fault.c — the objects a CPU's fault works on: the VMA find_vma visits, the VMA the
+ * fault holds, the page table its walk stands on, the PTE lock it spins on. The frames'
+ * locals mean what the step functions say they mean (fl-fault.c, fl-spf.c, fl-pte-fault.c):
+ * a2 the VMA of every fault frame, a4 the table pte_map_lock and handle_mm_fault walk,
+ * a5 the PTE page once found, find_vma's a1 the node it visits. */
+#include "fl-cpu-view-private.h"
+#include "fl-machine.h"
+
+#include <string.h>
+
+/* Ids a view may follow: a frame keeps the ids of objects that may be gone since. */
+gboolean
+fl_state_vma_in_use (const FlState *st, guint32 id)
+{
+  return id != 0 && id < st->sizes.nvmas && st->vmas[id].state != FL_OBJ_FREE;
+}
+
+gboolean
+fl_state_table_live (const FlState *st, guint32 id)
+{
+  return id != 0 && id < st->sizes.ntables && st->tables[id].state == FL_OBJ_LIVE;
+}
+
+static gboolean
+is_fault_fn (guint fn)
+{
+  switch (fn)
+    {
+    case FL_FN_DO_PAGE_FAULT: case FL_FN_HANDLE_SPECULATIVE_FAULT: case FL_FN_PTE_MAP_LOCK:
+    case FL_FN_HANDLE_MM_FAULT: case FL_FN_PGTABLE_ALLOC: case FL_FN_HANDLE_PTE_FAULT:
+    case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT: case FL_FN_DO_WP_PAGE:
+    case FL_FN_DO_SWAP_PAGE: case FL_FN_FIND_VMA:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The table a fault frame's walk stands on, and whether it is past the walk, at the PTE. */
+static guint32
+walk_table_of (const FlState *st, const FlFrame *f, gboolean *pte)
+{
+  *pte = FALSE;
+  switch (f->fn)
+    {
+    case FL_FN_PTE_MAP_LOCK:
+      *pte = f->pc == FL_LOC_PTE_MAP_LOCK_vma_is_dead || f->pc == FL_LOC_PTE_MAP_LOCK_unpin;
+      if (f->pc == FL_LOC_PTE_MAP_LOCK_pin || f->pc == FL_LOC_PTE_MAP_LOCK_pgd)
+        return st->g->mm.pgd;
+      return fl_ref_id ((guint32) f->a[4]);
+    case FL_FN_HANDLE_MM_FAULT:
+      if (f->pc == FL_LOC_HANDLE_MM_FAULT_walk || f->pc == FL_LOC_HANDLE_MM_FAULT_read_pte)
+        return fl_ref_id ((guint32) f->a[4]);
+      if (f->pc == FL_LOC_HANDLE_MM_FAULT_handle_pte_fault)
+        {
+          *pte = TRUE;
+          return fl_ref_id ((guint32) f->a[5]);
+        }
+      return 0;
+    case FL_FN_HANDLE_SPECULATIVE_FAULT:
+    case FL_FN_HANDLE_PTE_FAULT: case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT:
+    case FL_FN_DO_WP_PAGE: case FL_FN_DO_SWAP_PAGE:
+      *pte = TRUE;
+      return fl_ref_id ((guint32) f->a[5]);
+    default:
+      return 0;
+    }
+}
+
+/**
+ * fl_cpu_fault_decode:
+ * @st: a state
+ * @cpu: one of its CPUs
+ * @out: (out caller-allocates): the objects @cpu's fault works on, all 0 outside a fault
+ */
+void
+fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
+{
+  g_return_if_fail (st != NULL && out != NULL);
+  memset (out, 0, sizeof *out);
+  if (cpu >= st->sizes.ncpus)
+    return;
+  const FlCpu *c = &st->cpus[cpu];
+  guint depth = MIN (c->depth, FL_MAX_DEPTH);
+  guint first_fault = depth;
+  for (guint i = 0; i < depth; i++)
+    if (c->frames[i].fn == FL_FN_DO_PAGE_FAULT)
+      {
+        first_fault = i;
+        break;
+      }
+  out->in_fault = first_fault < depth;
+  if (out->in_fault)
+    out->address = c->frames[first_fault].a[0];
+
+  for (guint i = 0; i < depth; i++)
+    {
+      const FlFrame *f = &c->frames[i];
+      if (f->fn == FL_FN_HANDLE_SPECULATIVE_FAULT)
+        out->speculative = TRUE;
+      if (f->fn == FL_FN_FIND_VMA && i + 1 == depth && f->pc == FL_LOC_FIND_VMA_walk)
+        {
+          guint32 id = fl_ref_id ((guint32) f->a[1]);
+          if (fl_state_vma_in_use (st, id))
+            out->visiting_vma = id;
+        }
+      if (i >= first_fault && f->fn != FL_FN_FIND_VMA && f->fn != FL_FN_PGTABLE_ALLOC)
+        {
+          guint32 id = fl_ref_id ((guint32) f->a[2]);
+          if (fl_state_vma_in_use (st, id))
+            out->held_vma = id;
+        }
+    }
+
+  /* pte_map_lock keeps the table it failed to lock in a4 while it waits for it */
+  if (depth > 0 && c->status == FL_CPU_SPIN && c->frames[depth - 1].fn == FL_FN_PTE_MAP_LOCK)
+    {
+      guint32 table = fl_ref_id ((guint32) c->frames[depth - 1].a[4]);
+      if (fl_state_table_live (st, table) && st->tables[table].level == 1)
+        out->spin_table = table;
+    }
+
+  if (!out->in_fault)
+    return;
+  /* where the walk stands: the innermost fault frame that knows */
+  for (guint i = depth; i-- > first_fault;)
+    {
+      const FlFrame *f = &c->frames[i];
+      if (!is_fault_fn (f->fn))
+        continue;
+      gboolean pte;
+      guint32 table = walk_table_of (st, f, &pte);
+      if (fl_state_table_live (st, table))
+        {
+          out->walk_table = table;
+          out->at_pte = pte && st->tables[table].level == 1;
+          return;
+        }
+    }
+}
