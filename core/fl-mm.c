@@ -256,7 +256,8 @@ fl_check_vma (FlSim *sim, guint cpu, guint32 vma_ref)
     return TRUE;
   char range[64];
   fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, id,
-              "cpu%u reads VMA %u (%s) after it was freed: nothing kept it alive past munmap",
+              "cpu%u reads VMA %u (%s) after it was freed: nothing kept it alive once munmap or a "
+              "merge unlinked it",
               cpu, id, vma_range (v, range, sizeof range));
   return FALSE;
 }

@@ -11,7 +11,7 @@ test_list_has_the_library (void)
   g_assert_cmpint (r.status, ==, 0);
   static const char *const ids[] = {
     "locked-anon-fault", "spf-anon-fault", "file-read-fault", "cow-write-fault", "swap-in-fault",
-    "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-tlb-ipi",
+    "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-vs-merge", "spf-vs-split", "spf-tlb-ipi",
     "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-rcu-classic", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
@@ -80,6 +80,8 @@ test_broken_designs_are_caught (void)
     { "spf-rcu-classic", "rcu=classic", "sleep-in-rcu" },
     { "spf-rcu-classic", "rcu=classic", "rcu-early-free" },
     { "spf-write-readonly", "spf=v2-as-posted", "stale-mapping" },
+    { "spf-vs-merge", "vma-free=immediate", "use-after-free" },
+    { "spf-vs-split", "spf-seqcheck=off", "stale-mapping" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
