@@ -26,6 +26,7 @@ typedef struct {
 
 static const ParkPlace places[] = {
   PARK (PGTABLE_ALLOC, lock, populate, LOCK),
+  PARK (ANON_VMA_PREPARE, lock, set, LOCK),
   PARK (ALLOC_PAGE, zone_lock, rmqueue_bulk, LOCK),
   PARK (FREE_PAGES, lru_lock, release, LOCK),
   PARK (FREE_PAGES, zone_lock, free_bulk, LOCK),

@@ -62,6 +62,17 @@ vma_flags (FlSim *sim, guint cpu, const FlFrame *f)
   return sim->st.vmas[id].flags;
 }
 
+/* anon_vma_prepare(vma)'s fast path is one load of vma->anon_vma, made with the step before
+ * it (the VMA's line is read there already): `next` when the VMA has one, else the step that
+ * calls anon_vma_prepare (fl-anon-vma.c). */
+static FlLoc
+after_anon_vma (FlSim *sim, guint cpu, const FlFrame *f, FlLoc prepare, FlLoc next)
+{
+  guint32 id = fl_ref_id ((guint32) f->a[2]);
+  fl_touch (sim, cpu, fl_line_of_vma (&sim->st, id), FL_ACCESS_READ);
+  return sim->st.vmas[id].anon_vma ? next : prepare;
+}
+
 /* After pte_map_lock: back out with VM_FAULT_RETRY when it failed, or quietly (result 0)
  * when someone else changed the PTE meanwhile; otherwise go on to `next`. */
 static void
@@ -174,9 +185,13 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
           }
         f->a[4] = FL_PTE_PRESENT | FL_PTE_YOUNG
                   | (flags & FL_VM_WRITE ? FL_PTE_WRITE | FL_PTE_DIRTY : 0);
-        f->pc = FL_LOC_DO_ANONYMOUS_PAGE_alloc;
+        f->pc = after_anon_vma (sim, cpu, f, FL_LOC_DO_ANONYMOUS_PAGE_anon_vma_prepare,
+                                FL_LOC_DO_ANONYMOUS_PAGE_alloc);
         return;
       }
+    case FL_LOC_DO_ANONYMOUS_PAGE_anon_vma_prepare:
+      fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, FL_LOC_DO_ANONYMOUS_PAGE_alloc, f->a[2], 0, 0, 0);
+      return;
     case FL_LOC_DO_ANONYMOUS_PAGE_alloc:
       fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock, 1, 0, 0, 0);
       return;
@@ -342,9 +357,41 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_WP_PAGE_old_page:
       {
         vma_flags (sim, cpu, f);
+        gboolean anon = !zero && (st->pages[old].flags & FL_PAGE_ANON);
+        fl_ev (sim, FL_EV_CHECK, old, anon);
+        f->pc = anon ? FL_LOC_DO_WP_PAGE_trylock_page : FL_LOC_DO_WP_PAGE_unlock;
+        return;
+      }
+    case FL_LOC_DO_WP_PAGE_trylock_page:
+      {
+        /* trylock_page: a locked bit operation on the page's flags. Held by someone else
+         * (a migration), the kernel sleeps in lock_page with the PTE lock dropped and finds
+         * the PTE changed after; the model copies instead, and its pte_same after the copy
+         * finds the same change (docs/model.md) */
+        gboolean got = !(st->pages[old].flags & FL_PAGE_LOCKED);
+        fl_touch_page (sim, cpu, old);
+        if (got)
+          st->pages[old].flags |= FL_PAGE_LOCKED;
+        fl_ev (sim, FL_EV_RMW, old, got);
+        f->pc = got ? FL_LOC_DO_WP_PAGE_reuse_swap_page : FL_LOC_DO_WP_PAGE_unlock;
+        return;
+      }
+    case FL_LOC_DO_WP_PAGE_reuse_swap_page:
+      {
         /* reuse_swap_page: an anonymous page only we map can simply become writable */
-        gboolean reuse = !zero && (st->pages[old].flags & FL_PAGE_ANON) && st->pages[old].mapcount == 1;
+        gboolean reuse = st->pages[old].mapcount == 1;
         fl_ev (sim, FL_EV_CHECK, old, reuse);
+        SET_RESULT (f, reuse);
+        f->pc = FL_LOC_DO_WP_PAGE_unlock_page;
+        return;
+      }
+    case FL_LOC_DO_WP_PAGE_unlock_page:
+      {
+        gboolean reuse = RESULT (f) != 0;
+        fl_touch_page (sim, cpu, old);
+        st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+        fl_ev (sim, FL_EV_RMW, old, 0);
+        SET_RESULT (f, 0);
         f->pc = reuse ? FL_LOC_DO_WP_PAGE_reuse : FL_LOC_DO_WP_PAGE_unlock;
         return;
       }
@@ -358,7 +405,10 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       if (!zero)
         st->pages[old].count++;                      /* page_cache_get(old_page) */
       unlock_pte (sim, cpu, f);
-      f->pc = FL_LOC_DO_WP_PAGE_alloc;
+      f->pc = after_anon_vma (sim, cpu, f, FL_LOC_DO_WP_PAGE_anon_vma_prepare, FL_LOC_DO_WP_PAGE_alloc);
+      return;
+    case FL_LOC_DO_WP_PAGE_anon_vma_prepare:
+      fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, FL_LOC_DO_WP_PAGE_alloc, f->a[2], 0, 0, 0);
       return;
     case FL_LOC_DO_WP_PAGE_alloc:
       fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_WP_PAGE_pte_map_lock, zero, 0, 0, 0);

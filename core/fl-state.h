@@ -131,6 +131,8 @@ typedef struct {
   guint8    pad;
   guint32   file;           /* page-cache file id for file mappings */
   guint64   pgoff;
+  guint32   anon_vma;       /* its anon_vma's id (anon_vma_prepare), 0 before the first anonymous page */
+  guint32   pad2;
 } FlVma;
 
 /* A PTE value: kind in the low bits, then flags, page id in the high 32 bits. */
@@ -211,6 +213,7 @@ typedef struct {
   guint32 pgd;              /* table id */
   guint32 ptl_next, ptl_owner; /* mm->page_table_lock */
   gint32  ptl_holder;
+  guint32 anon_vmas;        /* anon_vma ids handed out: an identity, the objects are not modeled */
   gint64  rss_file, rss_anon;
   FlRwsem sem;
 } FlMm;

@@ -8,6 +8,7 @@ extern const FlStepFn fl_page_step_fns[];
 extern const FlStepFn fl_rwsem_step_fns[];
 extern const FlStepFn fl_writer_step_fns[];
 extern const FlStepFn fl_tlb_step_fn;
+extern const FlStepFn fl_anon_vma_step_fn;
 
 /* user, rcu_do_batch and flush_tlb_func are taken by fl_sim_take_step, never as frames. */
 FlStepFn
@@ -26,6 +27,7 @@ fl_step_fn_of (FlFn fn)
     case FL_FN_DO_FAULT: return fl_pte_step_fns[2];
     case FL_FN_DO_WP_PAGE: return fl_pte_step_fns[3];
     case FL_FN_DO_SWAP_PAGE: return fl_pte_step_fns[4];
+    case FL_FN_ANON_VMA_PREPARE: return fl_anon_vma_step_fn;
     case FL_FN_ALLOC_PAGE: return fl_page_step_fns[0];
     case FL_FN_FREE_PAGES: return fl_page_step_fns[1];
     case FL_FN_LRU_CACHE_ADD: return fl_page_step_fns[2];

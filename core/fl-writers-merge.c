@@ -4,15 +4,18 @@
  * __vma_unlink, which takes the absorbed neighbour out of the list and the tree. The v2 patch
  * opens vm_sequence write sections on vma and on its next around all of it (so a speculative
  * fault that read either count backs out), marks an unlinked VMA with RB_CLEAR_NODE, and
- * frees the absorbed VMA through call_rcu. Anonymous VMAs carry no anon_vma in the model, so
- * two neighbours with equal flags are always anon-compatible (is_mergeable_anon_vma). */
+ * frees the absorbed VMA through call_rcu. A VMA's anon_vma is an identity here
+ * (fl-anon-vma.c): two VMAs with different ones do not merge, and the VMA that takes pages
+ * over from its neighbour takes its anon_vma too. */
 #include "fl-writers-private.h"
 
 /* vma_adjust's a0: the VMA (bits 0..15), the VMA to insert (16..31), vma->vm_next (32..47),
- * remove_next (48..49), and whether next's start moves (mprotect's cases 4 and 5). */
+ * remove_next (48..49), whether next's start moves (mprotect's cases 4 and 5), and whether it
+ * moves down (case 4). */
 #define ADJ_REMOVE_SHIFT 48
 #define ADJ_REMOVE_MASK  (G_GUINT64_CONSTANT (3) << ADJ_REMOVE_SHIFT)
 #define ADJ_MOVE_NEXT    (G_GUINT64_CONSTANT (1) << 50)
+#define ADJ_NEXT_GROWS   (G_GUINT64_CONSTANT (1) << 51)   /* case 4: next grows down over vma */
 
 static guint
 adj_remove_next (const FlFrame *f)
@@ -64,8 +67,27 @@ decide_next (FlSim *sim, FlFrame *f, guint32 vma, guint32 next)
       adj_set_remove_next (f, 1 + (f->a[2] > n->end));
       f->a[2] = n->end;
     }
-  else if (f->a[2] > n->start || f->a[2] < st->vmas[vma].end)
+  else if (f->a[2] > n->start)
     f->a[0] |= ADJ_MOVE_NEXT;
+  else if (f->a[2] < st->vmas[vma].end)
+    f->a[0] |= ADJ_MOVE_NEXT | ADJ_NEXT_GROWS;
+}
+
+/* "Easily overlooked" in vma_adjust: the VMA taking over part or all of its neighbour's
+ * range (the importer) gets an anon_vma if it had none, so the pages it imports stay
+ * reachable: vma's own, or else next's. Case 4 moves pages from vma into next. */
+static void
+import_anon_vma (FlState *st, const FlFrame *f, guint32 vma, guint32 next)
+{
+  FlVma *v = &st->vmas[vma], *n = &st->vmas[next];
+  FlVma *importer = NULL;
+  if (adj_remove_next (f))
+    importer = v;
+  else if (f->a[0] & ADJ_MOVE_NEXT)
+    importer = (f->a[0] & ADJ_NEXT_GROWS) ? n : v;
+  if (importer == NULL || importer->anon_vma)
+    return;
+  importer->anon_vma = v->anon_vma ? v->anon_vma : n->anon_vma;
 }
 
 /* vm_pgoff follows vm_start: a file VMA's offset is where its start lies in the file. */
@@ -112,6 +134,8 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
           set_start (&st->vmas[next], v->end);
         }
+      if (next && !insert)
+        import_anon_vma (st, f, vma, next);
       if (adj_remove_next (f))
         f->pc = FL_LOC_VMA_ADJUST_unlink_next;
       else if (insert)
@@ -237,12 +261,21 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* is_mergeable_vma and the offset test of can_vma_merge_before/after: same flags, same file,
- * and for a file the pages lie where the merged VMA would put them. */
+/* is_mergeable_anon_vma: pages under two different anon_vmas cannot share a VMA. */
 static gboolean
-mergeable (const FlVma *v, guint32 flags, guint32 file, guint64 pgoff, guint64 addr)
+anon_compatible (guint32 a, guint32 b)
 {
-  if (v->flags != flags || v->file != file)
+  return a == 0 || b == 0 || a == b;
+}
+
+/* is_mergeable_vma, is_mergeable_anon_vma and the offset test of can_vma_merge_before/after:
+ * same flags, same file, compatible anon_vmas, and for a file the pages lie where the merged
+ * VMA would put them. */
+static gboolean
+mergeable (const FlVma *v, guint32 flags, guint32 file, guint32 anon_vma, guint64 pgoff,
+           guint64 addr)
+{
+  if (v->flags != flags || v->file != file || !anon_compatible (anon_vma, v->anon_vma))
     return FALSE;
   if (!(flags & FL_VM_FILE))
     return TRUE;
@@ -250,9 +283,9 @@ mergeable (const FlVma *v, guint32 flags, guint32 file, guint64 pgoff, guint64 a
          == (gint64) pgoff;
 }
 
-/* vma_merge(mm, prev, addr, end, vm_flags, file, pgoff): a0 prev (bits 0..15), area
- * (16..31) and next (32..47); a1 addr; a2 end; a3 vm_flags (low 32 bits) and the file id
- * (high 32); a4 pgoff. Returns the VMA now covering [addr, end), or 0 when none could. */
+/* vma_merge(mm, prev, addr, end, vm_flags, anon_vma, file, pgoff): a0 prev (bits 0..15),
+ * area (16..31) and next (32..47); a1 addr; a2 end; a3 vm_flags (low 32 bits) and the file
+ * id (high 32); a4 pgoff; a5 the anon_vma. Returns the VMA now covering [addr, end), or 0 when none could. */
 void
 fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -261,6 +294,7 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
   guint32 next = fl_w_get16 (f->a[0], 2);
   guint32 flags = (guint32) f->a[3], file = (guint32) (f->a[3] >> 32);
   guint64 addr = f->a[1], end = f->a[2], pgoff = f->a[4];
+  guint32 anon = (guint32) f->a[5];
   switch (f->pc)
     {
     case FL_LOC_VMA_MERGE_find_next:
@@ -287,7 +321,7 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
         /* can_vma_merge_after(prev, ...), and then can next join too (cases 1 and 6)? */
         const FlVma *p = &st->vmas[prev];
         gboolean after = prev && p->end == addr
-                         && mergeable (p, flags, file, pgoff, addr);
+                         && mergeable (p, flags, file, anon, pgoff, addr);
         if (prev)
           fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
         fl_ev (sim, FL_EV_CHECK, prev, after);
@@ -297,7 +331,8 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         const FlVma *n = &st->vmas[next];
-        gboolean both = next && end == n->start && mergeable (n, flags, file, pgoff, addr);
+        gboolean both = next && end == n->start && mergeable (n, flags, file, anon, pgoff, addr)
+                         && anon_compatible (p->anon_vma, n->anon_vma);
         if (next)
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
         fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_prev, prev,
@@ -311,7 +346,7 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* can_vma_merge_before(next, ...): the range joins next's front (cases 3, 4, 8) */
         const FlVma *n = &st->vmas[next];
-        gboolean before = next && end == n->start && mergeable (n, flags, file, pgoff, addr);
+        gboolean before = next && end == n->start && mergeable (n, flags, file, anon, pgoff, addr);
         if (next)
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
         fl_ev (sim, FL_EV_CHECK, next, before);

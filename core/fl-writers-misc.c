@@ -184,6 +184,7 @@ fl_writer_split_copy (FlSim *sim, guint cpu, guint32 vma, guint64 addr, gboolean
   n->seq = v->seq;
   n->file = v->file;
   n->pgoff = v->pgoff;
+  n->anon_vma = v->anon_vma;       /* *new = *vma: both halves share the anon_vma */
   if (new_below)
     n->end = addr;
   else
@@ -558,12 +559,13 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_vma_merge:
       {
-        /* *pprev = vma_merge(mm, *pprev, start, end, newflags, file, pgoff) */
+        /* *pprev = vma_merge(mm, *pprev, start, end, newflags, vma->anon_vma, file, pgoff) */
         guint64 pgoff = v->pgoff + (f->a[4] - v->start) / FL_PAGE_SIZE;
         FlFrame *callee = fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
                                    fl_w_get16 (f->a[2], 2), f->a[4], f->a[5],
                                    new_flags (f, v) | ((guint64) v->file << 32));
         callee->a[4] = pgoff;
+        callee->a[5] = v->anon_vma;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_merged:

@@ -1,6 +1,7 @@
 /* Tests of vma_merge and vma_adjust: each case of 2.6.32's vma_merge leaves the VMAs the
  * kernel would, the v2 patch's seqcount sections close, and random address-space changes
- * (with speculative faults racing them) leave no two adjacent VMAs that should have merged. */
+ * (with speculative faults racing them) leave no two adjacent VMAs that should have merged;
+ * anon_vma_prepare gives a VMA its anon_vma once, and two different ones keep VMAs apart. */
 #include "sim-helpers.h"
 #include "fl-state.h"
 
@@ -110,6 +111,25 @@ test_case_6_removes_two (void)
   g_assert_cmpuint (st->g->mm.map_count, ==, 1);
 }
 
+/* Pages under two different anon_vmas cannot share a VMA: filling the hole between two VMAs
+ * that each have pages grows only the first (case 2, not case 1); before their first pages
+ * the three become one. A second write fault needs no anon_vma_prepare work. */
+static void
+test_anon_vmas_keep_apart (void)
+{
+  const char *faulted = "mmap base 0x4000 rw- anon; fault base write; mmap base+0x8000 0x4000 rw- anon; "
+                        "fault base+0x8000 write; mmap base+0x4000 0x4000 rw- anon";
+  assert_layout (faulted, "0-8:rw 8-12:rw");
+  assert_layout ("mmap base 0x4000 rw- anon; mmap base+0x8000 0x4000 rw- anon; "
+                 "mmap base+0x4000 0x4000 rw- anon; fault base write", "0-12:rw");
+  g_autoptr (FlSim) sim = run_text ("mmap base 0x4000 rw- anon; fault base write; "
+                                    "fault base+0x1000 write", NULL);
+  g_assert_cmpuint (count_events (sim, FL_FN_ANON_VMA_PREPARE, FL_EV_ALLOC), ==, 1);
+  g_assert_cmpuint (count_events (sim, FL_FN_ANON_VMA_PREPARE, FL_EV_LOCK), ==, 1);
+  const FlState *st = fl_sim_get_state (sim);
+  g_assert_cmpuint (st->vmas[st->g->mm.mmap].anon_vma, ==, 1);
+}
+
 /* File VMAs merge only where the file offsets line up. */
 static void
 test_file_offsets (void)
@@ -136,7 +156,8 @@ test_seq_end_after_free (void)
 
 /* Random mmap/munmap/mprotect over adjacent slots, with a second CPU faulting speculatively
  * in the same range under a random schedule: the oracle finds nothing, and at the end no two
- * adjacent VMAs have the same flags (in anonymous memory every operation merges what can). */
+ * adjacent VMAs have the same flags unless different anon_vmas keep them apart (in anonymous
+ * memory every operation merges what can). */
 static void
 test_random_changes_leave_nothing_to_merge (void)
 {
@@ -197,8 +218,13 @@ test_random_changes_leave_nothing_to_merge (void)
         {
           guint32 n = st->vmas[v].next;
           g_assert_cmpuint (st->vmas[v].seq % 2, ==, 0);
-          if (n && st->vmas[n].start == st->vmas[v].end)
-            g_assert_cmpuint (st->vmas[n].flags, !=, st->vmas[v].flags);
+          /* equal neighbours only where their pages are under different anon_vmas */
+          if (n && st->vmas[n].start == st->vmas[v].end && st->vmas[n].flags == st->vmas[v].flags)
+            {
+              g_assert_cmpuint (st->vmas[v].anon_vma, !=, 0);
+              g_assert_cmpuint (st->vmas[n].anon_vma, !=, 0);
+              g_assert_cmpuint (st->vmas[v].anon_vma, !=, st->vmas[n].anon_vma);
+            }
         }
       g_assert_cmpuint (count, ==, st->g->mm.map_count);
       absorbed += count_events (sim, FL_FN_VMA_ADJUST, FL_EV_FREE);
@@ -226,6 +252,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/merge/mprotect", test_mprotect_merges);
   g_test_add_func ("/core/merge/case-6", test_case_6_removes_two);
   g_test_add_func ("/core/merge/file-offsets", test_file_offsets);
+  g_test_add_func ("/core/merge/anon-vmas", test_anon_vmas_keep_apart);
   g_test_add_func ("/core/merge/seq-end-after-free", test_seq_end_after_free);
   g_test_add_func ("/core/merge/random", test_random_changes_leave_nothing_to_merge);
   return g_test_run ();
