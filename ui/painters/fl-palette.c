@@ -31,6 +31,8 @@ static const guint32 activity_light[FL_ACT_N] = {
   [FL_ACT_RCU] = 0x12b886,
   [FL_ACT_IPI] = 0xe64980,
   [FL_ACT_DONE] = 0xeef1f4,
+  [FL_ACT_TURN] = 0x868e96,
+  [FL_ACT_IPI_HANDLER] = 0x15aabf,
 };
 static const guint32 activity_dark[FL_ACT_N] = {
   [FL_ACT_USER] = 0x56606b,
@@ -43,6 +45,8 @@ static const guint32 activity_dark[FL_ACT_N] = {
   [FL_ACT_RCU] = 0x38d9a9,
   [FL_ACT_IPI] = 0xf783ac,
   [FL_ACT_DONE] = 0x2c3036,
+  [FL_ACT_TURN] = 0x909aa4,
+  [FL_ACT_IPI_HANDLER] = 0x3bc9db,
 };
 
 void
