@@ -560,6 +560,27 @@ test_export_step (void)
   g_assert_cmpint (zero.status, ==, 2);
   g_assert_nonnull (strstr (zero.err, "--height 0: expected"));
 
+  /* So is every view drawn alone: the tree, the tables, the lines, RCU and the counters of
+   * step 30 fill a fraction of 720 pixels (the rest was blank, issue 19); the listing fills
+   * them; an asked height is kept */
+  const struct { const char *view; guint max; } alone[] = {
+    { "vma", 400 }, { "pgtable", 360 }, { "cache", 640 }, { "rcu", 360 }, { "counters", 300 },
+    { "listing", 760 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (alone); i++)
+    {
+      g_auto (Result) r = { 0 }, asked = { 0 };
+      cli (&r, "export", "spf-vs-munmap", "--view", alone[i].view, "--step", "30", "-o", single,
+           NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      if (png_height (single) > alone[i].max || png_height (single) < 200)
+        g_error ("--view %s: %u pixels tall", alone[i].view, png_height (single));
+      cli (&asked, "export", "spf-vs-munmap", "--view", alone[i].view, "--step", "30",
+           "--height", "720", "-o", single, NULL);
+      g_assert_cmpint (asked.status, ==, 0);
+      g_assert_cmpuint (png_height (single), ==, 720);
+    }
+
   g_auto (Result) no_view = { 0 }, no_file = { 0 }, no_ending = { 0 };
   cli (&no_view, "export", "spf-vs-munmap", "-o", single, NULL);
   g_assert_cmpint (no_view.status, ==, 2);

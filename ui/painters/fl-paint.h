@@ -84,6 +84,8 @@ gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, d
 gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
                                 double *width, guint64 *t0, guint64 *t1);
 double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
+/* Added for single-view exports sized to their content, not to 720 pixels of mostly white. */
+double      fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport);
 /* Added for the lanes' test against the CPUs' status: what a lane shows at one instant. */
 int         fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done);
 /* Added for the cache view's tooltip and its layout test: the box of each label as drawn
