@@ -178,12 +178,15 @@ fl_cli_export (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCENARIO - draw a view of a scenario at a step");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *switches = fl_cli_switches_help ();
+  g_autofree char *description = g_strconcat (
     "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file.\n"
     "The image is drawn by the same painters as the window.\n"
     "With --from N --to M every step from N to M is drawn: one PDF with a page per step,\n"
     "or PREFIX-000N.png … (six digits, zero-padded) for png and svg; at most 5000 steps.\n"
-    "Exit status: 0 written, 2 usage or input error.");
+    "Exit status: 0 written, 2 usage or input error.",
+    "\n\n", switches, NULL);
+  g_option_context_set_description (context, description);
   int status;
   if (!fl_cli_parse (context, &argc, &argv))
     status = FL_EXIT_USAGE;

@@ -594,6 +594,25 @@ test_export_step (void)
   remove_tree (tmp);
 }
 
+/* --set's help says what every switch decides and what each value means, from the core's
+ * table; a bad value's error says it too. */
+static void
+test_switches_described (void)
+{
+  g_auto (Result) help = { 0 }, bad = { 0 };
+  cli (&help, "run", "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "Switches for --set KEY=VALUE"));
+  g_assert_nonnull (strstr (help.out, "  rwsem              How mmap_sem is built\n"
+                                      "    generic          a spinlock guarding a count and a "
+                                      "wait list, as x86-64 used in 2.6.32\n"));
+  g_assert_nonnull (strstr (help.out, "    v2-as-posted     the patch as posted, with its bugs"));
+  cli (&bad, "run", "spf-vs-munmap", "--set", "vma-free=later", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "(valid: rcu, immediate). When munmap frees an unlinked "
+                                     "VMA; rcu: after an RCU grace period"));
+}
+
 /* Both runs, their difference, and the finding only B has; bad switches named. */
 static void
 test_compare (void)
@@ -666,6 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/export/range", test_export_range);
   g_test_add_func ("/cli/export/step", test_export_step);
+  g_test_add_func ("/cli/switches-described", test_switches_described);
   g_test_add_func ("/cli/compare", test_compare);
   return g_test_run ();
 }

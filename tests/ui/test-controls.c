@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "fl-config.h"
 #include "fl-export-dialog.h"
 #include "fl-file-chooser.h"
 #include "fl-scenario-button.h"
@@ -101,12 +102,15 @@ fl_is_list_box (GtkWidget *widget, gconstpointer data)
   return GTK_IS_LIST_BOX (widget);
 }
 
-/* Each switch's control carries its configuration key as tooltip. */
+/* Each switch's control carries its configuration key in its tooltip: "key=value: what it
+ * means". */
 static gboolean
 fl_is_control_for_key (GtkWidget *widget, gconstpointer key)
 {
+  const char *tip = gtk_widget_get_tooltip_text (widget);
+  gsize n = strlen (key);
   return (GTK_IS_DROP_DOWN (widget) || GTK_IS_SWITCH (widget) || GTK_IS_SPIN_BUTTON (widget))
-         && g_strcmp0 (gtk_widget_get_tooltip_text (widget), key) == 0;
+         && tip != NULL && strncmp (tip, key, n) == 0 && (tip[n] == '\0' || tip[n] == '=');
 }
 
 static gboolean
@@ -266,6 +270,23 @@ test_switches_set_through_widget (void)
     }
   g_assert_null (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                  fl_is_control_for_key, "cost.dram"));
+  /* each says what it decides, and its control what the value shown means */
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *about = fl_config_key_about (keys[i]);
+      g_autofree char *value = fl_session_get_switch (session, keys[i]);
+      const char *value_about = fl_config_value_about (keys[i], value);
+      g_autofree char *tip = value_about ? g_strdup_printf ("%s=%s: %s", keys[i], value, value_about)
+                                         : g_strdup_printf ("%s=%s", keys[i], value);
+      const char *shown_tip = gtk_widget_get_tooltip_text (fl_switch_control (switches,
+                                                                                   keys[i]));
+      g_assert_nonnull (about);
+      g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+                                             fl_is_label_with_text, about));
+      g_assert_cmpstr (shown_tip, ==, tip);
+    }
+  g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+                                         fl_is_label_with_text, "How mmap_sem is built"));
 
   {
     g_autofree char *before = fl_session_get_switch (session, "fault-path");
