@@ -6,6 +6,7 @@
 #include "fl-loc.h"
 
 #include <cairo.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -623,6 +624,65 @@ test_lanes_report (Fixture *f, gconstpointer data)
       g_error ("the lanes' legend has no \"%s\"", marks[i]);
 }
 
+/* CIE L*a*b* of an sRGB colour (D65), for distances as the eye sees them. */
+static void
+to_lab (const FlRgba *c, double lab[3])
+{
+  double rgb[3] = { c->r, c->g, c->b }, xyz[3];
+  for (guint i = 0; i < 3; i++)
+    rgb[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92 : pow ((rgb[i] + 0.055) / 1.055, 2.4);
+  xyz[0] = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+  xyz[1] = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+  xyz[2] = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+  for (guint i = 0; i < 3; i++)
+    xyz[i] = xyz[i] > 0.008856 ? cbrt (xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+  lab[0] = 116 * xyz[1] - 16;
+  lab[1] = 500 * (xyz[0] - xyz[1]);
+  lab[2] = 200 * (xyz[1] - xyz[2]);
+}
+
+static double
+delta_e (const FlRgba *a, const FlRgba *b)
+{
+  double la[3], lb[3];
+  to_lab (a, la);
+  to_lab (b, lb);
+  return sqrt ((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1])
+               + (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+/* CPU colours are not activity colours (cpu0 was the speculative blue, cpu1 the locked
+ * orange): every one of 64 CPUs is far from every lane fill (a CIE76 distance of 18 and
+ * more), in both styles; the first eight are far from each other; all 64 differ, and repeat
+ * only past 64. */
+static void
+test_cpu_palette (void)
+{
+  for (guint style = 0; style < 2; style++)
+    {
+      FlPalette pal;
+      if (style)
+        fl_palette_init_dark (&pal);
+      else
+        fl_palette_init_light (&pal);
+      for (guint c = 0; c < 64; c++)
+        {
+          for (guint a = 0; a < FL_ACT_N; a++)
+            if (a != FL_ACT_DONE && delta_e (fl_palette_cpu (&pal, c), &pal.activity[a]) < 18)
+              g_error ("%s style: cpu%u is %.1f from the colour of %s", style ? "dark" : "light",
+                       c, delta_e (fl_palette_cpu (&pal, c), &pal.activity[a]),
+                       fl_activity_name (a));
+          /* and it reads as text on the view's background */
+          g_assert_cmpfloat (delta_e (fl_palette_cpu (&pal, c), &pal.background), >, 40);
+          /* the families apart; the shades of a family only differ: the label tells them */
+          for (guint d = 0; d < c; d++)
+            g_assert_cmpfloat (delta_e (fl_palette_cpu (&pal, c), fl_palette_cpu (&pal, d)), >,
+                               c < FL_CPU_FAMILIES ? 15 : 1);
+        }
+      g_assert_true (fl_palette_cpu (&pal, 64) == fl_palette_cpu (&pal, 0));
+    }
+}
+
 #define BIG_CPUS   64
 #define BIG_FAULTS 400
 
@@ -795,6 +855,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/painters/views-agree", test_views_agree);
   g_test_add_func ("/ui/painters/lanes-64-cpus", test_lanes_64_cpus);
   g_test_add_func ("/ui/painters/lanes-status", test_lanes_status);
+  g_test_add_func ("/ui/painters/cpu-palette", test_cpu_palette);
   g_test_add ("/ui/painters/lanes-report", Fixture, NULL, fixture_set_up, test_lanes_report,
               fixture_tear_down);
   g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);

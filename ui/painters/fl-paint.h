@@ -25,12 +25,16 @@ typedef enum {
 typedef struct { double r, g, b, a; } FlRgba;
 
 /* One palette for every view; the widgets take it from CSS, exports from light/dark. */
+#define FL_CPU_FAMILIES 8     /* hue families of the CPU colours */
+#define FL_PALETTE_CPUS 64    /* CPUs with a colour of their own */
+
 typedef struct {
   FlRgba background, surface, text, text_dim, grid, accent, warning, error;
   FlRgba rb_red, rb_black, ghost;
   FlRgba mesi[4];                 /* I, S, E, M */
   FlRgba activity[FL_ACT_N];      /* lane colours per FlActivity */
-  FlRgba cpu[16];                 /* each CPU's colour, cycled beyond 16 */
+  FlRgba cpu[FL_PALETTE_CPUS];    /* each CPU's colour (fl-palette.c), cycled beyond */
+  FlRgba series[4];               /* the benchmark's four configurations, in its charts */
 } FlPalette;
 
 typedef struct {
