@@ -18,6 +18,7 @@
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
 #include "fl-lanes-area.h"
+#include "fl-scenario-about.h"
 #include "fl-scenario-button.h"
 #include "fl-scrubber.h"
 #include "fl-session.h"
@@ -45,6 +46,8 @@ struct _FlWindow
   GtkProgressBar *progress_bar;
   GtkWidget      *stop_loading_button;
   GtkBox         *scenario_box;
+  GtkBox         *views_box;
+  GtkWidget      *about;       /* the scenario's description over the views */
   GtkButton      *play_button;
   GtkLabel       *step_label;
   GtkScale       *speed_scale;
@@ -734,6 +737,7 @@ fl_window_class_init (FlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FlWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stop_loading_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_box);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, views_box);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, play_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, step_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, speed_scale);
@@ -757,6 +761,8 @@ fl_window_init (FlWindow *self)
 
   gtk_box_append (self->scenario_box, fl_scenario_button_new (self->session));
   gtk_box_append (self->scenario_box, fl_switches_button_new (self->session));
+  self->about = fl_scenario_about_new (self->session);
+  gtk_box_prepend (self->views_box, self->about);
 
   /* Created before any load completes, so it sees the first run arrive. */
   self->bookmarks = fl_bookmarks_new (self->session);
@@ -941,6 +947,14 @@ fl_window_get_message (FlWindow *self)
 {
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
   return fl_shown_text (self->message_label);
+}
+
+/* The strip with the scenario's description over the views (fl-scenario-about.h). */
+GtkWidget *
+fl_window_get_scenario_about (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+  return self->about;
 }
 
 const char *
