@@ -17,6 +17,7 @@ typedef struct {
   GtkLabel  *replay;
   char      *shown_text;    /* the scenario text whose strip was closed, or shown last */
   gboolean   closed;
+  gboolean   presenting;    /* presentation mode: its captions tell the story */
 } FlAbout;
 
 static void
@@ -56,7 +57,7 @@ fl_about_update (FlAbout *about)
   any = gtk_widget_get_visible (GTK_WIDGET (about->description))
         || gtk_widget_get_visible (GTK_WIDGET (about->expect))
         || gtk_widget_get_visible (GTK_WIDGET (about->replay));
-  gtk_widget_set_visible (about->box, any && !about->closed);
+  gtk_widget_set_visible (about->box, any && !about->closed && !about->presenting);
 }
 
 static void
@@ -142,6 +143,16 @@ fl_scenario_about_set_replay (GtkWidget *widget, const char *note)
   /* Translators: head of the strip's line about a run opened from the store */
   fl_about_set (about->replay, _("Replay of a recorded run:"), note);
   about->closed = FALSE;
+  fl_about_update (about);
+}
+
+void
+fl_scenario_about_set_presenting (GtkWidget *widget, gboolean presenting)
+{
+  FlAbout *about = g_object_get_data (G_OBJECT (widget), FL_ABOUT_KEY);
+
+  g_return_if_fail (about != NULL);
+  about->presenting = presenting;
   fl_about_update (about);
 }
 

@@ -16,6 +16,9 @@ GtkWidget  *fl_scenario_about_new        (FlSession  *session);
  * clears it. */
 void        fl_scenario_about_set_replay (GtkWidget  *about,
                                           const char *note);
+/* Hidden while a presentation shows its own captions in large type, back after. */
+void        fl_scenario_about_set_presenting (GtkWidget *about,
+                                              gboolean   presenting);
 /* The strip's text as shown, one line per label; NULL while it is hidden. For tests. */
 char       *fl_scenario_about_get_text   (GtkWidget  *about);
 
