@@ -109,12 +109,18 @@ fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max)
     if (a != FL_ACT_DONE)
       items[n++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)),
                                     a == FL_ACT_TURN ? FL_LEGEND_LINE : FL_LEGEND_BOX };
-  if (n + 2 <= max)
+  if (n + 4 <= max)
     {
       /* Translators: legend entries of the compared lanes: a diamond marks a finding, a
        * ring a fault that had to be retried */
       items[n++] = (FlLegendItem) { pal->error, _("finding"), FL_LEGEND_DIAMOND };
       items[n++] = (FlLegendItem) { pal->warning, _("retry"), FL_LEGEND_RING };
+      /* the lanes view's words for the same mark, here under the lane's top edge */
+      items[n++] = (FlLegendItem) { pal->text, _("the CPU's clock at this step"),
+                                    FL_LEGEND_TRIANGLE_UP };
+      /* Translators: legend entry of the compared lanes: the tick where each scenario
+       * operation starts, which the two runs are aligned by */
+      items[n++] = (FlLegendItem) { pal->text, _("an operation starts"), FL_LEGEND_TRIANGLE };
     }
   return n;
 }

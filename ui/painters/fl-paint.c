@@ -340,13 +340,17 @@ fl_paint_legend (FlPaintCtx *p, double x, double y, double width, const FlLegend
               cairo_fill (cr);
               break;
             case FL_LEGEND_TRIANGLE:
-              /* as the lanes draw it: pointing down onto the lane */
-              fl_set_rgba (cr, c);
-              cairo_move_to (cr, cx + sw / 2, sy + sw * 0.75);
-              cairo_line_to (cr, cx + sw * 0.9, sy + sw * 0.2);
-              cairo_line_to (cr, cx + sw * 0.1, sy + sw * 0.2);
-              cairo_close_path (cr);
-              cairo_fill (cr);
+            case FL_LEGEND_TRIANGLE_UP:
+              {
+                /* as the views draw it: pointing down onto the lane, or up from its edge */
+                double tip = items[i].shape == FL_LEGEND_TRIANGLE ? 0.75 : 0.25;
+                fl_set_rgba (cr, c);
+                cairo_move_to (cr, cx + sw / 2, sy + sw * tip);
+                cairo_line_to (cr, cx + sw * 0.9, sy + sw * (1.0 - tip));
+                cairo_line_to (cr, cx + sw * 0.1, sy + sw * (1.0 - tip));
+                cairo_close_path (cr);
+                cairo_fill (cr);
+              }
               break;
             case FL_LEGEND_BOX:
             default:
