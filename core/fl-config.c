@@ -1,57 +1,125 @@
 /* fl-config.c — the design switches, their names, defaults and parsing. */
 #include "fl-config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 G_DEFINE_QUARK (fl-config-error-quark, fl_config_error)
 
+/* Each key with a one-line description, and one for each value of an enum, for the switches
+ * menu and --set's help and errors. Marked for translation here, translated by whoever shows
+ * them (the core prints them as they are). */
 typedef struct {
   const char *key;
   const char *values;      /* "a|b" for enums, NULL for numbers */
   gsize       offset;      /* into FlConfig */
   guint       min, max;    /* for numbers */
+  const char *about;       /* what the key decides */
+  const char *value_about[2]; /* for enums: what each value means, in the order of values */
 } FlKeyInfo;
 
 #define COST(field) G_STRUCT_OFFSET (FlConfig, cost) + G_STRUCT_OFFSET (FlCostTable, field)
+#define NUM(name, off, lo, hi, about) { name, NULL, off, lo, hi, about, { NULL, NULL } }
+#define ENUM(name, values, off, about, a, b) { name, values, off, 0, 0, about, { a, b } }
+#define CYCLES(name, field, hi, about) NUM (name, COST (field), 0, hi, about)
 
 static const FlKeyInfo keys[] = {
-  { "cpus",             NULL, G_STRUCT_OFFSET (FlConfig, cpus), 1, FL_MAX_CPUS },
-  { "sockets",          NULL, G_STRUCT_OFFSET (FlConfig, sockets), 1, FL_MAX_SOCKETS },
-  { "cores-per-socket", NULL, G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS },
-  { "fault-path",       "locked|speculative", G_STRUCT_OFFSET (FlConfig, fault_path), 0, 0 },
-  { "rwsem",            "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem), 0, 0 },
-  { "vma-free",         "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vma_free), 0, 0 },
-  { "spf-seqcheck",     "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck), 0, 0 },
-  { "spf-mmap-cache",   "leave|update", G_STRUCT_OFFSET (FlConfig, spf_mmap_cache), 0, 0 },
-  { "spf-find-vma",     "before-pte-lock|under-pte-lock", G_STRUCT_OFFSET (FlConfig, spf_find_vma), 0, 0 },
-  { "spf-access-check", "off|on", G_STRUCT_OFFSET (FlConfig, spf_access_check), 0, 0 },
-  { "mprotect-seqcount", "bracketed|unbracketed", G_STRUCT_OFFSET (FlConfig, mprotect_seqcount), 0, 0 },
-  { "rcu",              "preemptible|classic", G_STRUCT_OFFSET (FlConfig, rcu), 0, 0 },
-  { "pte-map-lock",     "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock), 0, 0 },
-  { "pin-page-tables",  "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables), 0, 0 },
-  { "rss",              "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss), 0, 0 },
-  { "oracle",           "every-step|at-end", G_STRUCT_OFFSET (FlConfig, oracle), 0, 0 },
-  { "cost.l1-hit",           NULL, COST (l1_hit), 0, 100000 },
-  { "cost.llc",              NULL, COST (llc), 0, 100000 },
-  { "cost.local-load",       NULL, COST (local_load), 0, 100000 },
-  { "cost.local-store",      NULL, COST (local_store), 0, 100000 },
-  { "cost.local-rmw",        NULL, COST (local_rmw), 0, 100000 },
-  { "cost.remote-load",      NULL, COST (remote_load), 0, 100000 },
-  { "cost.remote-store",     NULL, COST (remote_store), 0, 100000 },
-  { "cost.remote-rmw",       NULL, COST (remote_rmw), 0, 100000 },
-  { "cost.dram",             NULL, COST (dram), 0, 100000 },
-  { "cost.locked-rmw",       NULL, COST (locked_rmw), 0, 100000 },
-  { "cost.invalidate-extra", NULL, COST (invalidate_extra), 0, 100000 },
-  { "cost.exception",        NULL, COST (exception), 0, 1000000 },
-  { "cost.zero-page",        NULL, COST (zero_page), 0, 1000000 },
-  { "cost.ipi",              NULL, COST (ipi), 0, 1000000 },
-  { "cost.swap-io",          NULL, COST (swap_io), 0, 100000000 },
-  { "cost.op-overhead",      NULL, COST (op_overhead), 0, 1000000 },
-  { "cost.step",             NULL, COST (step), 0, 100000 },
-  { "cost.occupancy",        NULL, COST (occupancy), 1, 400 },
-  { "cost.hold",             NULL, COST (hold), 0, 100000 },
-  { "cost.mhz",              NULL, COST (mhz), 1, 100000 },
-  { "budget",                NULL, G_STRUCT_OFFSET (FlConfig, budget), 0, G_MAXUINT32 },
+  NUM ("cpus", G_STRUCT_OFFSET (FlConfig, cpus), 1, FL_MAX_CPUS,
+       N_("Virtual CPUs the scenario runs on")),
+  NUM ("sockets", G_STRUCT_OFFSET (FlConfig, sockets), 1, FL_MAX_SOCKETS,
+       N_("Sockets the CPUs are spread over: a cache line crossing them costs more")),
+  NUM ("cores-per-socket", G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS,
+       N_("CPUs on each socket")),
+  ENUM ("fault-path", "locked|speculative", G_STRUCT_OFFSET (FlConfig, fault_path),
+        N_("How a page fault finds its VMA"),
+        N_("under mmap_sem held for reading, as 2.6.32 does"),
+        N_("first without mmap_sem (the speculative fault patch), retried under it when in doubt")),
+  ENUM ("rwsem", "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem),
+        N_("How mmap_sem is built"),
+        N_("a spinlock guarding a count and a wait list, as x86-64 used in 2.6.32"),
+        N_("one count word changed by a locked xadd, as from 2.6.34")),
+  ENUM ("vma-free", "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vma_free),
+        N_("When munmap frees an unlinked VMA"),
+        N_("after an RCU grace period: a speculative fault still reading it is safe"),
+        N_("at once: a speculative fault may read freed memory")),
+  ENUM ("spf-seqcheck", "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck),
+        N_("Whether a speculative fault checks the VMA's sequence count"),
+        N_("no check: a change to the VMA under the fault goes unnoticed"),
+        N_("checked at every pte_map_lock: a changed VMA means retry")),
+  ENUM ("spf-mmap-cache", "leave|update", G_STRUCT_OFFSET (FlConfig, spf_mmap_cache),
+        N_("What the speculative find_vma does with mm->mmap_cache"),
+        N_("leaves it alone, as later versions of the patch do"),
+        N_("writes it without mmap_sem, as v2 did: it races with munmap")),
+  ENUM ("spf-find-vma", "before-pte-lock|under-pte-lock", G_STRUCT_OFFSET (FlConfig, spf_find_vma),
+        N_("When the speculative fault looks its VMA up"),
+        N_("before taking the PTE lock, then re-checked under it (the repair)"),
+        N_("holding the PTE lock with IRQs back on, as v2 did")),
+  ENUM ("spf-access-check", "off|on", G_STRUCT_OFFSET (FlConfig, spf_access_check),
+        N_("Whether the speculative fault checks the VMA allows the access"),
+        N_("no check, as v2: a fault the VMA forbids can succeed"),
+        N_("checked as the locked path checks it")),
+  ENUM ("mprotect-seqcount", "bracketed|unbracketed",
+        G_STRUCT_OFFSET (FlConfig, mprotect_seqcount),
+        N_("Whether mprotect changes a VMA inside a write section of its sequence count"),
+        N_("inside: a speculative fault sees the change"),
+        N_("outside, as v2: an mprotect without a split is invisible to it")),
+  ENUM ("rcu", "preemptible|classic", G_STRUCT_OFFSET (FlConfig, rcu),
+        N_("The RCU the kernel is built with"),
+        N_("TREE_PREEMPT_RCU, which the patch selects: a blocked reader holds the grace period"),
+        N_("TREE_RCU: readers run with preemption off and never block")),
+  ENUM ("pte-map-lock", "trylock-loop|spin-irqs-off", G_STRUCT_OFFSET (FlConfig, pte_map_lock),
+        N_("How pte_map_lock takes the PTE lock"),
+        N_("spin_trylock in a loop, IRQs on between tries, as in v2"),
+        N_("spin_lock with IRQs off: deadlocks against a TLB-flush IPI")),
+  ENUM ("pin-page-tables", "irqs-off|none", G_STRUCT_OFFSET (FlConfig, pin_page_tables),
+        N_("How the speculative walk keeps page tables from being freed under it"),
+        N_("IRQs off while walking: the TLB flush before the free waits for it"),
+        N_("unprotected: a page table may be freed under the walk")),
+  ENUM ("rss", "shared-atomic|per-thread", G_STRUCT_OFFSET (FlConfig, rss),
+        N_("How the RSS counters are kept"),
+        N_("atomic counters in mm_struct every CPU updates, as 2.6.32"),
+        N_("a per-thread cache folded in now and then, as 2.6.34")),
+  ENUM ("oracle", "every-step|at-end", G_STRUCT_OFFSET (FlConfig, oracle),
+        N_("When the oracle checks the invariants"),
+        N_("after every step"),
+        N_("only at the end of the run: faster, findings come later")),
+  CYCLES ("cost.l1-hit", l1_hit, 100000, N_("Cycles for a line already held in a usable state")),
+  CYCLES ("cost.llc", llc, 100000, N_("Cycles for a read served by the socket's last-level cache")),
+  CYCLES ("cost.local-load", local_load, 100000,
+          N_("Cycles for a load of a line from a core of the same socket")),
+  CYCLES ("cost.local-store", local_store, 100000,
+          N_("Cycles for a store to a line held by a core of the same socket")),
+  CYCLES ("cost.local-rmw", local_rmw, 100000,
+          N_("Cycles for an atomic on a line held by a core of the same socket")),
+  CYCLES ("cost.remote-load", remote_load, 100000,
+          N_("Cycles for a load of a line from the other socket")),
+  CYCLES ("cost.remote-store", remote_store, 100000,
+          N_("Cycles for a store to a line held on the other socket")),
+  CYCLES ("cost.remote-rmw", remote_rmw, 100000,
+          N_("Cycles for an atomic on a line held on the other socket")),
+  CYCLES ("cost.dram", dram, 100000, N_("Cycles for a line nobody holds: from memory")),
+  CYCLES ("cost.locked-rmw", locked_rmw, 100000,
+          N_("Cycles for an uncontended locked instruction on a line already owned")),
+  CYCLES ("cost.invalidate-extra", invalidate_extra, 100000,
+          N_("Cycles for each further sharer a store or atomic must invalidate")),
+  CYCLES ("cost.exception", exception, 1000000,
+          N_("Cycles for a fault's entry and exit (exception frame, iret)")),
+  CYCLES ("cost.zero-page", zero_page, 1000000, N_("Cycles for clearing one 4 KiB page")),
+  CYCLES ("cost.ipi", ipi, 1000000,
+          N_("Cycles for sending and taking one inter-processor interrupt")),
+  CYCLES ("cost.swap-io", swap_io, 100000000,
+          N_("Cycles a major fault sleeps reading one page back from swap")),
+  CYCLES ("cost.op-overhead", op_overhead, 1000000,
+          N_("Cycles of user-space instructions between two operations")),
+  CYCLES ("cost.step", step, 100000,
+          N_("Cycles of the instructions of one modeled step beyond its memory access")),
+  NUM ("cost.occupancy", COST (occupancy), 1, 400,
+       N_("Percent of a transfer's latency the line stays busy for the next request")),
+  CYCLES ("cost.hold", hold, 100000,
+          N_("Cycles a writer's next access is served by its own copy, ahead of the queue")),
+  NUM ("cost.mhz", COST (mhz), 1, 100000, N_("The simulated clock in MHz, for times and rates")),
+  NUM ("budget", G_STRUCT_OFFSET (FlConfig, budget), 0, G_MAXUINT32,
+       N_("Steps a run may take before it stops (0: no limit)")),
 };
 
 static const char *const key_names[] = {
@@ -189,8 +257,10 @@ set_spf (FlConfig *config, const char *value, GError **error)
   if (!as_posted && strcmp (value, "repaired") != 0)
     {
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
-                   "invalid value '%s' for '" FL_SPF_KEY "' (valid: repaired, v2-as-posted)",
-                   value);
+                   "invalid value '%s' for '" FL_SPF_KEY "' (valid: repaired, v2-as-posted). "
+                   "%s; repaired: %s; v2-as-posted: %s", value, fl_config_key_about (FL_SPF_KEY),
+                   fl_config_value_about (FL_SPF_KEY, "repaired"),
+                   fl_config_value_about (FL_SPF_KEY, "v2-as-posted"));
       return FALSE;
     }
   for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
@@ -200,6 +270,49 @@ set_spf (FlConfig *config, const char *value, GError **error)
       g_assert (ok);  /* the table names keys and values of this file */
     }
   return TRUE;
+}
+
+/**
+ * fl_config_key_about:
+ * @key: a key from fl_config_keys(), or `spf`
+ *
+ * Returns: (nullable): a one-line description of what @key decides, in English (marked for
+ *   translation: show it through gettext), or %NULL for an unknown key
+ */
+const char *
+fl_config_key_about (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+  if (strcmp (key, FL_SPF_KEY) == 0)
+    return N_("Every repair of the speculative fault patch v2 at once");
+  const FlKeyInfo *info = lookup (key);
+  return info ? info->about : NULL;
+}
+
+/**
+ * fl_config_value_about:
+ * @key: a key from fl_config_keys(), or `spf`
+ * @value: one of its values
+ *
+ * Returns: (nullable): a one-line description of what @value of @key means, in English
+ *   (marked for translation), or %NULL for a number or an unknown key or value
+ */
+const char *
+fl_config_value_about (const char *key, const char *value)
+{
+  g_return_val_if_fail (key != NULL && value != NULL, NULL);
+  if (strcmp (key, FL_SPF_KEY) == 0)
+    return strcmp (value, "repaired") == 0
+           ? N_("the repairs later versions made: the safe design")
+           : strcmp (value, "v2-as-posted") == 0 ? N_("the patch as posted, with its bugs") : NULL;
+  const FlKeyInfo *info = lookup (key);
+  if (info == NULL || info->values == NULL)
+    return NULL;
+  g_auto (GStrv) names = g_strsplit (info->values, "|", -1);
+  for (guint i = 0; names[i] != NULL && i < G_N_ELEMENTS (info->value_about); i++)
+    if (strcmp (names[i], value) == 0)
+      return info->value_about[i];
+  return NULL;
 }
 
 /**
@@ -235,9 +348,15 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
             *field (config, info) = i;
             return TRUE;
           }
+      /* the values as a list first (tools read it: tests/cli/check-golden.py), then what
+       * the key and each value mean */
       g_autofree char *valid = g_strjoinv (", ", names);
+      g_autoptr (GString) about = g_string_new (NULL);
+      for (guint i = 0; names[i] != NULL && i < G_N_ELEMENTS (info->value_about); i++)
+        g_string_append_printf (about, "; %s: %s", names[i], info->value_about[i]);
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
-                   "invalid value '%s' for '%s' (valid: %s)", value, key, valid);
+                   "invalid value '%s' for '%s' (valid: %s). %s%s", value, key, valid,
+                   info->about, about->str);
       return FALSE;
     }
 
@@ -246,8 +365,8 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
   if (*value == '\0' || *end != '\0' || number < info->min || number > info->max)
     {
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
-                   "invalid value '%s' for '%s' (valid: a whole number from %u to %u)",
-                   value, key, info->min, info->max);
+                   "invalid value '%s' for '%s' (valid: a whole number from %u to %u). %s",
+                   value, key, info->min, info->max, info->about);
       return FALSE;
     }
   *field (config, info) = (guint) number;

@@ -96,6 +96,9 @@ char        *fl_config_get           (const FlConfig *config,
 const char *const *fl_config_keys    (void);
 const char *const *fl_config_preset_keys (const char *key);
 const char  *fl_config_valid_values  (const char *key);
+const char  *fl_config_key_about     (const char *key);
+const char  *fl_config_value_about   (const char *key,
+                                      const char *value);
 gboolean     fl_config_validate      (const FlConfig *config,
                                       GError        **error);
 char        *fl_config_describe      (const FlConfig *config);

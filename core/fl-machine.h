@@ -25,6 +25,7 @@ struct _FlSim {
   FlEventLog    events;         /* the whole run so far */
   GPtrArray    *findings;       /* FlFinding * */
   GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
+  GArray       *step_starts;    /* FlStepStart, by increasing event index */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;

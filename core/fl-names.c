@@ -22,8 +22,9 @@ static const char *const event_names[FL_EV_N_KINDS] = {
  * here, translated by the views with _(); the core itself prints them as they are. */
 static const char *const activity_names[FL_ACT_N] = {
   /* Translators: what a CPU is doing, in the lanes' legend */
-  N_("user"), N_("locked fault"), N_("speculative fault"), N_("syscall"), N_("spinning"),
-  N_("blocked"), N_("IRQs off"), N_("RCU read-side"), N_("IPI"), N_("done"),
+  N_("user"), N_("locked fault"), N_("speculative fault"), N_("syscall, kernel work"),
+  N_("spinning"), N_("blocked"), N_("IRQs off"), N_("RCU read-side"),
+  N_("waiting for IPI acks"), N_("done"), N_("waiting for its turn"), N_("IPI handler"),
 };
 
 static const char *const xfer_names[FL_XFER_OWN_COPY + 1] = {

@@ -126,6 +126,22 @@ fl_sim_get_unreached (FlSim *sim)
 }
 
 /**
+ * fl_sim_get_step_starts:
+ * @sim: a simulation
+ *
+ * Returns: (transfer none) (element-type FlStepStart): the recorded steps that did not begin
+ * where their CPU's clock stood when the scheduler picked it — held back by the schedule, or
+ * an IPI handler waiting for its IPI to arrive — by increasing event index. A step not
+ * listed began at its CPU's clock.
+ */
+GArray *
+fl_sim_get_step_starts (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, NULL);
+  return sim->step_starts;
+}
+
+/**
  * fl_sim_describe_unreached:
  * @sim: a simulation
  * @miss: one of fl_sim_get_unreached()

@@ -134,6 +134,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   fl_event_log_init (&sim->events);
   sim->findings = g_ptr_array_new_with_free_func (finding_free);
   sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
+  sim->step_starts = g_array_new (FALSE, FALSE, sizeof (FlStepStart));
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -166,6 +167,7 @@ fl_sim_free (FlSim *sim)
   fl_event_log_clear (&sim->events);
   g_ptr_array_unref (sim->findings);
   g_array_unref (sim->unreached);
+  g_array_unref (sim->step_starts);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
   g_free (sim);
@@ -298,9 +300,11 @@ fl_sim_take_step (FlSim *sim, guint c)
   FlCpu *cpu = &st->cpus[c];
 
   /* time never runs backwards, whatever the policy picked */
+  FlStepStart start = { 0, cpu->clock, 0, 0, cpu->status != FL_CPU_RUNNING };
   if (cpu->clock < st->g->now)
     cpu->clock = st->g->now;
   st->g->now = cpu->clock;
+  start.begun = start.work = cpu->clock;
 
   memset (&sim->ev, 0, sizeof sim->ev);
   sim->stepping = TRUE;
@@ -310,7 +314,11 @@ fl_sim_take_step (FlSim *sim, guint c)
   sim->step_cpu = c;
 
   if (cpu->ipi_pending && !cpu->irqs_off)
-    fl_tlb_take_ipi (sim, c);
+    {
+      /* the handler starts when the IPI reaches the CPU (fl_tlb_take_ipi) */
+      start.work = MAX (start.begun, cpu->ipi_at);
+      fl_tlb_take_ipi (sim, c);
+    }
   else if (cpu->depth == 0 && fl_rcu_has_ready (sim, c))
     fl_rcu_do_batch (sim, c);
   else if (cpu->depth == 0)
@@ -327,6 +335,11 @@ fl_sim_take_step (FlSim *sim, guint c)
   sim->ev.activity = activity_of (st, cpu);
   if (sim->ev.line)
     sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
+  if (!sim->replaying && start.work > start.ready)
+    {
+      start.index = sim->events.len;
+      g_array_append_val (sim->step_starts, start);
+    }
   record (sim, &sim->ev);
   /* what the oracle finds after the step belongs to it: its event carries the same step */
   fl_oracle_after_step (sim, c);
@@ -428,6 +441,9 @@ truncate_future (FlSim *sim)
   while (keep < sim->events.len && fl_event_log_step (&sim->events, keep) < step)
     keep++;
   fl_event_log_truncate (&sim->events, keep);
+  while (sim->step_starts->len > 0
+         && g_array_index (sim->step_starts, FlStepStart, sim->step_starts->len - 1).index >= keep)
+    g_array_set_size (sim->step_starts, sim->step_starts->len - 1);
   sim->hash = 0x84222325cbf29ce4ull;
   for (gsize i = 0; i < keep; i++)
     {

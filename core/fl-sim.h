@@ -60,6 +60,22 @@ typedef struct {
   gboolean stuck;             /* its CPU was stuck rather than done */
 } FlScheduleMiss;
 
+/* When a step began, for a step that did not begin where its CPU's last one ended (kept
+ * beside the events, never in them: the events and their hash are the run's identity). The
+ * lanes draw the gaps: time a running CPU was held back by the schedule script or the dice
+ * is "waiting for its turn", not what it was doing before. */
+typedef struct {
+  gsize    index;             /* the step's event */
+  guint64  ready;             /* the CPU's clock when it was picked: its last step's end, or
+                               * when it was woken */
+  guint64  begun;             /* when it could start: later than ready when it was held back
+                               * while another CPU's time moved on */
+  guint64  work;              /* when its work began: later than begun for a TLB-flush IPI
+                               * taken before it reached the CPU */
+  gboolean parked;            /* the CPU was parked (spinning, asleep, waiting for IPI
+                               * acknowledgements) when it took the step: an IPI handler */
+} FlStepStart;
+
 typedef struct {
   guint64 total, speculative, retried, locked, errors, minor, major;
   guint64 pgfault;            /* the PGFAULT vm event as the kernel counts it (see FlCpu) */
@@ -108,6 +124,7 @@ guint64         fl_sim_get_seed         (FlSim *sim);
 guint64         fl_sim_get_state_hash   (FlSim *sim);
 GPtrArray      *fl_sim_get_findings     (FlSim *sim);
 GArray         *fl_sim_get_unreached    (FlSim *sim);
+GArray         *fl_sim_get_step_starts  (FlSim *sim);
 char           *fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss);
 void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);
 char           *fl_sim_describe_event   (FlSim *sim, const FlEvent *event);

@@ -27,9 +27,16 @@ typedef enum {
   FL_CPU_STUCK,       /* part of a deadlock: never runs again */
 } FlCpuStatus;
 
+/* What a CPU is doing. The events carry the first ten, as the CPU stands after its step
+ * (FL_ACT_IPI is a CPU waiting for its TLB-flush acknowledgements: the handler is one step,
+ * never a frame). The last two only the lanes draw, from the events and the step starts
+ * (fl_sim_get_step_starts): events never carry them, so the run's hash keeps its meaning. */
 typedef enum {
   FL_ACT_USER, FL_ACT_LOCKED_FAULT, FL_ACT_SPEC_FAULT, FL_ACT_SYSCALL, FL_ACT_SPIN,
-  FL_ACT_BLOCKED, FL_ACT_IRQS_OFF, FL_ACT_RCU, FL_ACT_IPI, FL_ACT_DONE, FL_ACT_N
+  FL_ACT_BLOCKED, FL_ACT_IRQS_OFF, FL_ACT_RCU, FL_ACT_IPI, FL_ACT_DONE,
+  FL_ACT_TURN,          /* runnable, held back while the schedule runs another CPU */
+  FL_ACT_IPI_HANDLER,   /* running the TLB-flush IPI's handler (flush_tlb_func) */
+  FL_ACT_N
 } FlActivity;
 
 /* Hot cache lines with a fixed id; objects' lines follow (see fl_line_of_*). */

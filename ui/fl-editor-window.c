@@ -45,6 +45,8 @@ struct _FlEditorWindow
   guint          error_line;
   char          *status;
   gboolean       message_shown;
+  gboolean       message_is_verdict; /* the message refused invalid text: a fix ends it */
+  GFile         *pending_file;  /* to open once unsaved changes are saved or discarded */
 
   FlEditorThen   then;          /* waiting on the unsaved-changes question or Save As */
   GtkWidget     *question;
@@ -66,6 +68,7 @@ fl_editor_window_show_message (FlEditorWindow *self, GtkMessageType type, const 
   gtk_label_set_label (self->message_label, text);
   gtk_info_bar_set_revealed (self->message_bar, TRUE);
   self->message_shown = TRUE;
+  self->message_is_verdict = FALSE;
   if (type == GTK_MESSAGE_ERROR)
     gtk_widget_error_bell (GTK_WIDGET (self));
 }
@@ -219,6 +222,9 @@ fl_editor_window_check_text (FlEditorWindow *self)
   g_clear_handle_id (&self->check_id, g_source_remove);
   scenario = fl_editor_check_text (text, &line, &status);
   fl_editor_window_set_status (self, line, status, scenario != NULL);
+  /* "cannot run" beside "Valid scenario" would contradict the status line */
+  if (scenario != NULL && self->message_shown && self->message_is_verdict)
+    fl_editor_window_hide_message (self);
   return scenario;
 }
 
@@ -588,6 +594,7 @@ fl_editor_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   g_clear_object (&self->file);
+  g_clear_object (&self->pending_file);
   gtk_widget_dispose_template (GTK_WIDGET (self), FL_TYPE_EDITOR_WINDOW);
 
   G_OBJECT_CLASS (fl_editor_window_parent_class)->dispose (object);
@@ -696,6 +703,44 @@ fl_editor_window_show (GtkWindow *parent, FlSession *session)
   return self;
 }
 
+static void
+fl_editor_window_open_pending (FlEditorWindow *self)
+{
+  g_autoptr(GFile) file = g_steal_pointer (&self->pending_file);
+
+  if (file != NULL)
+    fl_editor_window_open_file (self, file, NULL);   /* the message bar says what failed */
+}
+
+/**
+ * fl_editor_window_show_file:
+ * @parent: the main window
+ * @session: its session
+ * @file: a `.fault` file, typically one that failed to load
+ *
+ * The editor of @parent, presented on @file's text, checked: a file that does not parse
+ * shows its error at its line. Unsaved changes in an open editor are asked about first.
+ *
+ * Returns: (transfer none): the editor
+ */
+FlEditorWindow *
+fl_editor_window_show_file (GtkWindow *parent, FlSession *session, GFile *file)
+{
+  FlEditorWindow *self;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  self = fl_editor_window_show (parent, session);
+  if (self->file != NULL && g_file_equal (self->file, file)
+      && !gtk_text_buffer_get_modified (fl_editor_window_buffer (self)))
+    fl_editor_window_recheck (self);
+  else
+    {
+      g_set_object (&self->pending_file, file);
+      fl_editor_window_confirm (self, fl_editor_window_open_pending);
+    }
+  return self;
+}
+
 GtkTextBuffer *
 fl_editor_window_get_buffer (FlEditorWindow *self)
 {
@@ -771,6 +816,7 @@ fl_editor_window_run (FlEditorWindow *self, GError **error)
                                  self->status);
       g_set_error_literal (error, FL_EDITOR_ERROR, FL_EDITOR_ERROR_INVALID, self->status);
       fl_editor_window_show_message (self, GTK_MESSAGE_ERROR, message);
+      self->message_is_verdict = TRUE;
       return FALSE;
     }
   text = fl_editor_window_text (self);
@@ -872,6 +918,7 @@ fl_editor_window_save_to_store (FlEditorWindow *self, gint64 *out_id, GError **e
                                  self->status);
       g_set_error_literal (error, FL_EDITOR_ERROR, FL_EDITOR_ERROR_INVALID, self->status);
       fl_editor_window_show_message (self, GTK_MESSAGE_ERROR, message);
+      self->message_is_verdict = TRUE;
       return FALSE;
     }
   if (!fl_editor_files_save_to_store (self->name, scenario, out_id, &local))

@@ -32,6 +32,11 @@ G_DECLARE_FINAL_TYPE (FlEditorWindow, fl_editor_window, FL, EDITOR_WINDOW, GtkAp
 FlEditorWindow *fl_editor_window_show          (GtkWindow      *parent,
                                                 FlSession      *session);
 
+/* The same on the text of a `.fault` file (one that failed to load: its error at its line). */
+FlEditorWindow *fl_editor_window_show_file     (GtkWindow      *parent,
+                                                FlSession      *session,
+                                                GFile          *file);
+
 GtkTextBuffer  *fl_editor_window_get_buffer    (FlEditorWindow *self);
 /* The name runs and the store get: the file's name without ".fault", else the scenario's. */
 const char     *fl_editor_window_get_name      (FlEditorWindow *self);

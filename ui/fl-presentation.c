@@ -9,7 +9,9 @@
 
 #include <glib/gi18n.h>
 
+#include "fl-scenario-about.h"
 #include "fl-view-area.h"
+#include "fl-window.h"
 
 /* How much larger the views' type is when presenting: readable from the back of a room. */
 #define PRESENT_FONT_SCALE 1.6
@@ -93,6 +95,10 @@ fl_presentation_enter (FlPresentation *self)
   self->was_fullscreen = gtk_window_is_fullscreen (self->window);
   gtk_window_fullscreen (self->window);
   fl_presentation_set_font_scale (self, PRESENT_FONT_SCALE);
+  /* the views need the room: the captions tell the story */
+  if (FL_IS_WINDOW (self->window))
+    fl_scenario_about_set_presenting (fl_window_get_scenario_about (FL_WINDOW (self->window)),
+                                      TRUE);
   fl_presentation_go (self, -1);
   return TRUE;
 }
@@ -107,6 +113,9 @@ fl_presentation_leave (FlPresentation *self)
   self->active = FALSE;
   gtk_widget_set_visible (self->caption, FALSE);
   fl_presentation_set_font_scale (self, 1.0);
+  if (FL_IS_WINDOW (self->window))
+    fl_scenario_about_set_presenting (fl_window_get_scenario_about (FL_WINDOW (self->window)),
+                                      FALSE);
   if (!self->was_fullscreen)
     gtk_window_unfullscreen (self->window);
 }

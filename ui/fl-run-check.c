@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "fl-scenario-about.h"
 #include "fl-store-record.h"
 
 #define FL_RUN_CHECK_KEY "fl-run-check"
@@ -42,7 +43,11 @@ fl_run_check_report (FlRunCheck *check, gboolean matches, const char *message)
   g_autoptr(GObject) target = g_weak_ref_get (&check->target);
 
   if (window != NULL)
-    fl_window_show_message (window, message);
+    {
+      fl_window_show_message (window, message);
+      /* the message goes after a while; that this is a replay, and of which run, stays */
+      fl_scenario_about_set_replay (fl_window_get_scenario_about (window), message);
+    }
   if (target != NULL && check->func != NULL)
     check->func (target, check->run_id, matches, message);
 }

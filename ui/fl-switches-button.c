@@ -10,6 +10,8 @@
 
 #include <glib/gi18n.h>
 
+#include "fl-config.h"
+
 typedef struct {
   const char *key;
   const char *label;         /* translatable, shown next to the control */
@@ -112,6 +114,12 @@ fl_switch_row_show (FlSwitchRow *row,
         gtk_adjustment_set_upper (adjustment, number);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->control), number);
     }
+  /* what the value shown means, and what a scenario file or --set calls it */
+  const char *about = fl_config_value_about (row->info->key, value);
+  g_autofree char *tip = about != NULL
+    ? g_strdup_printf ("%s=%s: %s", row->info->key, value, _(about))
+    : g_strdup_printf ("%s=%s", row->info->key, value);
+  gtk_widget_set_tooltip_text (row->control, tip);
 }
 
 static void
@@ -322,21 +330,33 @@ fl_switches_button_add_rows (FlSwitchesButton   *self,
     {
       FlSwitchRow *row = &self->rows[first_row + i];
       GtkWidget *label = gtk_label_new (_(infos[i].label));
+      /* what the switch decides, under its name: a newcomer needs it more than the key */
+      GtkWidget *about = gtk_label_new (_(fl_config_key_about (infos[i].key)));
+      GtkWidget *names = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
       row->self = self;
       row->info = &infos[i];
       row->control = fl_switch_row_make_control (row);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_widget_set_hexpand (label, TRUE);
+      gtk_label_set_xalign (GTK_LABEL (about), 0.0);
+      gtk_label_set_wrap (GTK_LABEL (about), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (about), 44);
+      gtk_widget_add_css_class (about, "dim-label");
+      gtk_widget_add_css_class (about, "caption");
+      gtk_box_append (GTK_BOX (names), label);
+      gtk_box_append (GTK_BOX (names), about);
+      gtk_widget_set_hexpand (names, TRUE);
       /* The key is what scenario files and faultline-cli --set call the switch. */
       gtk_widget_set_tooltip_text (label, infos[i].key);
       gtk_widget_set_tooltip_text (row->control, infos[i].key);
       gtk_widget_set_valign (row->control, GTK_ALIGN_CENTER);
       gtk_accessible_update_relation (GTK_ACCESSIBLE (row->control),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (row->control),
+                                      GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, about, NULL, -1);
 
-      gtk_grid_attach (grid, label, 0, line, 1, 1);
+      gtk_grid_attach (grid, names, 0, line, 1, 1);
       gtk_grid_attach (grid, row->control, 1, line, 1, 1);
       line++;
     }

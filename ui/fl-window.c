@@ -18,6 +18,7 @@
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
 #include "fl-lanes-area.h"
+#include "fl-scenario-about.h"
 #include "fl-scenario-button.h"
 #include "fl-scrubber.h"
 #include "fl-session.h"
@@ -40,9 +41,13 @@ struct _FlWindow
   GtkLabel       *scenario_label;
   GtkLabel       *error_title_label;
   GtkLabel       *error_label;
+  GtkWidget      *error_edit_button;
+  char           *failed_file; /* the .fault file whose load failed last, NULL after a load */
   GtkProgressBar *progress_bar;
   GtkWidget      *stop_loading_button;
   GtkBox         *scenario_box;
+  GtkBox         *views_box;
+  GtkWidget      *about;       /* the scenario's description over the views */
   GtkButton      *play_button;
   GtkLabel       *step_label;
   GtkScale       *speed_scale;
@@ -177,7 +182,8 @@ fl_window_update_actions (FlWindow *self)
     { "next-bookmark", sim != NULL && n_bookmarks > 0 },
     { "previous-bookmark", sim != NULL && n_bookmarks > 0 },
     { "compare", sim != NULL },
-    { "edit-scenario", sim != NULL },
+    /* a file that does not load is what most needs its editor */
+    { "edit-scenario", sim != NULL || self->failed_file != NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
@@ -242,6 +248,8 @@ fl_window_loading_changed (FlWindow *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_widget_set_visible (self->error_edit_button, FALSE);
+  g_clear_pointer (&self->failed_file, g_free);
   gtk_stack_set_visible_child_name (self->stack, "views");
   if (self->place_paned_id == 0)
     self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
@@ -266,8 +274,17 @@ fl_window_load_failed (FlWindow *self, const GError *error)
   gtk_label_set_label (self->error_label, error->message);
   gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+  /* A file the user wrote is fixed in the editor, at the line the error names; a built-in
+   * scenario that does not load is this build's bug, not the user's to edit. */
+  const char *scenario = fl_session_get_scenario (self->session);
+  g_clear_pointer (&self->failed_file, g_free);
+  if (scenario != NULL && g_path_is_absolute (scenario)
+      && g_file_test (scenario, G_FILE_TEST_IS_REGULAR))
+    self->failed_file = g_strdup (scenario);
+  gtk_widget_set_visible (self->error_edit_button, self->failed_file != NULL);
   gtk_stack_set_visible_child_name (self->stack, "welcome");
   fl_window_update_step (self);
+  fl_window_update_actions (self);
 }
 
 static void
@@ -530,7 +547,13 @@ fl_window_edit_scenario (GSimpleAction *action, GVariant *parameter, gpointer us
 {
   FlWindow *self = user_data;
 
-  fl_editor_window_show (GTK_WINDOW (self), self->session);
+  if (self->failed_file != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->failed_file);
+      fl_editor_window_show_file (GTK_WINDOW (self), self->session, file);
+    }
+  else
+    fl_editor_window_show (GTK_WINDOW (self), self->session);
 }
 
 static void
@@ -647,6 +670,7 @@ fl_window_finalize (GObject *object)
   FlWindow *self = FL_WINDOW (object);
 
   g_clear_pointer (&self->scenario, g_free);
+  g_clear_pointer (&self->failed_file, g_free);
 
   G_OBJECT_CLASS (fl_window_parent_class)->finalize (object);
 }
@@ -709,9 +733,11 @@ fl_window_class_init (FlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, error_title_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, error_edit_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stop_loading_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_box);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, views_box);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, play_button);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, step_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, speed_scale);
@@ -735,6 +761,8 @@ fl_window_init (FlWindow *self)
 
   gtk_box_append (self->scenario_box, fl_scenario_button_new (self->session));
   gtk_box_append (self->scenario_box, fl_switches_button_new (self->session));
+  self->about = fl_scenario_about_new (self->session);
+  gtk_box_prepend (self->views_box, self->about);
 
   /* Created before any load completes, so it sees the first run arrive. */
   self->bookmarks = fl_bookmarks_new (self->session);
@@ -919,6 +947,14 @@ fl_window_get_message (FlWindow *self)
 {
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
   return fl_shown_text (self->message_label);
+}
+
+/* The strip with the scenario's description over the views (fl-scenario-about.h). */
+GtkWidget *
+fl_window_get_scenario_about (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+  return self->about;
 }
 
 const char *

@@ -31,6 +31,7 @@ gboolean    fl_window_add_bookmark (FlWindow       *self,
 const char *fl_window_get_message  (FlWindow       *self);
 /* Why the last load failed, as the welcome page tells it; NULL when it did not. */
 const char *fl_window_get_load_error (FlWindow     *self);
+GtkWidget  *fl_window_get_scenario_about (FlWindow *self);
 void        fl_window_show_message (FlWindow       *self,
                                     const char     *message);
 /* Presentation mode (win.present, F5) is on. */

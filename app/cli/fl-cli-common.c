@@ -95,3 +95,33 @@ fl_cli_parse_policy (const char *name, FlSchedPolicy *policy)
     }
   return TRUE;
 }
+
+/* What --help says after the options of a command with --set: every switch with what it
+ * decides and what each of its values means (the core's table), the costs by name only. */
+char *
+fl_cli_switches_help (void)
+{
+  GString *out = g_string_new ("Switches for --set KEY=VALUE (also a scenario's [config]):\n");
+  const char *const *keys = fl_config_keys ();
+  g_autoptr (GPtrArray) costs = g_ptr_array_new ();
+  const char *spf[] = { "spf", NULL };
+  for (guint pass = 0; pass < 2; pass++)
+    for (const char *const *k = pass ? keys : spf; *k != NULL; k++)
+      {
+        if (g_str_has_prefix (*k, "cost."))
+          {
+            g_ptr_array_add (costs, (gpointer) *k);
+            continue;
+          }
+        g_string_append_printf (out, "  %-18s %s\n", *k, fl_config_key_about (*k));
+        const char *valid = fl_config_valid_values (*k);
+        g_auto (GStrv) values = strchr (valid, '|') ? g_strsplit (valid, "|", -1) : NULL;
+        for (guint i = 0; values && values[i]; i++)
+          g_string_append_printf (out, "    %-16s %s\n", values[i],
+                                  fl_config_value_about (*k, values[i]));
+      }
+  g_ptr_array_add (costs, NULL);
+  g_autofree char *names = g_strjoinv (", ", (char **) costs->pdata);
+  g_string_append_printf (out, "  Cycle costs of the coherence model (docs/model.md): %s", names);
+  return g_string_free (out, FALSE);
+}

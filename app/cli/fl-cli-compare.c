@@ -328,13 +328,16 @@ fl_cli_compare (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCENARIO - one scenario under two sets of switches");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *switches = fl_cli_switches_help ();
+  g_autofree char *description = g_strconcat (
     "Runs SCENARIO twice, with --a's switches and with --b's, and prints both runs'\n"
     "counters and cache-line transfers with B - A and B / A, and each run's findings.\n"
     "The two runs are lined up by scenario operation: at --step N of A, B is at the\n"
     "same operation's moment.\n"
     "Example: faultline-cli compare spf-vs-munmap --a vma-free=rcu --b vma-free=immediate\n"
-    "Exit status: 0 neither run has findings, 1 one has, 2 usage or input error.");
+    "Exit status: 0 neither run has findings, 1 one has, 2 usage or input error.",
+    "\n\n", switches, NULL);
+  g_option_context_set_description (context, description);
   int status;
   if (!fl_cli_parse (context, &argc, &argv))
     status = FL_EXIT_USAGE;

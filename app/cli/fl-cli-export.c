@@ -136,9 +136,16 @@ export_scenario (const ExportOptions *o, const char *id)
     .width = o->width, .height = height ? height : 720, .font_scale = scale,
     .selected_cpu = (guint) o->cpu,
   };
-  /* the lanes are a strip: at 720 they would fill half the image and leave the rest blank */
-  if (height == 0 && view == FL_VIEW_LANES)
-    viewport.height = fl_lanes_natural_height (sim, &viewport);
+  /* One view alone is as tall as its content, with the text the width gives it: at 720 the
+   * lanes, a small tree or the counters would leave most of the image blank. A range keeps
+   * one height for all its pages, the lanes' (whose height does not change with the step)
+   * or the default. */
+  if (height == 0 && view != FL_VIEW_ALL && (!range || view == FL_VIEW_LANES))
+    {
+      if (view != FL_VIEW_LANES)
+        viewport.font_scale = MAX (scale, CLAMP (o->width / 800.0, 1.0, 1.5));
+      viewport.height = fl_view_natural_height (view, sim, &viewport);
+    }
   if (range)
     {
       if (!fl_export_range (view, sim, first, last, &viewport, &palette, format, o->output, NULL,
@@ -164,19 +171,22 @@ fl_cli_export (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "The file to write; with --from/--to and png or svg, the prefix of the numbered files", "FILE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (points for SVG and PDF), default 1280", "W" },
-    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, "Height, default 720 (the lanes: as tall as they need)", "H" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, "Height, default: as tall as the view needs (all: 720)", "H" },
     { "cpu", 0, 0, G_OPTION_ARG_INT, &o.cpu, "The selected CPU, whose listing is shown (default 0)", "N" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &o.dark, "Use the dark style", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCENARIO - draw a view of a scenario at a step");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *switches = fl_cli_switches_help ();
+  g_autofree char *description = g_strconcat (
     "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file.\n"
     "The image is drawn by the same painters as the window.\n"
     "With --from N --to M every step from N to M is drawn: one PDF with a page per step,\n"
     "or PREFIX-000N.png … (six digits, zero-padded) for png and svg; at most 5000 steps.\n"
-    "Exit status: 0 written, 2 usage or input error.");
+    "Exit status: 0 written, 2 usage or input error.",
+    "\n\n", switches, NULL);
+  g_option_context_set_description (context, description);
   int status;
   if (!fl_cli_parse (context, &argc, &argv))
     status = FL_EXIT_USAGE;

@@ -113,9 +113,12 @@ fl_cli_run (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCENARIO - simulate a scenario");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *switches = fl_cli_switches_help ();
+  g_autofree char *description = g_strconcat (
     "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file.\n"
-    "Exit status: 0 no findings, 1 findings, 2 usage or input error.");
+    "Exit status: 0 no findings, 1 findings, 2 usage or input error.",
+    "\n\n", switches, NULL);
+  g_option_context_set_description (context, description);
   int status;
   if (!fl_cli_parse (context, &argc, &argv))
     status = FL_EXIT_USAGE;

@@ -20,6 +20,7 @@ int          fl_cli_fail             (const char *format, ...) G_GNUC_PRINTF (1,
 gboolean     fl_cli_parse            (GOptionContext *context, int *argc, char ***argv);
 FlScenario  *fl_cli_load_scenario    (const char *id_or_path);
 gboolean     fl_cli_apply_sets       (FlConfig *config, char **sets);
+char        *fl_cli_switches_help    (void);
 gboolean     fl_cli_parse_policy     (const char *name, FlSchedPolicy *policy);
 const char  *fl_cli_decimal          (double value, guint decimals, char *buf, gsize size);
 

@@ -562,6 +562,27 @@ test_export_step (void)
   g_assert_cmpint (zero.status, ==, 2);
   g_assert_nonnull (strstr (zero.err, "--height 0: expected"));
 
+  /* So is every view drawn alone: the tree, the tables, the lines, RCU and the counters of
+   * step 30 fill a fraction of 720 pixels (the rest was blank, issue 19); the listing fills
+   * them; an asked height is kept */
+  const struct { const char *view; guint max; } alone[] = {
+    { "vma", 400 }, { "pgtable", 360 }, { "cache", 640 }, { "rcu", 360 }, { "counters", 300 },
+    { "listing", 760 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (alone); i++)
+    {
+      g_auto (Result) r = { 0 }, asked = { 0 };
+      cli (&r, "export", "spf-vs-munmap", "--view", alone[i].view, "--step", "30", "-o", single,
+           NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      if (png_height (single) > alone[i].max || png_height (single) < 200)
+        g_error ("--view %s: %u pixels tall", alone[i].view, png_height (single));
+      cli (&asked, "export", "spf-vs-munmap", "--view", alone[i].view, "--step", "30",
+           "--height", "720", "-o", single, NULL);
+      g_assert_cmpint (asked.status, ==, 0);
+      g_assert_cmpuint (png_height (single), ==, 720);
+    }
+
   g_auto (Result) no_view = { 0 }, no_file = { 0 }, no_ending = { 0 };
   cli (&no_view, "export", "spf-vs-munmap", "-o", single, NULL);
   g_assert_cmpint (no_view.status, ==, 2);
@@ -573,6 +594,25 @@ test_export_step (void)
   g_assert_cmpint (no_ending.status, ==, 2);
   g_assert_nonnull (strstr (no_ending.err, "has no .png, .svg or .pdf ending"));
   remove_tree (tmp);
+}
+
+/* --set's help says what every switch decides and what each value means, from the core's
+ * table; a bad value's error says it too. */
+static void
+test_switches_described (void)
+{
+  g_auto (Result) help = { 0 }, bad = { 0 };
+  cli (&help, "run", "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "Switches for --set KEY=VALUE"));
+  g_assert_nonnull (strstr (help.out, "  rwsem              How mmap_sem is built\n"
+                                      "    generic          a spinlock guarding a count and a "
+                                      "wait list, as x86-64 used in 2.6.32\n"));
+  g_assert_nonnull (strstr (help.out, "    v2-as-posted     the patch as posted, with its bugs"));
+  cli (&bad, "run", "spf-vs-munmap", "--set", "vma-free=later", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "(valid: rcu, immediate). When munmap frees an unlinked "
+                                     "VMA; rcu: after an RCU grace period"));
 }
 
 /* Both runs, their difference, and the finding only B has; bad switches named. */
@@ -647,6 +687,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/bad-corpus", test_bad_corpus);
   g_test_add_func ("/cli/export/range", test_export_range);
   g_test_add_func ("/cli/export/step", test_export_step);
+  g_test_add_func ("/cli/switches-described", test_switches_described);
   g_test_add_func ("/cli/compare", test_compare);
   return g_test_run ();
 }

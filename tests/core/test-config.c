@@ -52,6 +52,40 @@ test_errors_list_valid_values (void)
   g_assert_cmpint (c.cpus, ==, 2);
 }
 
+/* Every key and every value of an enum has its one line, and a bad value's error gives them
+ * after the list of valid values (which tools read as it is). */
+static void
+test_every_switch_described (void)
+{
+  const char *const *keys = fl_config_keys ();
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      const char *about = fl_config_key_about (keys[i]);
+      if (about == NULL || strlen (about) < 10)
+        g_error ("%s has no description", keys[i]);
+      const char *valid = fl_config_valid_values (keys[i]);
+      if (strchr (valid, '|') == NULL)
+        continue;
+      g_auto (GStrv) values = g_strsplit (valid, "|", -1);
+      for (guint v = 0; values[v] != NULL; v++)
+        if (fl_config_value_about (keys[i], values[v]) == NULL)
+          g_error ("%s=%s has no description", keys[i], values[v]);
+    }
+  g_assert_nonnull (fl_config_key_about ("spf"));
+  g_assert_nonnull (fl_config_value_about ("spf", "v2-as-posted"));
+  g_assert_null (fl_config_value_about ("rwsem", "nonsense"));
+  g_assert_null (fl_config_key_about ("nonsense"));
+
+  FlConfig config;
+  fl_config_init_defaults (&config);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (fl_config_set (&config, "rwsem", "fast", &error));
+  g_assert_cmpstr (error->message, ==,
+                   "invalid value 'fast' for 'rwsem' (valid: generic, xadd). How mmap_sem is "
+                   "built; generic: a spinlock guarding a count and a wait list, as x86-64 used "
+                   "in 2.6.32; xadd: one count word changed by a locked xadd, as from 2.6.34");
+}
+
 static void
 test_topology_must_hold_the_cpus (void)
 {
@@ -73,5 +107,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/config/round-trip", test_set_and_get_round_trip);
   g_test_add_func ("/core/config/errors", test_errors_list_valid_values);
   g_test_add_func ("/core/config/topology", test_topology_must_hold_the_cpus);
+  g_test_add_func ("/core/config/described", test_every_switch_described);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "fl-config.h"
 #include "fl-export-dialog.h"
 #include "fl-file-chooser.h"
 #include "fl-scenario-button.h"
@@ -89,24 +90,6 @@ fl_menu_popover (GtkWidget *control)
   return GTK_POPOVER (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
 }
 
-typedef gboolean (*FlWidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static GtkWidget *
-fl_find_widget (GtkWidget *root, FlWidgetMatch match, gconstpointer data)
-{
-  if (match (root, data))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = fl_find_widget (child, match, data);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 fl_is_label_with_text (GtkWidget *widget, gconstpointer text)
 {
@@ -119,12 +102,15 @@ fl_is_list_box (GtkWidget *widget, gconstpointer data)
   return GTK_IS_LIST_BOX (widget);
 }
 
-/* Each switch's control carries its configuration key as tooltip. */
+/* Each switch's control carries its configuration key in its tooltip: "key=value: what it
+ * means". */
 static gboolean
 fl_is_control_for_key (GtkWidget *widget, gconstpointer key)
 {
+  const char *tip = gtk_widget_get_tooltip_text (widget);
+  gsize n = strlen (key);
   return (GTK_IS_DROP_DOWN (widget) || GTK_IS_SWITCH (widget) || GTK_IS_SPIN_BUTTON (widget))
-         && g_strcmp0 (gtk_widget_get_tooltip_text (widget), key) == 0;
+         && tip != NULL && strncmp (tip, key, n) == 0 && (tip[n] == '\0' || tip[n] == '=');
 }
 
 static gboolean
@@ -143,7 +129,7 @@ fl_is_error_label (GtkWidget *widget, gconstpointer data)
 static GtkWidget *
 fl_switch_control (GtkWidget *switches, const char *key)
 {
-  GtkWidget *control = fl_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+  GtkWidget *control = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                        fl_is_control_for_key, key);
 
   g_assert_nonnull (control);
@@ -199,11 +185,11 @@ test_scenario_button_lists_builtins (void)
   GtkWidget *button = fl_scenario_button_new (session);
   GtkWidget *window = fl_in_window (button);
   GtkWidget *menu_button = gtk_widget_get_first_child (button);
-  GtkWidget *list = fl_find_widget (GTK_WIDGET (fl_menu_popover (button)), fl_is_list_box, NULL);
+  GtkWidget *list = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (button)), fl_is_list_box, NULL);
   g_auto(GStrv) ids = fl_scenario_builtin_ids ();
   guint n_rows = 0;
 
-  g_assert_nonnull (fl_find_widget (menu_button, fl_is_label_with_text, FL_TEST_SCENARIO));
+  g_assert_nonnull (fl_test_find_widget (menu_button, fl_is_label_with_text, FL_TEST_SCENARIO));
   g_assert_nonnull (list);
   g_assert_cmpuint (g_strv_length (ids), >, 0);
 
@@ -219,8 +205,8 @@ test_scenario_button_lists_builtins (void)
 
       /* Sorted like the ids, each row naming its id and its title. */
       g_assert_nonnull (scenario);
-      g_assert_nonnull (fl_find_widget (GTK_WIDGET (row), fl_is_label_with_text, ids[i]));
-      g_assert_nonnull (fl_find_widget (GTK_WIDGET (row), fl_is_label_with_text,
+      g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (row), fl_is_label_with_text, ids[i]));
+      g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (row), fl_is_label_with_text,
                                         scenario->title));
       g_assert_nonnull (gtk_widget_get_tooltip_text (GTK_WIDGET (row)));
     }
@@ -236,7 +222,7 @@ test_scenario_button_loads_choice (void)
   GtkWidget *button = fl_scenario_button_new (session);
   GtkWidget *window = fl_in_window (button);
   GtkWidget *menu_button = gtk_widget_get_first_child (button);
-  GtkWidget *list = fl_find_widget (GTK_WIDGET (fl_menu_popover (button)), fl_is_list_box, NULL);
+  GtkWidget *list = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (button)), fl_is_list_box, NULL);
   g_auto(GStrv) ids = fl_scenario_builtin_ids ();
   const char *other = g_strcmp0 (ids[0], FL_TEST_SCENARIO) != 0 ? ids[0] : ids[1];
   guint index = g_strcmp0 (ids[0], FL_TEST_SCENARIO) != 0 ? 0 : 1;
@@ -248,7 +234,7 @@ test_scenario_button_loads_choice (void)
 
   g_assert_cmpuint (log.failures, ==, 0);
   g_assert_cmpstr (fl_session_get_scenario (session), ==, other);
-  g_assert_nonnull (fl_find_widget (menu_button, fl_is_label_with_text, other));
+  g_assert_nonnull (fl_test_find_widget (menu_button, fl_is_label_with_text, other));
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (menu_button),
                                    fl_session_get_title (session)));
 
@@ -282,8 +268,25 @@ test_switches_set_through_widget (void)
 
       g_assert_cmpstr (shown, ==, expected);
     }
-  g_assert_null (fl_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+  g_assert_null (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                  fl_is_control_for_key, "cost.dram"));
+  /* each says what it decides, and its control what the value shown means */
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *about = fl_config_key_about (keys[i]);
+      g_autofree char *value = fl_session_get_switch (session, keys[i]);
+      const char *value_about = fl_config_value_about (keys[i], value);
+      g_autofree char *tip = value_about ? g_strdup_printf ("%s=%s: %s", keys[i], value, value_about)
+                                         : g_strdup_printf ("%s=%s", keys[i], value);
+      const char *shown_tip = gtk_widget_get_tooltip_text (fl_switch_control (switches,
+                                                                                   keys[i]));
+      g_assert_nonnull (about);
+      g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+                                             fl_is_label_with_text, about));
+      g_assert_cmpstr (shown_tip, ==, tip);
+    }
+  g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+                                         fl_is_label_with_text, "How mmap_sem is built"));
 
   {
     g_autofree char *before = fl_session_get_switch (session, "fault-path");
@@ -369,7 +372,7 @@ test_switches_error_inline (void)
   g_autoptr(FlSession) session = fl_session_new_loaded (FL_TEST_SCENARIO, &log);
   GtkWidget *switches = fl_switches_button_new (session);
   GtkWidget *window = fl_in_window (switches);
-  GtkWidget *error_label = fl_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+  GtkWidget *error_label = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                            fl_is_error_label, NULL);
   GtkWidget *cpus = fl_switch_control (switches, "cpus");
   g_autofree char *sockets = fl_session_get_switch (session, "sockets");
@@ -414,7 +417,7 @@ test_switches_reset_and_follow (void)
   g_autoptr(FlSession) session = fl_session_new_loaded (FL_TEST_SCENARIO, &log);
   GtkWidget *switches = fl_switches_button_new (session);
   GtkWidget *window = fl_in_window (switches);
-  GtkWidget *reset = fl_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
+  GtkWidget *reset = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                      fl_is_button_labelled, "_Reset to the Scenario’s Values");
   GtkWidget *vma_free = fl_switch_control (switches, "vma-free");
   GtkWidget *rwsem = fl_switch_control (switches, "rwsem");

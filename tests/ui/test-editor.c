@@ -437,6 +437,83 @@ test_editor_stop_point (void)
   g_assert_true (g_str_has_prefix (status, want));
 }
 
+/* Run refuses broken text with a banner; once the text is fixed, the banner saying it cannot
+ * run goes, and only "Valid scenario" is left. */
+static void
+fl_check_banner (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  fl_window_set_scenario (FL_WINDOW (window), SCENARIO);
+  fl_test_wait_loaded (session);
+  fl_activate (window, "edit-scenario");
+  FlEditorWindow *editor = fl_find_editor (app);
+  fl_type_and_wait (editor, fl_broken_text);
+  g_autoptr(GError) error = NULL;
+  g_assert_false (fl_editor_window_run (editor, &error));
+  g_assert_error (error, FL_EDITOR_ERROR, FL_EDITOR_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (fl_editor_window_get_message (editor),
+                                   "This is not a valid scenario"));
+  fl_type_and_wait (editor, fl_valid_text);
+  g_assert_true (g_str_has_prefix (fl_editor_window_get_status (editor), "Valid scenario"));
+  g_assert_null (fl_editor_window_get_message (editor));
+  gtk_window_destroy (GTK_WINDOW (editor));
+}
+
+static void
+test_editor_banner (void)
+{
+  fl_test_run_application (fl_check_banner, NULL);
+}
+
+/* A visible button that activates the action named by `data`. */
+static gboolean
+fl_is_action_button (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget)
+         && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
+}
+
+/* A .fault file that does not load: its error page offers the editor, and the editor opens on
+ * the file's text with the line at fault marked, not on the run that was on screen. */
+static void
+fl_check_failed_file (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  const char *path = data;
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  fl_window_set_scenario (FL_WINDOW (window), path);
+  while (fl_session_is_loading (session) || fl_window_get_load_error (FL_WINDOW (window)) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (fl_window_get_load_error (FL_WINDOW (window)), ":7:"));
+  GtkButton *button = GTK_BUTTON (fl_test_find_widget (GTK_WIDGET (window), fl_is_action_button,
+                                                      "win.edit-scenario"));
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_button_get_label (button), ==, "Edit in the Scenario Editor");
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (button)));
+  fl_activate (window, "edit-scenario");
+  FlEditorWindow *editor = fl_find_editor (app);
+  g_assert_nonnull (editor);
+  g_autofree char *text = fl_buffer_text (editor);
+  g_assert_cmpstr (text, ==, fl_broken_text);
+  g_assert_cmpuint (fl_editor_window_get_error_line (editor), ==, 7);
+  g_assert_true (fl_line_marked (editor, 7));
+  g_autofree char *opened = g_file_get_path (fl_editor_window_get_file (editor));
+  g_assert_cmpstr (opened, ==, path);
+  gtk_window_destroy (GTK_WINDOW (editor));
+}
+
+static void
+test_editor_failed_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("faultline-editor-failed-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (tmp, "broken.fault", NULL);
+  g_assert_true (g_file_set_contents (path, fl_broken_text, -1, &error));
+  fl_test_run_application (fl_check_failed_file, path);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -450,6 +527,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/editor/edit-run-save", test_editor);
   g_test_add_func ("/ui/editor/quit-asks", test_editor_quit);
   g_test_add_func ("/ui/editor/stop-point", test_editor_stop_point);
+  g_test_add_func ("/ui/editor/banner-after-fix", test_editor_banner);
+  g_test_add_func ("/ui/editor/failed-file", test_editor_failed_file);
 
   status = g_test_run ();
   fl_test_remove_data_home (data_home);

@@ -2,8 +2,11 @@
  * step, exports are what the painter draws, vector exports are reproducible, and the lanes
  * of a 64-CPU run draw in bounded time. */
 #include "fl-paint.h"
+#include "fl-config.h"
+#include "fl-loc.h"
 
 #include <cairo.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -473,6 +476,213 @@ test_lanes_hit (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Where the last step taken ended, as the lanes draw the present up to there. */
+static guint64
+last_end_of (FlSim *sim)
+{
+  guint64 step = fl_sim_get_step (sim);
+  gsize i = step ? fl_sim_find_step (sim, step) : 0;
+  return i > 0 ? fl_sim_get_event (sim, i - 1).cycle : 0;
+}
+
+/* At every step of every built-in, each CPU's lane at its own clock, where what it does now
+ * begins, says what its status says: parked CPUs are drawn waiting on what they wait for, a
+ * running one is drawn either waiting for its turn or not yet (its next work has not
+ * happened); every IPI handler is drawn as one; a speculative fault starts speculative. */
+static void
+test_lanes_status (void)
+{
+  g_auto (GStrv) ids = fl_scenario_builtin_ids ();
+  guint checked = 0, turns = 0, handlers = 0, spec_starts = 0;
+  for (guint i = 0; ids[i]; i++)
+    {
+      g_autoptr (FlSim) sim = sim_for (ids[i], NULL, NULL);
+      fl_sim_run (sim, 20000);
+      guint64 total = fl_sim_get_total_steps (sim);
+      guint64 every = MAX (total / 1500, 1);
+      for (guint64 n = 1; n <= total; n += every)
+        {
+          g_assert_true (fl_sim_seek (sim, n));
+          const FlState *st = fl_sim_get_state (sim);
+          guint64 until = last_end_of (sim);
+          for (guint c = 0; c < st->sizes.ncpus; c++)
+            {
+              const FlCpu *cpu = &st->cpus[c];
+              if (cpu->clock >= until)
+                continue;
+              gboolean done = FALSE;
+              int act = fl_lanes_shown_at (sim, c, cpu->clock, &done);
+              int want = -1;
+              switch (cpu->status)
+                {
+                case FL_CPU_SPIN: want = FL_ACT_SPIN; break;
+                case FL_CPU_SLEEP: want = FL_ACT_BLOCKED; break;
+                case FL_CPU_IPI_WAIT: want = FL_ACT_IPI; break;
+                case FL_CPU_STUCK: want = cpu->depth ? FL_ACT_BLOCKED : -1; break;
+                default: break;
+                }
+              if (want >= 0 && (act != want || !done))
+                g_error ("%s step %" G_GUINT64_FORMAT " cpu%u: status %d drawn as %d (%s)",
+                         ids[i], n, c, cpu->status, act, done ? "done" : "ahead");
+              if (want < 0 && done && act != FL_ACT_TURN)
+                g_error ("%s step %" G_GUINT64_FORMAT " cpu%u: not parked, drawn as %d", ids[i],
+                         n, c, act);
+              turns += done && act == FL_ACT_TURN;
+              checked++;
+            }
+        }
+      /* each IPI handler and each fault's speculative start, just before its step ends */
+      gsize n_events = fl_sim_get_n_events (sim);
+      for (gsize k = 0; k < n_events; k++)
+        {
+          FlEvent e = fl_sim_get_event (sim, k);
+          gboolean ipi = e.kind == FL_EV_IPI_ACK;
+          gboolean spec = e.loc == FL_LOC_DO_PAGE_FAULT_entry
+                          && e.val == FL_FAULT_PATH_SPECULATIVE;
+          if (!ipi && !spec)
+            continue;
+          g_assert_true (fl_sim_seek (sim, e.step + 1));
+          gboolean done = FALSE;
+          int act = fl_lanes_shown_at (sim, e.cpu, e.cycle - 1, &done);
+          g_assert_true (done);
+          g_assert_cmpint (act, ==, ipi ? FL_ACT_IPI_HANDLER : FL_ACT_SPEC_FAULT);
+          handlers += ipi;
+          spec_starts += spec;
+        }
+    }
+  /* the cases of the report are among them */
+  g_assert_cmpuint (checked, >, 1000);
+  g_assert_cmpuint (turns, >, 0);
+  g_assert_cmpuint (handlers, >, 0);
+  g_assert_cmpuint (spec_starts, >, 0);
+}
+
+/* The colour the lanes image has at a cycle, in the middle of a CPU's lane. */
+static guint32
+lane_pixel (FlSim *sim, cairo_surface_t *s, const FlViewport *vp, guint cpu, guint64 cycle)
+{
+  double x0, w;
+  guint64 t0, t1;
+  g_assert_true (fl_lanes_time_axis (sim, vp, &x0, &w, &t0, &t1));
+  double x = x0 + (double) (cycle - t0) / (double) (t1 - t0) * w;
+  int top = -1, bottom = -1;
+  for (int y = 0; y < (int) vp->height; y++)
+    {
+      guint hit = 99;
+      if (fl_lanes_hit (sim, vp, x, y + 0.5, &hit, NULL) && hit == cpu)
+        {
+          if (top < 0)
+            top = y;
+          bottom = y;
+        }
+    }
+  g_assert_cmpint (top, >=, 0);
+  return pixel (s, (int) x, (top + bottom) / 2);
+}
+
+/* The cases of the report, as drawn: cpu0 held back by the schedule while cpu1 unmaps is
+ * waiting for its turn, not busy in its speculative fault; a speculative fault's exception
+ * entry is speculative, not locked; the IPI handler cpu0 runs where it spins is not
+ * spinning; and the legend names every mark the lanes draw. */
+static void
+test_lanes_report (Fixture *f, gconstpointer data)
+{
+  FlViewport vp = { .width = WIDTH, .height = 260, .font_scale = 1 };
+  struct { const char *id; guint64 step; guint cpu; guint64 cycle; FlActivity want, not; } cases[] = {
+    { "spf-mmap-cache-race", 55, 0, 5000, FL_ACT_TURN, FL_ACT_SPEC_FAULT },
+    { "file-read-fault", 20, 0, 400, FL_ACT_SPEC_FAULT, FL_ACT_LOCKED_FAULT },
+    { "spf-tlb-ipi", 105, 0, 23500, FL_ACT_IPI_HANDLER, FL_ACT_SPIN },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (FlSim) sim = sim_for (cases[i].id, NULL, NULL);
+      fl_sim_run (sim, 0);
+      g_assert_true (fl_sim_seek (sim, cases[i].step));
+      cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, sim, &vp, &f->palette);
+      cairo_surface_flush (s);
+      guint32 px = lane_pixel (sim, s, &vp, cases[i].cpu, cases[i].cycle);
+      if (!pixel_is (px, &f->palette.activity[cases[i].want])
+          || pixel_is (px, &f->palette.activity[cases[i].not]))
+        g_error ("%s step %" G_GUINT64_FORMAT ": cpu%u at cycle %" G_GUINT64_FORMAT
+                 " is #%06x, not %s", cases[i].id, cases[i].step, cases[i].cpu, cases[i].cycle,
+                 px & 0xffffff, fl_activity_name (cases[i].want));
+      cairo_surface_destroy (s);
+    }
+
+  g_autofree char *path = g_build_filename (f->tmp, "lanes.svg", NULL);
+  g_autoptr (GError) error = NULL;
+  fl_sim_run (f->sim, 0);
+  g_assert_true (fl_export_view (FL_VIEW_LANES, f->sim, &f->viewport, &f->palette, "svg", path,
+                                 &error));
+  g_assert_no_error (error);
+  g_autofree char *svg = NULL;
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  const char *marks[] = { "clock at this step", "waiting for its turn", "IPI handler",
+                          "waiting for IPI acks", "finding", "TLB-flush IPI", "VM_FAULT_RETRY" };
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    if (strstr (svg, marks[i]) == NULL)
+      g_error ("the lanes' legend has no \"%s\"", marks[i]);
+}
+
+/* CIE L*a*b* of an sRGB colour (D65), for distances as the eye sees them. */
+static void
+to_lab (const FlRgba *c, double lab[3])
+{
+  double rgb[3] = { c->r, c->g, c->b }, xyz[3];
+  for (guint i = 0; i < 3; i++)
+    rgb[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92 : pow ((rgb[i] + 0.055) / 1.055, 2.4);
+  xyz[0] = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+  xyz[1] = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+  xyz[2] = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+  for (guint i = 0; i < 3; i++)
+    xyz[i] = xyz[i] > 0.008856 ? cbrt (xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+  lab[0] = 116 * xyz[1] - 16;
+  lab[1] = 500 * (xyz[0] - xyz[1]);
+  lab[2] = 200 * (xyz[1] - xyz[2]);
+}
+
+static double
+delta_e (const FlRgba *a, const FlRgba *b)
+{
+  double la[3], lb[3];
+  to_lab (a, la);
+  to_lab (b, lb);
+  return sqrt ((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1])
+               + (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+/* CPU colours are not activity colours (cpu0 was the speculative blue, cpu1 the locked
+ * orange): every one of 64 CPUs is far from every lane fill (a CIE76 distance of 18 and
+ * more), in both styles; the first eight are far from each other; all 64 differ, and repeat
+ * only past 64. */
+static void
+test_cpu_palette (void)
+{
+  for (guint style = 0; style < 2; style++)
+    {
+      FlPalette pal;
+      if (style)
+        fl_palette_init_dark (&pal);
+      else
+        fl_palette_init_light (&pal);
+      for (guint c = 0; c < 64; c++)
+        {
+          for (guint a = 0; a < FL_ACT_N; a++)
+            if (a != FL_ACT_DONE && delta_e (fl_palette_cpu (&pal, c), &pal.activity[a]) < 18)
+              g_error ("%s style: cpu%u is %.1f from the colour of %s", style ? "dark" : "light",
+                       c, delta_e (fl_palette_cpu (&pal, c), &pal.activity[a]),
+                       fl_activity_name (a));
+          /* and it reads as text on the view's background */
+          g_assert_cmpfloat (delta_e (fl_palette_cpu (&pal, c), &pal.background), >, 40);
+          /* the families apart; the shades of a family only differ: the label tells them */
+          for (guint d = 0; d < c; d++)
+            g_assert_cmpfloat (delta_e (fl_palette_cpu (&pal, c), fl_palette_cpu (&pal, d)), >,
+                               c < FL_CPU_FAMILIES ? 15 : 1);
+        }
+      g_assert_true (fl_palette_cpu (&pal, 64) == fl_palette_cpu (&pal, 0));
+    }
+}
+
 #define BIG_CPUS   64
 #define BIG_FAULTS 400
 
@@ -644,6 +854,10 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/painters/builtin-scenarios", test_builtin_scenarios);
   g_test_add_func ("/ui/painters/views-agree", test_views_agree);
   g_test_add_func ("/ui/painters/lanes-64-cpus", test_lanes_64_cpus);
+  g_test_add_func ("/ui/painters/lanes-status", test_lanes_status);
+  g_test_add_func ("/ui/painters/cpu-palette", test_cpu_palette);
+  g_test_add ("/ui/painters/lanes-report", Fixture, NULL, fixture_set_up, test_lanes_report,
+              fixture_tear_down);
   g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "fl-store-browser.h"
 #include "fl-store-record.h"
 #include "fl-store-rows.h"
+#include "fl-scenario-about.h"
 #include "ui-test-helpers.h"
 
 #define RECORDED "spf-vs-munmap"
@@ -239,6 +240,12 @@ fl_check_open_run (FlStoreBrowser *browser, FlWindow *window)
   /* so the window found the run in the store: its bookmarks are the run's */
   g_assert_cmpint (fl_bookmarks_get_run_id (fl_window_get_bookmarks (window)), ==, fx.run_id);
   g_assert_nonnull (strstr (fl_store_browser_get_message (browser), fx.hash));
+  /* and the window says, for as long as it shows it, that this is a replay and of which run */
+  g_autofree char *about = fl_scenario_about_get_text (fl_window_get_scenario_about (window));
+  g_autofree char *replay = g_strdup_printf ("Replay of a recorded run: Run %" G_GINT64_FORMAT
+                                             " replayed: identical to its recording", fx.run_id);
+  g_assert_nonnull (about);
+  g_assert_true (g_str_has_prefix (about, replay));
 }
 
 static void

@@ -5,6 +5,9 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include <string.h>
+
+#include "fl-scenario-about.h"
 #include "ui-test-helpers.h"
 
 /* ---- /ui/window/first-frame ---- */
@@ -160,6 +163,48 @@ test_window_dialogs (void)
   fl_test_run_application (fl_check_dialogs, NULL);
 }
 
+/* ---- /ui/window/scenario-about ---- */
+
+static gboolean
+fl_is_close_button (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_BUTTON (widget)
+         && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "window-close-symbolic") == 0;
+}
+
+/* A newcomer sees what the scenario is about and what it should show, over the views, not in
+ * a tooltip; closed, it stays closed for that scenario and opens again for the next. */
+static void
+fl_check_scenario_about (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  GtkWidget *about = fl_window_get_scenario_about (FL_WINDOW (window));
+
+  fl_window_set_scenario (FL_WINDOW (window), "spf-mmap-cache-race");
+  fl_test_wait_loaded (session);
+  g_autofree char *text = fl_scenario_about_get_text (about);
+  g_assert_nonnull (text);
+  g_assert_true (g_str_has_prefix (text, "About this scenario: find_vma first looks at "
+                                         "mm->mmap_cache"));
+  g_assert_nonnull (strstr (text, "\nExpected: The speculative fault retries; the locked retry "
+                                  "gets SIGSEGV; no findings."));
+  g_assert_true (gtk_widget_is_drawable (about));
+
+  g_signal_emit_by_name (fl_test_find_widget (about, fl_is_close_button, NULL), "clicked");
+  g_assert_null (fl_scenario_about_get_text (about));
+  fl_window_set_scenario (FL_WINDOW (window), "spf-vs-munmap");
+  fl_test_wait_loaded (session);
+  g_autofree char *next = fl_scenario_about_get_text (about);
+  g_assert_nonnull (next);
+  g_assert_nonnull (strstr (next, "Expected: "));
+}
+
+static void
+test_window_scenario_about (void)
+{
+  fl_test_run_application (fl_check_scenario_about, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -169,6 +214,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/first-frame", test_window_first_frame);
   g_test_add_func ("/ui/window/size-saved", test_window_size_saved);
   g_test_add_func ("/ui/window/dialogs", test_window_dialogs);
+  g_test_add_func ("/ui/window/scenario-about", test_window_scenario_about);
 
   return g_test_run ();
 }

@@ -139,6 +139,21 @@ fl_test_find_views (GtkWidget *root)
   return views;
 }
 
+GtkWidget *
+fl_test_find_widget (GtkWidget *root, FlWidgetMatch match, gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = fl_test_find_widget (child, match, data);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static GLogWriterOutput
 fl_fail_on_warnings_writer (GLogLevelFlags   log_level,
                             const GLogField *fields,

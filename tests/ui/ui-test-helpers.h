@@ -23,6 +23,9 @@ void        fl_test_wait_loaded     (FlSession    *session);
 GdkTexture *fl_test_render_widget   (GtkWidget    *widget);
 /* Every FlViewArea inside `root`, in widget-tree order. */
 GPtrArray  *fl_test_find_views      (GtkWidget    *root);
+/* The first widget in `root`'s tree, `root` included, that `match` accepts, or NULL. */
+typedef gboolean (*FlWidgetMatch) (GtkWidget *widget, gconstpointer data);
+GtkWidget  *fl_test_find_widget     (GtkWidget *root, FlWidgetMatch match, gconstpointer data);
 /* Lets whatever the last action set off happen (idles, redraws) for 200 ms. */
 void        fl_test_settle          (void);
 /* Makes every warning and critical, structured or not, fail the test with its text. */

@@ -37,7 +37,6 @@ typedef struct { double x, y, w, h; } Box;
 
 /* The 2010 configurations in the table's order, with colours that read as "worse to
  * better": grey baseline, then the three fixes. */
-static const guint known_colors[] = { 9, 1, 0, 2 };
 
 static void
 series_collect (Chart *c)
@@ -50,7 +49,7 @@ series_collect (Chart *c)
       if (g_strcmp0 (c->pts[i].config, known[k].name) == 0 && c->nseries < MAX_SERIES)
         {
           c->series[c->nseries++] = (Series) { known[k].name,
-                                               *fl_palette_cpu (c->p.pal, known_colors[k % 4]),
+                                               c->p.pal->series[k % 4],
                                                (Mark) (k % MARK_N) };
           break;
         }

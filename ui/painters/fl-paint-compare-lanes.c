@@ -4,6 +4,7 @@
  * are diamonds and retries rings. What differs is the axis: each column is a span of the
  * shared axis, turned into this run's cycles through the operation alignment. */
 #include "fl-paint-compare-private.h"
+#include "fl-lane-track.h"
 
 #include <math.h>
 #include <string.h>
@@ -11,86 +12,59 @@
 #define MAX_EXACT 24     /* intervals in a column weighed exactly; beyond, sampled */
 #define SAMPLES   12
 
-/* Each CPU's steps (findings left out), in order: the cycle each ended at, the activity
- * after it and its step number, read from the run's packed events in one pass. */
-typedef struct {
-  guint64 *cyc;
-  guint8  *act;
-  guint32 *step;
-  guint32 *start;        /* ncpus + 1 offsets into the three arrays */
-} Tracks;
-
-static void
-tracks_build (Tracks *t, FlSim *sim, guint ncpus)
+/* Each CPU's lane as the lanes view builds it (fl-lane-track.c), in one pass over the
+ * run's packed events. */
+static FlLane *
+lanes_build (FlSim *sim, guint ncpus)
 {
+  FlLane *lanes = g_new0 (FlLane, ncpus);
+  FlLaneBuilder builder;
+  fl_lane_builder_init (&builder, sim, ncpus);
   FlEventReader r;
-  t->start = g_new0 (guint32, ncpus + 1);
-  fl_event_reader_init (&r, sim);
-  for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
-    if (e->cpu < ncpus && e->kind != FL_EV_FINDING)
-      t->start[e->cpu + 1]++;
-  for (guint c = 0; c < ncpus; c++)
-    t->start[c + 1] += t->start[c];
-  guint total = MAX (t->start[ncpus], 1u);
-  t->cyc = g_new (guint64, total);
-  t->act = g_new (guint8, total);
-  t->step = g_new (guint32, total);
-  g_autofree guint32 *fill = g_memdup2 (t->start, sizeof (guint32) * ncpus);
   fl_event_reader_init (&r, sim);
   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
     if (e->cpu < ncpus && e->kind != FL_EV_FINDING)
       {
-        guint32 k = fill[e->cpu]++;
-        t->cyc[k] = e->cycle;
-        t->act[k] = e->activity;
-        t->step[k] = e->step;
+        FlLaneSegment seg[4];
+        guint n = fl_lane_builder_step (&builder, fl_event_reader_index (&r), e, seg);
+        for (guint k = 0; k < n; k++)
+          fl_lane_push (&lanes[e->cpu], seg[k].from, seg[k].act, e->step);
       }
+  for (guint c = 0; c < ncpus; c++)
+    if (lanes[c].m > 0)
+      fl_lane_push (&lanes[c], builder.end[c], FL_ACT_DONE, G_MAXUINT32);
+  fl_lane_builder_clear (&builder);
+  return lanes;
 }
 
 static void
-tracks_clear (Tracks *t)
+lanes_free (FlLane *lanes, guint ncpus)
 {
-  g_free (t->cyc);
-  g_free (t->act);
-  g_free (t->step);
-  g_free (t->start);
-}
-
-/* First k in [lo, hi) with cyc[k] > c. */
-static guint
-first_after (const guint64 *cyc, guint lo, guint hi, guint64 c)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (cyc[mid] > c)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return lo;
+  for (guint c = 0; c < ncpus; c++)
+    fl_lane_clear (&lanes[c]);
+  g_free (lanes);
 }
 
 /* What covered most of [ta, tb) on one CPU, as the lanes view decides it: interval k runs
- * from cycle(k-1) to cycle(k) with the activity after step k-1. -1 for nothing; `first` is
- * the first interval, to tell the past from the future. */
+ * from cycle(k-1) to cycle(k), segment k-1 of the lane. -1 for nothing; `first` is the
+ * first interval, to tell the past from the future. */
 static int
-column_activity (const guint64 *cyc, const guint8 *acts, guint m, guint64 ta, guint64 tb,
-                 guint *first)
+column_activity (const FlLane *l, guint64 ta, guint64 tb, guint *first)
 {
+  guint m = l->m;
   if (m < 2)
     return -1;
-  guint lo = first_after (cyc, 1, m, ta);
-  if (lo >= m || cyc[lo - 1] >= tb)
+  guint lo = fl_lane_first_after (l, 1, m, ta);
+  if (lo >= m || l->cyc[lo - 1] >= tb)
     return -1;
-  guint last = MIN (first_after (cyc, lo, m, tb - 1), m - 1);
+  guint last = MIN (fl_lane_first_after (l, lo, m, tb - 1), m - 1);
   *first = lo;
   double weight[FL_ACT_N] = { 0 };
   if (last - lo < MAX_EXACT)
     for (guint k = lo; k <= last; k++)
       {
-        guint64 a = MAX (ta, cyc[k - 1]), b = MIN (tb, cyc[k]);
-        guint act = acts[k - 1];
+        guint64 a = MAX (ta, l->cyc[k - 1]), b = MIN (tb, l->cyc[k]);
+        guint act = l->act[k - 1];
         if (act < FL_ACT_N)
           weight[act] += b > a ? (double) (b - a) : 0.01;
       }
@@ -98,9 +72,9 @@ column_activity (const guint64 *cyc, const guint8 *acts, guint m, guint64 ta, gu
     for (guint s = 0; s < SAMPLES; s++)
       {
         guint64 at = ta + (guint64) ((double) (tb - ta) * (s + 0.5) / SAMPLES);
-        guint k = first_after (cyc, lo, last + 1, at);
-        if (k > 0 && k <= last && acts[k - 1] < FL_ACT_N)
-          weight[acts[k - 1]] += 1;
+        guint k = fl_lane_first_after (l, lo, last + 1, at);
+        if (k > 0 && k <= last && l->act[k - 1] < FL_ACT_N)
+          weight[l->act[k - 1]] += 1;
       }
   int best = -1;
   for (guint a = 0; a < FL_ACT_N; a++)
@@ -133,13 +107,20 @@ fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max)
   guint n = 0;
   for (guint a = 0; a < FL_ACT_N && n < max; a++)
     if (a != FL_ACT_DONE)
-      items[n++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)), FL_LEGEND_BOX };
-  if (n + 2 <= max)
+      items[n++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)),
+                                    a == FL_ACT_TURN ? FL_LEGEND_LINE : FL_LEGEND_BOX };
+  if (n + 4 <= max)
     {
       /* Translators: legend entries of the compared lanes: a diamond marks a finding, a
        * ring a fault that had to be retried */
       items[n++] = (FlLegendItem) { pal->error, _("finding"), FL_LEGEND_DIAMOND };
       items[n++] = (FlLegendItem) { pal->warning, _("retry"), FL_LEGEND_RING };
+      /* the lanes view's words for the same mark, here under the lane's top edge */
+      items[n++] = (FlLegendItem) { pal->text, _("the CPU's clock at this step"),
+                                    FL_LEGEND_TRIANGLE_UP };
+      /* Translators: legend entry of the compared lanes: the tick where each scenario
+       * operation starts, which the two runs are aligned by */
+      items[n++] = (FlLegendItem) { pal->text, _("an operation starts"), FL_LEGEND_TRIANGLE };
     }
   return n;
 }
@@ -330,24 +311,18 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
         }
     }
 
-  Tracks t;
-  tracks_build (&t, p->sim, ncpus);
+  FlLane *lanes = lanes_build (p->sim, ncpus);
   Batches bt = { { NULL } };
   guint lw = (guint) ceil (b->w);
   guint64 now = fl_compare_now (p->sim);
   double inset = b->lane_h >= 6 ? MAX (1.0, b->lane_h * 0.14) : 0;
   for (guint c = 0; c < ncpus; c++)
     {
-      const guint64 *cyc = t.cyc + t.start[c];
-      const guint8 *acts = t.act + t.start[c];
-      const guint32 *steps = t.step + t.start[c];
-      guint m = t.start[c + 1] - t.start[c];
+      FlLane *l = &lanes[c];
       /* the CPU's steps taken so far, and what it has been doing since the last one */
-      guint boundary = 0;
-      while (boundary < m && steps[boundary] < p->step)
-        boundary++;
-      int ongoing = boundary > 0 ? acts[boundary - 1] : -1;
-      guint64 ongoing_from = boundary > 0 ? cyc[boundary - 1] : 0;
+      fl_lane_set_boundary (l, p->step);
+      FlLaneOngoing ongoing;
+      fl_lane_ongoing (l, p->st, c, now, &ongoing);
       double y = b->y + c * b->lane_h + inset, h = b->lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
@@ -361,23 +336,26 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
               guint64 ta = fl_compare_t_of (cmp, run, sa);
               guint64 tb = MAX (fl_compare_t_of (cmp, run, sb), ta + 1);
               guint first = 0;
-              int act = column_activity (cyc, acts, m, ta, tb, &first);
-              gboolean future = act >= 0 && first >= boundary;
-              if (ongoing >= 0 && ta >= ongoing_from && ta < now && (act < 0 || future))
-                act = ongoing, future = FALSE;
+              int act = column_activity (l, ta, tb, &first);
+              gboolean future = act >= 0 && first > l->boundary;
+              act = fl_lane_shown (l, &ongoing, ta, act, &future);
               if (act >= 0 && act != FL_ACT_DONE)
                 key = act + (future ? FL_ACT_N : 0);
             }
           if (key != run_key)
             {
-              if (run_key >= 0)
+              /* waiting for its turn is not running: a thin line, as the lanes view draws it */
+              if (run_key >= 0 && run_key % FL_ACT_N == FL_ACT_TURN)
+                batch_add (&bt, (guint) run_key, b->x + run_start, y + h * 0.4, col - run_start,
+                           MAX (h * 0.2, 1.0));
+              else if (run_key >= 0)
                 batch_add (&bt, (guint) run_key, b->x + run_start, y, col - run_start, h);
               run_key = key;
               run_start = col;
             }
         }
     }
-  tracks_clear (&t);
+  lanes_free (lanes, ncpus);
 
   cairo_save (cr);
   cairo_rectangle (cr, b->x - p->fs, b->y - 1, b->w + 2 * p->fs, lanes_h + 2);

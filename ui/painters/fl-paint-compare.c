@@ -575,7 +575,7 @@ paint_compare (View *v, FlCompare *cmp)
   char name[32];
   g_snprintf (name, sizeof name, "cpu%u", MAX (nc[0], nc[1]) - 1);
   double cpu_w = fl_text_width (p, FL_FONT_BOLD, p->fs * 0.9, name) + pad;
-  FlLegendItem legend[FL_ACT_N + 2];
+  FlLegendItem legend[FL_ACT_N + 4];
   guint nl = fl_compare_legend_items (p, legend, G_N_ELEMENTS (legend));
 
   Rect lanes, table;

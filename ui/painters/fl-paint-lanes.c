@@ -5,7 +5,7 @@
  * search by cycle in that CPU's events, then a handful of samples when the column holds many
  * events), equal neighbouring columns merge into one rectangle, and the rectangles of one
  * colour are filled as one path. Markers and arrows are thinned to one per pixel column. */
-#include "fl-paint-private.h"
+#include "fl-paint-lanes-private.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,21 +16,7 @@
 #define MAX_ARROWS     256
 #define IPI_ACK_WINDOW 4096   /* events searched for an IPI's acknowledgement */
 
-/* One CPU's steps (findings left out), in order: the cycle each ended at, the activity
- * after it and the step number. Built in one forward pass over the events, again whenever
- * the events are not those of the last frame. */
-typedef struct {
-  guint64 *cyc;
-  guint8  *act;
-  guint32 *step;
-  guint    m, cap;
-  guint    boundary;        /* how many of them come before the current step */
-} Lane;
 
-typedef struct {
-  double x0, w;             /* lane area, in user units */
-  guint64 t0, t1;           /* visible simulated time */
-} TimeMap;
 
 static double
 x_of (const TimeMap *m, guint64 t)
@@ -40,58 +26,14 @@ x_of (const TimeMap *m, guint64 t)
   return m->x0 + (double) (t - m->t0) / (double) (m->t1 - m->t0) * m->w;
 }
 
-static inline void
-lane_push (Lane *l, guint64 cycle, guint8 act, guint32 step)
-{
-  if (l->m == l->cap)
-    {
-      l->cap = MAX (l->cap * 2, 256u);
-      l->cyc = g_renew (guint64, l->cyc, l->cap);
-      l->act = g_renew (guint8, l->act, l->cap);
-      l->step = g_renew (guint32, l->step, l->cap);
-    }
-  l->cyc[l->m] = cycle;
-  l->act[l->m] = act;
-  l->step[l->m] = step;
-  l->m++;
-}
 
-/* An IPI from its send to its acknowledgement, and a retry, by cycle and step. */
-typedef struct { guint64 ca, cb; guint sender, target; guint32 step; } ArrowAt;
-typedef struct { guint64 cycle; guint cpu; guint32 step; } MarkAt;
-
-/* What the pass over the events finds, kept per thread from one frame to the next: the
- * lanes, the IPIs and markers, the findings and the latest cycle. A frame of the same events
- * (same simulation, as many events, same hash over all of them) reuses it; only what
- * depends on the current step is worked out again. */
-typedef struct {
-  Lane   *lanes;
-  guint   n;
-  FlSim  *sim;              /* what the pass was over; NULL when nothing is kept */
-  gsize   n_events;
-  guint64 hash;
-  guint   ncpus;
-  guint64 last;
-  GArray *arrows_at, *retries_at, *findings;
-  /* What each pixel column of each lane shows, for the last time window and width: it does
-   * not depend on the step, so stepping only decides which columns are past or future. */
-  guint64 col_t0, col_t1;
-  guint   col_lw;           /* columns per lane; 0 when nothing is kept */
-  gint8   *col_act;         /* [cpu * col_lw + col]: activity, -1 for nothing */
-  guint32 *col_first;       /* [cpu * col_lw + col]: the column's first interval */
-  guint64 *col_ta;          /* [col]: where the column's time span starts */
-} LanePool;
 
 static void
 lane_pool_free (gpointer data)
 {
   LanePool *pool = data;
   for (guint c = 0; c < pool->n; c++)
-    {
-      g_free (pool->lanes[c].cyc);
-      g_free (pool->lanes[c].act);
-      g_free (pool->lanes[c].step);
-    }
+    fl_lane_clear (&pool->lanes[c]);
   g_free (pool->lanes);
   g_clear_pointer (&pool->arrows_at, g_array_unref);
   g_clear_pointer (&pool->retries_at, g_array_unref);
@@ -108,8 +50,8 @@ static gboolean is_retry (const FlEvent *e);
 
 /* The pass over the run's events for `ncpus` lanes, made now unless the last frame's holds.
  * The events are read a batch at a time from the simulation's packed log. */
-static LanePool *
-lane_pool_get (FlSim *sim, guint ncpus)
+LanePool *
+fl_lanes_pool_get (FlSim *sim, guint ncpus)
 {
   gsize n = fl_sim_get_n_events (sim);
   LanePool *pool = g_private_get (&lane_pool_key);
@@ -139,6 +81,8 @@ lane_pool_get (FlSim *sim, guint ncpus)
   g_array_set_size (pool->retries_at, 0);
   g_array_set_size (pool->findings, 0);
 
+  FlLaneBuilder builder;
+  fl_lane_builder_init (&builder, sim, ncpus);
   g_autofree gsize *last_send = g_new (gsize, ncpus);
   g_autofree guint64 *last_send_cycle = g_new (guint64, ncpus);
   for (guint c = 0; c < ncpus; c++)
@@ -163,7 +107,10 @@ lane_pool_get (FlSim *sim, guint ncpus)
           g_array_append_val (pool->findings, *e);
           continue;
         }
-      lane_push (&lanes[e->cpu], e->cycle, e->activity, e->step);
+      FlLaneSegment seg[4];
+      guint ns = fl_lane_builder_step (&builder, i, e, seg);
+      for (guint k = 0; k < ns; k++)
+        fl_lane_push (&lanes[e->cpu], seg[k].from, seg[k].act, e->step);
       if (e->kind == FL_EV_IPI_SEND)
         {
           last_send[e->cpu] = i;
@@ -187,27 +134,17 @@ lane_pool_get (FlSim *sim, guint ncpus)
           g_array_append_val (pool->retries_at, mk);
         }
     }
+  for (guint c = 0; c < ncpus; c++)
+    if (lanes[c].m > 0)
+      /* no step's: the cursor never passes it */
+      fl_lane_push (&lanes[c], builder.end[c], FL_ACT_DONE, G_MAXUINT32);
+  fl_lane_builder_clear (&builder);
   pool->last = last;
   pool->sim = sim;
   pool->n_events = n;
   pool->hash = hash;
   pool->ncpus = ncpus;
   return pool;
-}
-
-/* First k in [lo, hi) with cycle(k) > t; hi if none. */
-static guint
-first_after (const Lane *l, guint lo, guint hi, guint64 t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (l->cyc[mid] > t)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return lo;
 }
 
 /* Where a lane's walk over its columns stands: time only moves forward across a lane, so
@@ -218,9 +155,8 @@ typedef struct {
 } LaneWalk;
 
 /* What covered most of [ta, tb) on this CPU: an activity, or -1 for nothing. Interval k runs
- * from cycle(k-1) to cycle(k) and is coloured by the activity after step k-1 — what the CPU
- * was doing until its next step ended (a CPU parked spinning is spinning until it wakes).
- * Columns must come in order of time. */
+ * from cycle(k-1) to cycle(k): segment k-1, in its activity. Columns must come in order of
+ * time. */
 static int
 column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *first_interval)
 {
@@ -260,7 +196,7 @@ column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *firs
       for (guint s = 0; s < SAMPLES; s++)
         {
           guint64 t = ta + (guint64) ((double) (tb - ta) * (s + 0.5) / SAMPLES);
-          guint k = first_after (l, lo, last + 1, t);
+          guint k = fl_lane_first_after (l, lo, last + 1, t);
           if (k == 0 || k > last)
             continue;
           guint act = l->act[k - 1];
@@ -441,20 +377,24 @@ is_retry (const FlEvent *e)
   return e->kind == FL_EV_CHECK && e->loc == FL_LOC_DO_PAGE_FAULT_spec_result && e->val == 0;
 }
 
-static guint
-legend_items (FlPaintCtx *p, FlLegendItem *legend)
+guint
+fl_lanes_legend_items (FlPaintCtx *p, FlLegendItem *legend)
 {
   const FlPalette *pal = p->pal;
   guint nl = 0;
   for (guint a = 0; a < FL_ACT_N; a++)
     if (a != FL_ACT_DONE)
-      legend[nl++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)), FL_LEGEND_BOX };
+      legend[nl++] = (FlLegendItem) { pal->activity[a], _(fl_activity_name (a)),
+                                      a == FL_ACT_TURN ? FL_LEGEND_LINE : FL_LEGEND_BOX };
   /* Translators: legend entries of the lanes: a diamond marks a finding, a ring a fault
    * retried (VM_FAULT_RETRY is the kernel's name, keep it), an arrow an inter-processor
    * interrupt asking for a TLB flush */
   legend[nl++] = (FlLegendItem) { pal->error, _("finding"), FL_LEGEND_DIAMOND };
   legend[nl++] = (FlLegendItem) { pal->warning, _("retry (VM_FAULT_RETRY)"), FL_LEGEND_RING };
   legend[nl++] = (FlLegendItem) { pal->text_dim, _("TLB-flush IPI"), FL_LEGEND_ARROW };
+  /* Translators: legend entry of the lanes: the small triangle over each lane */
+  legend[nl++] = (FlLegendItem) { pal->text, _("the CPU's clock at this step"),
+                                  FL_LEGEND_TRIANGLE };
   return nl;
 }
 
@@ -470,8 +410,8 @@ ruler_height (FlPaintCtx *p)
 double
 fl_lanes_preferred_height (FlPaintCtx *p)
 {
-  FlLegendItem legend[FL_ACT_N + 3];
-  guint nl = legend_items (p, legend);
+  FlLegendItem legend[FL_ACT_N + 4];
+  guint nl = fl_lanes_legend_items (p, legend);
   double pad = p->fs * 0.6;
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, nl, FALSE);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
@@ -479,22 +419,10 @@ fl_lanes_preferred_height (FlPaintCtx *p)
          + legend_h + pad;
 }
 
-/* Where everything goes; painting and hit-testing share it so a click lands where the
- * eye sees. */
-typedef struct {
-  double  top;              /* under the header */
-  double  lanes_y, lanes_h, lane_h;
-  double  ruler_y, ruler_h;
-  double  legend_y, legend_h;
-  double  label_size, label_h, label_w, swatch;
-  guint   stride;           /* every stride-th lane is named */
-  TimeMap m;
-  guint   lw;               /* pixel columns */
-} Layout;
 
 /* `last`: the latest cycle any event reached (fl_last_cycle()). */
-static void
-layout_lanes (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl, guint64 last)
+void
+fl_lanes_layout (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl, guint64 last)
 {
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   double pad = p->fs * 0.6;
@@ -555,6 +483,17 @@ fl_lanes_now (FlPaintCtx *p)
   return counters.cycles;
 }
 
+/* Where the last step taken ended: what a CPU has been doing since its own last step is
+ * drawn up to there. */
+guint64
+fl_lanes_last_end (FlSim *sim, guint64 step)
+{
+  if (step == 0)
+    return 0;
+  gsize lo = fl_sim_find_step (sim, step);
+  return lo > 0 ? fl_sim_get_event (sim, lo - 1).cycle : 0;
+}
+
 void
 fl_paint_lanes (FlPaintCtx *p)
 {
@@ -572,13 +511,7 @@ fl_paint_lanes (FlPaintCtx *p)
   guint64 now = fl_lanes_now (p);
   /* where the last step ended: what a CPU has been doing since its own last step is drawn
    * up to there */
-  guint64 last_end = 0;
-  if (p->step > 0)
-    {
-      gsize lo = fl_sim_find_step (p->sim, p->step);
-      if (lo > 0)
-        last_end = fl_sim_get_event (p->sim, lo - 1).cycle;
-    }
+  guint64 last_end = fl_lanes_last_end (p->sim, p->step);
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
     /* Translators: the lanes' subtitle: the step, the run's steps, the simulated cycle and
@@ -595,37 +528,24 @@ fl_paint_lanes (FlPaintCtx *p)
    * CPU's steps for its lane, the latest cycle of the run (what fl_last_cycle() finds,
    * which the time axis needs), and the IPI arrows and markers to draw over the segments,
    * kept by cycle until the axis is known. */
-  LanePool *pool = lane_pool_get (p->sim, ncpus);
+  LanePool *pool = fl_lanes_pool_get (p->sim, ncpus);
   Lane *lanes = pool->lanes;
   GArray *arrows_at = pool->arrows_at, *retries_at = pool->retries_at;
   GArray *findings = pool->findings;
   guint64 last = pool->last;
   guint64 step_now = p->step;
-  /* a lane's steps come in order: those before the current step are a prefix */
   for (guint c = 0; c < ncpus; c++)
-    {
-      Lane *l = &lanes[c];
-      guint lo = 0, hi = l->m;
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (l->step[mid] < step_now)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      l->boundary = lo;
-    }
+    fl_lane_set_boundary (&lanes[c], step_now);
   typedef struct { double x, y, alpha; } Mark;
   g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
   g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
 
   double pad = p->fs * 0.6;
   double small = p->fs * 0.85;
-  FlLegendItem legend[FL_ACT_N + 3];
-  guint nl = legend_items (p, legend);
+  FlLegendItem legend[FL_ACT_N + 4];
+  guint nl = fl_lanes_legend_items (p, legend);
   Layout g;
-  layout_lanes (p, &g, legend, nl, last);
+  fl_lanes_layout (p, &g, legend, nl, last);
   double lanes_y = g.lanes_y, lanes_h = g.lanes_h, lane_h = g.lane_h;
   double ruler_y = g.ruler_y, legend_y = g.legend_y, legend_h = g.legend_h;
   double label_size = g.label_size, label_h = g.label_h, label_w = g.label_w;
@@ -685,10 +605,8 @@ fl_paint_lanes (FlPaintCtx *p)
     {
       const Lane *l = &lanes[c];
       guint boundary = l->boundary;
-      /* What the CPU has been doing since its last step taken, up to the cursor: a CPU
-       * parked on a lock is spinning now even though its next event lies ahead. */
-      int ongoing = boundary > 0 ? l->act[boundary - 1] : -1;
-      guint64 ongoing_from = boundary > 0 ? l->cyc[boundary - 1] : 0;
+      FlLaneOngoing ongoing;
+      fl_lane_ongoing (l, p->st, c, last_end, &ongoing);
       double y = lanes_y + c * lane_h + inset;
       double h = lane_h - 2 * inset;
       int run_key = -1;
@@ -702,18 +620,18 @@ fl_paint_lanes (FlPaintCtx *p)
             {
               guint64 ta = pool->col_ta[col];
               int act = col_act[col];
-              gboolean future = act >= 0 && col_first[col] >= boundary;
-              if (ongoing >= 0 && ta >= ongoing_from && ta < last_end && (act < 0 || future))
-                {
-                  act = ongoing;
-                  future = FALSE;
-                }
+              gboolean future = act >= 0 && col_first[col] > boundary;
+              act = fl_lane_shown (l, &ongoing, ta, act, &future);
               if (act >= 0 && act != FL_ACT_DONE)
                 key = act + (future ? FL_ACT_N : 0);
             }
           if (key != run_key)
             {
-              if (run_key >= 0)
+              /* waiting for its turn is not running: a thin line, not a busy bar */
+              if (run_key >= 0 && run_key % FL_ACT_N == FL_ACT_TURN)
+                batch_add (&batches, (guint) run_key, m.x0 + run_start, y + h * 0.4,
+                           col - run_start, MAX (h * 0.2, 1.0));
+              else if (run_key >= 0)
                 batch_add (&batches, (guint) run_key, m.x0 + run_start, y, col - run_start, h);
               run_key = key;
               run_start = col;
@@ -827,172 +745,4 @@ fl_paint_lanes (FlPaintCtx *p)
   draw_ruler (p, &m, ruler_y, pad, small);
   if (legend_h > 0)
     fl_paint_legend (p, pad, legend_y, p->w - 2 * pad, legend, nl, TRUE);
-}
-
-/**
- * fl_lanes_hit:
- * @sim: the simulation, as drawn
- * @viewport: the viewport the lanes view was drawn with
- * @x: a point of the view, in its user units
- * @y: the point's vertical position
- * @cpu: (out) (optional): the CPU whose lane is under the point
- * @step: (out) (optional): the step to seek to for the CPU's event under the point: one
- *   past that event's number, so the state shows it done
- *
- * What the lanes view shows under a point, for click-to-seek and tooltips.
- *
- * Returns: %TRUE when the point is on a lane that has events
- */
-gboolean
-fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint *cpu,
-              guint64 *step)
-{
-  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
-  if (viewport->width < 1 || viewport->height < 1)
-    return FALSE;
-  double scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
-  FlViewport vp = *viewport;
-  vp.width /= scale;
-  vp.height /= scale;
-  x /= scale;
-  y /= scale;
-
-  /* text is measured as it was drawn: any Cairo context will do */
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  FlPalette palette;
-  fl_palette_init_light (&palette);
-  FlPaintCtx p;
-  fl_paint_ctx_init (&p, cr, sim, &vp, &palette);
-  gboolean hit = FALSE;
-  guint ncpus = p.st->sizes.ncpus;
-  if (ncpus > 0)
-    {
-      FlLegendItem legend[FL_ACT_N + 3];
-      guint nl = legend_items (&p, legend);
-      Layout g;
-      layout_lanes (&p, &g, legend, nl, fl_last_cycle (sim));
-      if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
-        {
-          guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
-          guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
-          /* the CPU's first event ending at or after t, else its last: its lane holds its
-           * events in order of cycle */
-          const Lane *l = &lane_pool_get (sim, ncpus)->lanes[c];
-          if (l->m > 0)
-            {
-              guint lo = 0, hi = l->m;
-              while (lo < hi)
-                {
-                  guint mid = lo + (hi - lo) / 2;
-                  if (l->cyc[mid] < t)
-                    lo = mid + 1;
-                  else
-                    hi = mid;
-                }
-              guint found = MIN (lo, l->m - 1);
-              hit = TRUE;
-              if (cpu)
-                *cpu = c;
-              if (step)
-                *step = (guint64) l->step[found] + 1;
-            }
-        }
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  return hit;
-}
-
-/* A context for measuring as the lanes were drawn, at the size they were drawn: below the
- * fitted size the painter draws larger and scales down, so this works in that space. */
-typedef struct {
-  cairo_surface_t *surface;
-  cairo_t         *cr;
-  FlPalette        palette;
-  FlViewport       vp;
-  FlPaintCtx       p;
-  double           scale;
-} Measure;
-
-static void
-measure_init (Measure *m, FlSim *sim, const FlViewport *viewport)
-{
-  m->scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
-  m->vp = *viewport;
-  m->vp.width /= m->scale;
-  m->vp.height /= m->scale;
-  m->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  m->cr = cairo_create (m->surface);
-  fl_palette_init_light (&m->palette);
-  fl_paint_ctx_init (&m->p, m->cr, sim, &m->vp, &m->palette);
-}
-
-static void
-measure_clear (Measure *m)
-{
-  cairo_destroy (m->cr);
-  cairo_surface_destroy (m->surface);
-}
-
-/**
- * fl_lanes_time_axis:
- * @sim: the simulation, as drawn
- * @viewport: the viewport the lanes view is drawn with
- * @x0: (out) (optional): where the lanes start, in the view's units
- * @width: (out) (optional): how wide they are
- * @t0: (out) (optional): the simulated time (cycles) at @x0
- * @t1: (out) (optional): the simulated time at @x0 + @width
- *
- * The lanes' time axis, for zooming around the pointer and panning by a drag.
- *
- * Returns: %FALSE when the viewport is empty
- */
-gboolean
-fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *width,
-                    guint64 *t0, guint64 *t1)
-{
-  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
-  if (viewport->width < 1 || viewport->height < 1)
-    return FALSE;
-  Measure m;
-  measure_init (&m, sim, viewport);
-  FlLegendItem legend[FL_ACT_N + 3];
-  guint nl = legend_items (&m.p, legend);
-  Layout g;
-  layout_lanes (&m.p, &g, legend, nl, fl_last_cycle (sim));
-  if (x0)
-    *x0 = g.m.x0 * m.scale;
-  if (width)
-    *width = g.m.w * m.scale;
-  if (t0)
-    *t0 = g.m.t0;
-  if (t1)
-    *t1 = g.m.t1;
-  measure_clear (&m);
-  return TRUE;
-}
-
-/**
- * fl_lanes_natural_height:
- * @sim: the simulation
- * @viewport: the width the lanes get (the height is ignored)
- *
- * Returns: the height at which every lane of @sim's machine is comfortable and nothing is
- *   left empty, as the window's layout gives the lanes
- */
-double
-fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
-{
-  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
-  /* Tall enough that only the width decides whether the painter scales down, and no
-   * taller: past 450 the painters' text grows with the height. */
-  FlViewport vp = *viewport;
-  vp.height = 450;
-  vp.width = MAX (vp.width, 1);
-  Measure m;
-  measure_init (&m, sim, &vp);
-  double h = fl_lanes_preferred_height (&m.p) * m.scale;
-  measure_clear (&m);
-  return ceil (h);
 }

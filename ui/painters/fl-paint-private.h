@@ -91,6 +91,9 @@ typedef enum {
   FL_LEGEND_DIAMOND,            /* the lanes' finding marker */
   FL_LEGEND_RING,               /* the lanes' retry marker */
   FL_LEGEND_ARROW,              /* the lanes' IPI arrow */
+  FL_LEGEND_LINE,               /* a thin bar: the lanes' waiting for its turn */
+  FL_LEGEND_TRIANGLE,           /* the lanes' mark of a CPU's clock (pointing down) */
+  FL_LEGEND_TRIANGLE_UP,        /* the compared lanes' mark of a CPU's clock */
 } FlLegendShape;
 
 typedef struct {

@@ -11,9 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-/* the designs' colours of the bench chart (fl-paint-chart.c), in the table's order */
-static const guint design_colors[FL_SENSITIVITY_DESIGNS] = { 9, 1, 0, 2 };
-
 typedef struct {
   double lo, hi, at;        /* the ratios at the ends of the range, and at 100% */
   guint  lo_percent, hi_percent;
@@ -108,7 +105,8 @@ paint (FlPaintCtx *p, const FlSensitivityRow *rows, guint n, guint cpus)
   double y = top;
   for (guint d = 1; d < FL_SENSITIVITY_DESIGNS; d++)
     {
-      const FlRgba *color = fl_palette_cpu (pal, design_colors[d]);
+      /* the benchmark's configurations in their charts' colours */
+      const FlRgba *color = &pal->series[d % G_N_ELEMENTS (pal->series)];
       fl_text_draw (p, FL_FONT_BOLD, size, &pal->text, pad, y + (slot - line) / 2, label_w,
                     FL_ALIGN_LEFT, d < nconfigs ? configs[d].name : "");
       double group_top = y;

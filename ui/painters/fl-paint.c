@@ -334,6 +334,24 @@ fl_paint_legend (FlPaintCtx *p, double x, double y, double width, const FlLegend
               cairo_close_path (cr);
               cairo_fill (cr);
               break;
+            case FL_LEGEND_LINE:
+              fl_set_rgba (cr, c);
+              cairo_rectangle (cr, cx, sy + sw * 0.4, sw, MAX (sw * 0.2, 1.0));
+              cairo_fill (cr);
+              break;
+            case FL_LEGEND_TRIANGLE:
+            case FL_LEGEND_TRIANGLE_UP:
+              {
+                /* as the views draw it: pointing down onto the lane, or up from its edge */
+                double tip = items[i].shape == FL_LEGEND_TRIANGLE ? 0.75 : 0.25;
+                fl_set_rgba (cr, c);
+                cairo_move_to (cr, cx + sw / 2, sy + sw * tip);
+                cairo_line_to (cr, cx + sw * 0.9, sy + sw * (1.0 - tip));
+                cairo_line_to (cr, cx + sw * 0.1, sy + sw * (1.0 - tip));
+                cairo_close_path (cr);
+                cairo_fill (cr);
+              }
+              break;
             case FL_LEGEND_BOX:
             default:
               fl_rounded_rect (cr, cx + 0.5, sy + 0.5, sw - 1, sw - 1, sw * 0.2);

@@ -25,12 +25,16 @@ typedef enum {
 typedef struct { double r, g, b, a; } FlRgba;
 
 /* One palette for every view; the widgets take it from CSS, exports from light/dark. */
+#define FL_CPU_FAMILIES 8     /* hue families of the CPU colours */
+#define FL_PALETTE_CPUS 64    /* CPUs with a colour of their own */
+
 typedef struct {
   FlRgba background, surface, text, text_dim, grid, accent, warning, error;
   FlRgba rb_red, rb_black, ghost;
   FlRgba mesi[4];                 /* I, S, E, M */
   FlRgba activity[FL_ACT_N];      /* lane colours per FlActivity */
-  FlRgba cpu[16];                 /* each CPU's colour, cycled beyond 16 */
+  FlRgba cpu[FL_PALETTE_CPUS];    /* each CPU's colour (fl-palette.c), cycled beyond */
+  FlRgba series[4];               /* the benchmark's four configurations, in its charts */
 } FlPalette;
 
 typedef struct {
@@ -84,6 +88,10 @@ gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, d
 gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
                                 double *width, guint64 *t0, guint64 *t1);
 double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
+/* Added for single-view exports sized to their content, not to 720 pixels of mostly white. */
+double      fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport);
+/* Added for the lanes' test against the CPUs' status: what a lane shows at one instant. */
+int         fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done);
 /* Added for the cache view's tooltip and its layout test: the box of each label as drawn
  * (the line it is about, 0 for column heads), and one line's full name and moves. */
 typedef struct {

@@ -9,16 +9,37 @@ hex (guint32 rgb)
                     (rgb & 0xff) / 255.0, 1.0 };
 }
 
-/* Neighbouring CPUs get far-apart hues: cpu0 and cpu1, the pair most scenarios race, are
- * blue and orange. Light-style colours are dark enough for text on white. */
-static const guint32 cpu_light[16] = {
-  0x1f5fbf, 0xd9480f, 0x2b8a3e, 0xae3ec9, 0x0b7285, 0xc2255c, 0x7a6300, 0x5f3dc4,
-  0xc92a2a, 0x495057, 0x8d5524, 0x5c940d, 0x1b3a8a, 0x862e9c, 0x087f5b, 0xe67700,
+/* CPU colours are inks, activity colours are fills, and the two never meet: a CPU's colour
+ * is a deep shade in the light style (a pale one in the dark style) of a hue family the
+ * lane fills leave alone, so cpu0's label is not read as "speculative". Eight families, far
+ * apart for the first eight CPUs (cpu0 and cpu1, the pair most scenarios race, furthest);
+ * beyond eight each family comes again a little darker (paler), so up to 64 CPUs every
+ * colour differs and the label, always beside it, names the CPU (docs/palette.md). The
+ * distances are checked in CIE Lab by tests/ui/test-painters.c. */
+static const guint32 cpu_family_light[FL_CPU_FAMILIES] = {
+  0x3f2d8c, 0x0b5c57, 0x8a1c3b, 0x6b5d00, 0x2f6b1f, 0x7a1f6b, 0x0c4a6e, 0x37474f,
 };
-static const guint32 cpu_dark[16] = {
-  0x74a8ff, 0xff9a57, 0x69db7c, 0xe599f7, 0x66d9e8, 0xf783ac, 0xffd43b, 0xb197fc,
-  0xff8787, 0xced4da, 0xd9a066, 0xa9e34b, 0x91a7ff, 0xda77f2, 0x38d9a9, 0xffc078,
+static const guint32 cpu_family_dark[FL_CPU_FAMILIES] = {
+  0xb9aefc, 0x9ee8dc, 0xffbcc9, 0xece0a0, 0xc0eeae, 0xefb6e8, 0xa9d8ff, 0xc3cad1,
 };
+
+/* cpu = family + 8 × shade: shade k moves the family's ink k × 8% towards the style's
+ * text, away from the fills. */
+static void
+init_cpus (FlPalette *palette, const guint32 *families, guint32 towards)
+{
+  FlRgba to = hex (towards);
+  for (guint i = 0; i < FL_PALETTE_CPUS; i++)
+    {
+      FlRgba base = hex (families[i % FL_CPU_FAMILIES]);
+      palette->cpu[i] = fl_rgba_mix (&base, &to, 0.08 * (i / FL_CPU_FAMILIES));
+    }
+}
+
+/* The benchmark's configurations as its charts have always drawn them: grey, orange, blue,
+ * green. They are curves of one chart, not CPUs, so they keep their own colours. */
+static const guint32 series_light[4] = { 0x495057, 0xd9480f, 0x1f5fbf, 0x2b8a3e };
+static const guint32 series_dark[4] = { 0xced4da, 0xff9a57, 0x74a8ff, 0x69db7c };
 
 static const guint32 activity_light[FL_ACT_N] = {
   [FL_ACT_USER] = 0xb8c4ce,
@@ -31,6 +52,8 @@ static const guint32 activity_light[FL_ACT_N] = {
   [FL_ACT_RCU] = 0x12b886,
   [FL_ACT_IPI] = 0xe64980,
   [FL_ACT_DONE] = 0xeef1f4,
+  [FL_ACT_TURN] = 0x868e96,
+  [FL_ACT_IPI_HANDLER] = 0x15aabf,
 };
 static const guint32 activity_dark[FL_ACT_N] = {
   [FL_ACT_USER] = 0x56606b,
@@ -43,6 +66,8 @@ static const guint32 activity_dark[FL_ACT_N] = {
   [FL_ACT_RCU] = 0x38d9a9,
   [FL_ACT_IPI] = 0xf783ac,
   [FL_ACT_DONE] = 0x2c3036,
+  [FL_ACT_TURN] = 0x909aa4,
+  [FL_ACT_IPI_HANDLER] = 0x3bc9db,
 };
 
 void
@@ -66,8 +91,9 @@ fl_palette_init_light (FlPalette *palette)
   palette->mesi[FL_MESI_M] = hex (0xffb070);
   for (guint i = 0; i < FL_ACT_N; i++)
     palette->activity[i] = hex (activity_light[i]);
-  for (guint i = 0; i < 16; i++)
-    palette->cpu[i] = hex (cpu_light[i]);
+  init_cpus (palette, cpu_family_light, 0x000000);
+  for (guint i = 0; i < G_N_ELEMENTS (series_light); i++)
+    palette->series[i] = hex (series_light[i]);
 }
 
 void
@@ -91,11 +117,12 @@ fl_palette_init_dark (FlPalette *palette)
   palette->mesi[FL_MESI_M] = hex (0xb35c00);
   for (guint i = 0; i < FL_ACT_N; i++)
     palette->activity[i] = hex (activity_dark[i]);
-  for (guint i = 0; i < 16; i++)
-    palette->cpu[i] = hex (cpu_dark[i]);
+  init_cpus (palette, cpu_family_dark, 0xffffff);
+  for (guint i = 0; i < G_N_ELEMENTS (series_dark); i++)
+    palette->series[i] = hex (series_dark[i]);
 }
 
-/* Beyond 16 CPUs the colours repeat; labels still tell them apart. */
+/* Beyond 64 CPUs the colours repeat; labels still tell them apart. */
 const FlRgba *
 fl_palette_cpu (const FlPalette *palette, guint cpu)
 {

@@ -1,0 +1,197 @@
+/* fl-paint-lanes-query.c — what the lanes view shows at a point or a time, worked out as the
+ * painter draws it: click to seek, tooltips, zoom and pan, the window's layout, the tests. */
+#include "fl-paint-lanes-private.h"
+
+#include <math.h>
+
+/* A context for measuring as the lanes were drawn, at the size they were drawn: below the
+ * fitted size the painter draws larger and scales down, so this works in that space. */
+typedef struct {
+  cairo_surface_t *surface;
+  cairo_t         *cr;
+  FlPalette        palette;
+  FlViewport       vp;
+  FlPaintCtx       p;
+  double           scale;
+} Measure;
+
+static void
+measure_init (Measure *m, FlSim *sim, const FlViewport *viewport)
+{
+  m->scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
+  m->vp = *viewport;
+  m->vp.width /= m->scale;
+  m->vp.height /= m->scale;
+  m->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  m->cr = cairo_create (m->surface);
+  fl_palette_init_light (&m->palette);
+  fl_paint_ctx_init (&m->p, m->cr, sim, &m->vp, &m->palette);
+}
+
+static void
+measure_clear (Measure *m)
+{
+  cairo_destroy (m->cr);
+  cairo_surface_destroy (m->surface);
+}
+
+/**
+ * fl_lanes_hit:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view was drawn with
+ * @x: a point of the view, in its user units
+ * @y: the point's vertical position
+ * @cpu: (out) (optional): the CPU whose lane is under the point
+ * @step: (out) (optional): the step to seek to for the CPU's event under the point: one
+ *   past that event's number, so the state shows it done
+ *
+ * What the lanes view shows under a point, for click-to-seek and tooltips.
+ *
+ * Returns: %TRUE when the point is on a lane that has events
+ */
+gboolean
+fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint *cpu,
+              guint64 *step)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  if (viewport->width < 1 || viewport->height < 1)
+    return FALSE;
+  Measure ms;
+  measure_init (&ms, sim, viewport);
+  FlPaintCtx p = ms.p;
+  x /= ms.scale;
+  y /= ms.scale;
+  gboolean hit = FALSE;
+  guint ncpus = p.st->sizes.ncpus;
+  if (ncpus > 0)
+    {
+      FlLegendItem legend[FL_ACT_N + 4];
+      guint nl = fl_lanes_legend_items (&p, legend);
+      Layout g;
+      fl_lanes_layout (&p, &g, legend, nl, fl_last_cycle (sim));
+      if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
+        {
+          guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
+          guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
+          /* the segment under t, or the nearest: it leads up to the step that ends it; the
+           * lane's last segment only closes it */
+          const Lane *l = &fl_lanes_pool_get (sim, ncpus)->lanes[c];
+          if (l->m > 1)
+            {
+              guint k = fl_lane_first_after (l, 0, l->m, t);
+              guint found = CLAMP (k, 1u, l->m - 1) - 1;
+              hit = TRUE;
+              if (cpu)
+                *cpu = c;
+              if (step)
+                *step = (guint64) l->step[found] + 1;
+            }
+        }
+    }
+  measure_clear (&ms);
+  return hit;
+}
+
+/**
+ * fl_lanes_time_axis:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with
+ * @x0: (out) (optional): where the lanes start, in the view's units
+ * @width: (out) (optional): how wide they are
+ * @t0: (out) (optional): the simulated time (cycles) at @x0
+ * @t1: (out) (optional): the simulated time at @x0 + @width
+ *
+ * The lanes' time axis, for zooming around the pointer and panning by a drag.
+ *
+ * Returns: %FALSE when the viewport is empty
+ */
+gboolean
+fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *width,
+                    guint64 *t0, guint64 *t1)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  if (viewport->width < 1 || viewport->height < 1)
+    return FALSE;
+  Measure m;
+  measure_init (&m, sim, viewport);
+  FlLegendItem legend[FL_ACT_N + 4];
+  guint nl = fl_lanes_legend_items (&m.p, legend);
+  Layout g;
+  fl_lanes_layout (&m.p, &g, legend, nl, fl_last_cycle (sim));
+  if (x0)
+    *x0 = g.m.x0 * m.scale;
+  if (width)
+    *width = g.m.w * m.scale;
+  if (t0)
+    *t0 = g.m.t0;
+  if (t1)
+    *t1 = g.m.t1;
+  measure_clear (&m);
+  return TRUE;
+}
+
+/**
+ * fl_lanes_natural_height:
+ * @sim: the simulation
+ * @viewport: the width the lanes get (the height is ignored)
+ *
+ * Returns: the height at which every lane of @sim's machine is comfortable and nothing is
+ *   left empty, as the window's layout gives the lanes
+ */
+double
+fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  /* Tall enough that only the width decides whether the painter scales down, and no
+   * taller: past 450 the painters' text grows with the height. */
+  FlViewport vp = *viewport;
+  vp.height = 450;
+  vp.width = MAX (vp.width, 1);
+  Measure m;
+  measure_init (&m, sim, &vp);
+  double h = fl_lanes_preferred_height (&m.p) * m.scale;
+  measure_clear (&m);
+  return ceil (h);
+}
+
+/**
+ * fl_lanes_shown_at:
+ * @sim: the simulation, at the step drawn
+ * @cpu: a CPU
+ * @cycle: a simulated time
+ * @done: (out) (optional): whether the lanes show it as having happened by this step, not
+ *   faded as what lies ahead
+ *
+ * What the lane of @cpu shows at @cycle, decided as the painter decides each pixel column
+ * but for one instant.
+ *
+ * Returns: an FlActivity, or -1 where the lane shows nothing
+ */
+int
+fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done)
+{
+  g_return_val_if_fail (sim != NULL, -1);
+  const FlState *st = fl_sim_get_state (sim);
+  guint ncpus = st->sizes.ncpus;
+  g_return_val_if_fail (cpu < ncpus, -1);
+  guint64 step = fl_sim_get_step (sim);
+  Lane *l = &fl_lanes_pool_get (sim, ncpus)->lanes[cpu];
+  fl_lane_set_boundary (l, step);
+  int act = -1;
+  gboolean future = FALSE;
+  guint k = fl_lane_first_after (l, 0, l->m, cycle);
+  /* segment k - 1 holds the cycle, unless it is the lane's closing one */
+  if (k > 0 && k < l->m)
+    {
+      act = l->act[k - 1];
+      future = k - 1 >= l->boundary;
+    }
+  FlLaneOngoing ongoing;
+  fl_lane_ongoing (l, st, cpu, fl_lanes_last_end (sim, step), &ongoing);
+  act = fl_lane_shown (l, &ongoing, cycle, act, &future);
+  if (act == FL_ACT_DONE)
+    act = -1;
+  if (done)
+    *done = act >= 0 && !future;
+  return act;
+}
