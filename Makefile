@@ -97,7 +97,9 @@ bench: deps
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Dui_tests=false
 	meson compile -C build-asan
-	meson test -C build-asan --print-errorlogs --suite core --suite cli --suite data
+	ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_summary=1:fast_unwind_on_malloc=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/lsan-suppressions:print_suppressions=0 \
+	  meson test -C build-asan --print-errorlogs --suite core --suite cli --suite data
 
 # fuzz: each libFuzzer target of tests/fuzz/ for FUZZ_SECONDS, on the seeds (the scenarios,
 # the good and hostile corpora, a store the normal build writes) and what earlier runs found
