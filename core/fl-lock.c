@@ -122,6 +122,33 @@ fl_spin_trylock (FlSim *sim, guint cpu, guint32 lock)
   return TRUE;
 }
 
+/* The unlock writes the freed page-table page: the CPU that freed it under the lock (its
+ * freed-while-locked finding) is the cause. */
+static void
+freed_lock_released (FlSim *sim, guint cpu, guint32 table)
+{
+  FlFinding *f = fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, table,
+                             "cpu%u releases the PTE lock of page-table page %u after the page "
+                             "was freed: the unlock writes freed memory", cpu, table);
+  if (f == NULL)
+    return;
+  f->objects.table = table;
+  f->objects.ptl = TRUE;
+  f->objects.holder = (gint32) cpu;
+  for (guint i = 0; i < sim->findings->len; i++)
+    {
+      const FlFinding *freed = g_ptr_array_index (sim->findings, i);
+      if (freed->kind == FL_FINDING_FREED_WHILE_LOCKED && freed->obj == table)
+        {
+          fl_finding_caused_by (sim, f, freed->cpu, freed->step, FL_DEFECT_TABLE_FREED,
+                                "cpu%u freed page-table page "
+                                "%u (step %" G_GUINT64_FORMAT ") while cpu%u held its PTE lock",
+                                freed->cpu, table, freed->step, cpu);
+          return;
+        }
+    }
+}
+
 /* Release: bump the owner ticket; every spinner re-reads the line in turn (starting after the
  * releasing CPU), and the one holding the next ticket wakes when its re-read completes. */
 void
@@ -130,9 +157,7 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
   FlState *st = &sim->st;
   LockFields f = fields (sim, lock);
   if (FL_LOCK_KIND (lock) == FL_LOCK_PTL && st->tables[FL_LOCK_INDEX (lock)].state == FL_OBJ_FREE)
-    fl_finding (sim, cpu, FL_FINDING_USE_AFTER_FREE, FL_LOCK_INDEX (lock),
-                "cpu%u releases the PTE lock of page-table page %u after the page was freed: "
-                "the unlock writes freed memory", cpu, FL_LOCK_INDEX (lock));
+    freed_lock_released (sim, cpu, FL_LOCK_INDEX (lock));
   fl_touch (sim, cpu, f.line, FL_ACCESS_WRITE);
   (*f.owner)++;
   *f.holder = -1;

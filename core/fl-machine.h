@@ -26,6 +26,7 @@ struct _FlSim {
   GPtrArray    *findings;       /* FlFinding * */
   GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
+  GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;
@@ -82,8 +83,31 @@ fl_ev (FlSim *sim, FlEventKind kind, guint32 obj, guint32 val)
   sim->ev.val = val;
 }
 
-void     fl_finding  (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj,
-                      const char *format, ...) G_GNUC_PRINTF (5, 6);
+/* A new finding (its cause filled in by fl_finding_explain()), or NULL when it is not new */
+FlFinding *fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj,
+                       const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/* findings' causes (fl-finding-cause.c): what kind of defect a finding is decides which
+ * switched-off safeguards its sentence names */
+typedef enum {
+  FL_DEFECT_NONE,
+  FL_DEFECT_RACED_MPROTECT,   /* a fault installed a PTE while mprotect changed its VMA */
+  FL_DEFECT_RACED_UNMAP,      /* ... while munmap removed it */
+  FL_DEFECT_NO_ACCESS_CHECK,  /* a fault did what its VMA forbids */
+  FL_DEFECT_VMA_FREED,        /* a VMA was freed under a reader */
+  FL_DEFECT_TABLE_FREED,      /* a page table was freed under its lock's holder */
+  FL_DEFECT_SPIN_IRQS_OFF,    /* a CPU spun with IRQs off while others sent it IPIs */
+  FL_DEFECT_RCU,              /* an RCU reader slept or was not waited for */
+} FlDefect;
+void     fl_finding_explain   (FlSim *sim, FlFinding *f);
+void     fl_finding_caused_by (FlSim *sim, FlFinding *f, guint cpu, guint64 step,
+                               FlDefect defect, const char *format, ...) G_GNUC_PRINTF (6, 7);
+void     fl_cause_init        (FlSim *sim);
+void     fl_cause_clear       (FlSim *sim);
+void     fl_cause_note_pte    (FlSim *sim, guint cpu, guint64 addr);
+void     fl_cause_truncate    (FlSim *sim, guint64 step);
+gboolean fl_cause_pte_installer (FlSim *sim, guint32 table, guint index, guint *cpu,
+                                 guint64 *step);
 
 /* parking and waking */
 void     fl_park     (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj);

@@ -86,9 +86,14 @@ fl_table_free (FlSim *sim, guint cpu, guint32 table)
   FlGlobals *g = sim->st.g;
   FlTable *t = &sim->st.tables[table];
   if (t->level == 1 && t->ptl_holder >= 0)
-    fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
-                "cpu%u frees page-table page %u while cpu%d holds its PTE lock, which lives in "
-                "that page", cpu, table, t->ptl_holder);
+    {
+      FlFinding *f = fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
+                                 "cpu%u frees page-table page %u while cpu%d holds its PTE lock, "
+                                 "which lives in that page", cpu, table, t->ptl_holder);
+      if (f != NULL)
+        fl_finding_caused_by (sim, f, cpu, f->step, FL_DEFECT_TABLE_FREED, "cpu%u freed page-table page %u while cpu%d "
+                              "held its PTE lock", cpu, table, t->ptl_holder);
+    }
   else if (t->level == 1 && t->ptl_next != t->ptl_owner)
     fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
                 "cpu%u frees page-table page %u while CPUs wait for its PTE lock, which lives "

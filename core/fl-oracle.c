@@ -61,34 +61,77 @@ check_tree (FlSim *sim, guint cpu)
                 "the VMA tree and the VMA list disagree at VMA %u", t ? t : l);
 }
 
+/* How a present PTE contradicts its VMA. */
+typedef enum { FL_STALE_UNMAPPED, FL_STALE_NO_ACCESS, FL_STALE_READ_ONLY } FlStale;
+
+/* The stale PTE's objects, and who installed it: a fault, either on its own (its VMA forbade
+ * the access) or while `cpu`, a writer, changed the VMA under it. */
+static void
+stale_cause (FlSim *sim, FlFinding *f, guint cpu, guint32 table, guint index, guint32 vma,
+             FlStale how)
+{
+  guint64 pte = fl_table_entries (&sim->st, table)[index], at;
+  const char *what = (pte & FL_PTE_WRITE) ? "writable" : "present";
+  guint installer;
+  if (f == NULL)
+    return;
+  f->objects.table = table;
+  f->objects.pte = (gint32) index;
+  f->objects.page = FL_PTE_PAGE (pte);
+  if (!fl_cause_pte_installer (sim, table, index, &installer, &at))
+    return;
+  if (how == FL_STALE_UNMAPPED && installer == cpu)
+    fl_finding_caused_by (sim, f, installer, at, FL_DEFECT_RACED_UNMAP,
+                          "cpu%u installed a %s PTE where no VMA covers the address", installer, what);
+  else if (how == FL_STALE_UNMAPPED)
+    fl_finding_caused_by (sim, f, installer, at, FL_DEFECT_RACED_UNMAP,
+                          "cpu%u installed a %s PTE after cpu%u's munmap removed its VMA",
+                          installer, what, cpu);
+  else if (installer == cpu)
+    fl_finding_caused_by (sim, f, installer, at, FL_DEFECT_NO_ACCESS_CHECK,
+                          "cpu%u installed a %s PTE in VMA %u, which %s", installer, what, vma,
+                          how == FL_STALE_NO_ACCESS ? "allows no access" : "is read-only");
+  else
+    fl_finding_caused_by (sim, f, installer, at, FL_DEFECT_RACED_MPROTECT,
+                          "cpu%u installed a %s PTE after cpu%u's mprotect made VMA %u %s",
+                          installer, what, cpu, vma,
+                          how == FL_STALE_NO_ACCESS ? "inaccessible" : "read-only");
+}
+
 /* A present PTE must lie in a live VMA that allows what the PTE grants. */
 static gboolean
-pte_allowed (FlSim *sim, guint cpu, guint64 addr, guint64 pte)
+pte_allowed (FlSim *sim, guint cpu, guint32 table, guint index)
 {
   const FlState *st = &sim->st;
+  guint64 pte = fl_table_entries (st, table)[index];
+  guint64 addr = st->tables[table].base + (guint64) index * FL_PAGE_SIZE;
+  FlFinding *f;
   /* a PAGE_NONE entry keeps its page but grants nothing */
   if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || (pte & FL_PTE_PROTNONE))
     return TRUE;
   guint32 vma = fl_vma_covering (st, addr);
   if (vma == 0)
     {
-      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, 0,
-                  "address 0x%" G_GINT64_MODIFIER "x is still mapped (page %u) but no VMA "
-                  "covers it any more", addr, FL_PTE_PAGE (pte));
+      f = fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, 0,
+                      "address 0x%" G_GINT64_MODIFIER "x is still mapped (page %u) but no VMA "
+                      "covers it any more", addr, FL_PTE_PAGE (pte));
+      stale_cause (sim, f, cpu, table, index, vma, FL_STALE_UNMAPPED);
       return FALSE;
     }
   if (!(st->vmas[vma].flags & (FL_VM_READ | FL_VM_WRITE | FL_VM_EXEC)))
     {
-      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
-                  "address 0x%" G_GINT64_MODIFIER "x is mapped (page %u) but its VMA %u "
-                  "allows no access", addr, FL_PTE_PAGE (pte), vma);
+      f = fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
+                      "address 0x%" G_GINT64_MODIFIER "x is mapped (page %u) but its VMA %u "
+                      "allows no access", addr, FL_PTE_PAGE (pte), vma);
+      stale_cause (sim, f, cpu, table, index, vma, FL_STALE_NO_ACCESS);
       return FALSE;
     }
   if ((pte & FL_PTE_WRITE) && !(st->vmas[vma].flags & FL_VM_WRITE))
     {
-      fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
-                  "address 0x%" G_GINT64_MODIFIER "x is mapped writable but its VMA %u no "
-                  "longer allows writes", addr, vma);
+      f = fl_finding (sim, cpu, FL_FINDING_STALE_MAPPING, vma,
+                      "address 0x%" G_GINT64_MODIFIER "x is mapped writable but its VMA %u no "
+                      "longer allows writes", addr, vma);
+      stale_cause (sim, f, cpu, table, index, vma, FL_STALE_READ_ONLY);
       return FALSE;
     }
   return TRUE;
@@ -105,7 +148,7 @@ check_mappings (FlSim *sim, guint cpu)
         continue;
       const guint64 *e = fl_table_entries (st, t);
       for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
-        if (e[i] && !pte_allowed (sim, cpu, table->base + (guint64) i * FL_PAGE_SIZE, e[i]))
+        if (e[i] && !pte_allowed (sim, cpu, t, i))
           return;
     }
 }
@@ -180,7 +223,7 @@ fl_oracle_check_pte (FlSim *sim, guint cpu, guint64 addr)
     return;
   guint32 t = fl_lookup_table (st, addr, 1);
   if (t && st->tables[t].state == FL_OBJ_LIVE)
-    pte_allowed (sim, cpu, addr, fl_table_entries (st, t)[fl_walk_index (1, addr)]);
+    pte_allowed (sim, cpu, t, fl_walk_index (1, addr));
 }
 
 /* An operation is over: it must leave no lock, no RCU section and IRQs on. */
@@ -313,6 +356,32 @@ fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flag
               cpu, (fault_flags & FL_FAULT_WRITE) ? "write" : "read", addr, fl_ref_id (vma_ref));
 }
 
+/* The cycle's defect is the CPU that waits with IRQs off (it cannot answer the others' IPIs),
+ * else the one that closed the cycle; its lock is the object. */
+static void
+deadlock_cause (FlSim *sim, FlFinding *f, const guint *path, guint len)
+{
+  const FlState *st = &sim->st;
+  guint cause = f ? f->cpu : 0;
+  if (f == NULL)
+    return;
+  for (guint i = 0; i < len; i++)
+    if (st->cpus[path[i]].irqs_off)
+      cause = path[i];
+  const FlCpu *c = &st->cpus[cause];
+  if (c->status == FL_CPU_STUCK && c->wait_obj && FL_LOCK_KIND (c->wait_obj) == FL_LOCK_PTL)
+    {
+      f->objects.table = FL_LOCK_INDEX (c->wait_obj);
+      f->objects.ptl = TRUE;
+      f->objects.holder = fl_lock_holder (sim, c->wait_obj);
+    }
+  char lock[64];
+  if (c->irqs_off && c->wait_obj)
+    fl_finding_caused_by (sim, f, cause, f->step, FL_DEFECT_SPIN_IRQS_OFF, "cpu%u spins on %s with IRQs off, and the "
+                          "others wait for it", cause,
+                          fl_lock_name (sim, c->wait_obj, lock, sizeof lock));
+}
+
 /**
  * fl_oracle_deadlock:
  * @sim: the simulation
@@ -344,7 +413,8 @@ fl_oracle_deadlock (FlSim *sim, guint cpu)
   if (st->cpus[cpu].status == FL_CPU_STUCK && st->cpus[path[len - 1]].irqs_off)
     g_string_append (text, " — a CPU spinning with IRQs off never takes the TLB-flush IPI");
   st->g->deadlocked = TRUE;
-  fl_finding (sim, cpu, FL_FINDING_DEADLOCK, cpu, "%s", text->str);
+  FlFinding *f = fl_finding (sim, cpu, FL_FINDING_DEADLOCK, cpu, "%s", text->str);
   g_string_free (text, TRUE);
+  deadlock_cause (sim, f, path, len);
   return TRUE;
 }

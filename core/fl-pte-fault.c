@@ -50,6 +50,8 @@ set_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 value)
     st->tables[table_of (f)].used++;
   *pte = value;
   fl_ev (sim, FL_EV_PTE, table_of (f), fl_walk_index (1, f->a[0]));
+  if (value != 0)
+    fl_cause_note_pte (sim, cpu, f->a[0]);   /* a stale PTE's finding names who put it there */
 }
 
 /* Read the VMA's flags (checking it is still allocated). */

@@ -26,6 +26,7 @@ finding_free (gpointer data)
 {
   FlFinding *f = data;
   g_free (f->message);
+  g_free (f->cause);
   g_free (f);
 }
 
@@ -135,6 +136,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->findings = g_ptr_array_new_with_free_func (finding_free);
   sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
   sim->step_starts = g_array_new (FALSE, FALSE, sizeof (FlStepStart));
+  fl_cause_init (sim);
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -168,6 +170,7 @@ fl_sim_free (FlSim *sim)
   g_ptr_array_unref (sim->findings);
   g_array_unref (sim->unreached);
   g_array_unref (sim->step_starts);
+  fl_cause_clear (sim);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
   g_free (sim);
@@ -227,13 +230,13 @@ record (FlSim *sim, const FlEvent *ev)
   sim->hash = mix_event (sim->hash, ev);
 }
 
-void
+FlFinding *
 fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *format, ...)
 {
   FlState *st = &sim->st;
   va_list args;
   if (sim->replaying)
-    return;
+    return NULL;
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
@@ -242,7 +245,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
     {
       const FlFinding *old = g_ptr_array_index (sim->findings, i);
       if (old->kind == kind && old->obj == obj && strcmp (old->message, message) == 0)
-        return;
+        return NULL;
     }
   FlFinding *f = g_new0 (FlFinding, 1);
   f->kind = kind;
@@ -252,6 +255,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   f->cpu = cpu;
   f->obj = obj;
   f->message = g_steal_pointer (&message);
+  fl_finding_explain (sim, f);
   g_ptr_array_add (sim->findings, f);
 
   FlEvent ev = { 0 };
@@ -264,6 +268,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   ev.obj = obj;
   ev.val = kind;
   record (sim, &ev);
+  return f;
 }
 
 static FlLoc
@@ -454,6 +459,7 @@ truncate_future (FlSim *sim)
   for (guint i = sim->findings->len; i > 0; i--)
     if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step > step)
       g_ptr_array_remove_index (sim->findings, i - 1);
+  fl_cause_truncate (sim, step);
   while (sim->unreached->len > 0
          && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)
     g_array_set_size (sim->unreached, sim->unreached->len - 1);

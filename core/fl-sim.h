@@ -43,12 +43,30 @@ typedef enum {
   FL_STOP_INTERRUPTED,/* whoever ran it stopped it (fl_sim_interrupt: the window's Stop) */
 } FlStopReason;
 
+/* The objects a finding names, as the model knew them when it raised it: what the views mark.
+ * 0 (or -1) where it names none. */
+typedef struct {
+  guint32 vma;
+  guint32 table;              /* a page-table page */
+  gint32  pte;                /* index of the PTE in `table` */
+  guint32 page;               /* a page frame */
+  gboolean ptl;               /* the PTE lock of `table`, which lives in that page */
+  gint32  holder;             /* the CPU holding that lock */
+} FlFindingObjects;
+
 typedef struct {
   FlFindingKind kind;
   guint64 step;               /* the step that found it, from 1: the state after it shows it */
-  guint   cpu;
+  guint   cpu;                /* the CPU whose step found it */
   guint32 obj;
-  char   *message;
+  char   *message;            /* what is wrong */
+  /* what made it wrong: the CPU whose action is the defect (it installed the stale PTE, freed
+   * the locked table, spun with IRQs off), the step of that action (from 1), and a sentence
+   * linking cause and effect, naming the switch whose unsafe value let it happen */
+  guint   cause_cpu;
+  guint64 cause_step;
+  char   *cause;
+  FlFindingObjects objects;
 } FlFinding;
 
 /* A point of the scenario's [schedule] the script moved past without its CPU reaching it:

@@ -64,9 +64,22 @@ static GtkWidget *
 fl_findings_list_finding_row_new (const FlFinding *finding)
 {
   g_autofree char *step = g_strdup_printf ("%" G_GUINT64_FORMAT, finding->step);
-  /* Translators: where a finding happened, e.g. "step 59 · cpu0". */
-  g_autofree char *where = g_strdup_printf (_("step %s · cpu%u"), step, finding->cpu);
-  return fl_findings_list_row_new (fl_finding_kind_name (finding->kind), where, finding->message);
+  g_autofree char *where = NULL;
+  g_autofree char *text = NULL;
+  if (finding->cause_cpu != finding->cpu)
+    /* Translators: where a finding happened and which CPU caused it,
+     * e.g. "step 76 · cpu1 · caused by cpu0". */
+    where = g_strdup_printf (_("step %s · cpu%u · caused by cpu%u"), step, finding->cpu,
+                             finding->cause_cpu);
+  else
+    /* Translators: where a finding happened, e.g. "step 59 · cpu0". */
+    where = g_strdup_printf (_("step %s · cpu%u"), step, finding->cpu);
+  /* what is wrong, then why: the tooltip and the screen reader get both */
+  if (finding->cause != NULL && finding->cause[0] != '\0')
+    text = g_strdup_printf ("%s. %s", finding->message, finding->cause);
+  else
+    text = g_strdup (finding->message);
+  return fl_findings_list_row_new (fl_finding_kind_name (finding->kind), where, text);
 }
 
 static GtkWidget *

@@ -191,7 +191,8 @@ fl_session_show_finding (FlSession *self, guint index)
 
   finding = g_ptr_array_index (findings, index);
   fl_session_set_playing (self, FALSE);
-  fl_session_select_cpu (self, finding->cpu);
+  /* the CPU whose action is the defect, not the one whose step noticed it */
+  fl_session_select_cpu (self, finding->cause_cpu);
   fl_session_seek (self, fl_finding_shown_at (finding));
 }
 

@@ -83,11 +83,11 @@ guint           fl_session_get_n_cpus       (FlSession *self);
 guint           fl_session_get_selected_cpu (FlSession *self);
 void            fl_session_select_cpu       (FlSession *self, guint cpu);
 
-/* Seek to the next / previous finding after / before the current step and select its CPU.
- * FALSE when there is none in that direction. */
+/* Seek to the next / previous finding after / before the current step and select the CPU
+ * that caused it (FlFinding.cause_cpu). FALSE when there is none in that direction. */
 gboolean        fl_session_next_finding     (FlSession *self);
 gboolean        fl_session_previous_finding (FlSession *self);
-/* Seek to the finding (index into fl_sim_get_findings()) and select its CPU. */
+/* Seek to the finding (index into fl_sim_get_findings()) and select the CPU that caused it. */
 void            fl_session_show_finding     (FlSession *self, guint index);
 
 gboolean        fl_session_is_playing       (FlSession *self);

@@ -136,6 +136,9 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
       fprintf (out, "%s %s at step %" G_GUINT64_FORMAT " on cpu%u: %s\n",
                i ? "          " : "Findings  ", fl_finding_kind_name (f->kind), f->step, f->cpu,
                f->message);
+      if (f->cause != NULL && f->cause[0] != '\0')
+        fprintf (out, "             cause (cpu%u, step %" G_GUINT64_FORMAT "): %s\n", f->cause_cpu,
+                 f->cause_step, f->cause);
     }
   GArray *unreached = fl_sim_get_unreached (sim);
   for (guint i = 0; i < unreached->len; i++)
@@ -207,6 +210,9 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
       fl_cli_json_int (b, "step", (gint64) f->step);
       fl_cli_json_int (b, "cpu", f->cpu);
       fl_cli_json_string (b, "message", f->message);
+      fl_cli_json_int (b, "cause-cpu", f->cause_cpu);
+      fl_cli_json_int (b, "cause-step", (gint64) f->cause_step);
+      fl_cli_json_string (b, "cause", f->cause);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -135,11 +135,13 @@ label (FlPaintCtx *p, GArray *boxes, guint line, FlFont font, double size, const
   return w;
 }
 
-/* Keeps @keep of the rows, in their order: the line the last step touched, then lines that
- * moved before lines that did not (a cut shows the story, not the quiet fixed lines). */
+/* Keeps @keep of the rows, in their order: the line the last step touched and the lines of
+ * what this step's findings name, then lines that moved before lines that did not (a cut
+ * shows the story, not the quiet fixed lines). */
 static guint
-keep_rows (const FlState *st, guint *rows, guint n, guint keep, guint touched)
+keep_rows (const FlPaintCtx *p, guint *rows, guint n, guint keep, guint touched)
 {
+  const FlState *st = p->st;
   if (keep >= n)
     return n;
   gboolean kept[MAX_ROWS] = { FALSE };
@@ -147,7 +149,7 @@ keep_rows (const FlState *st, guint *rows, guint n, guint keep, guint touched)
   for (guint pass = 0; pass < 3; pass++)
     for (guint i = 0; i < n && have < keep; i++)
       {
-        gboolean wanted = pass == 0 ? rows[i] == touched
+        gboolean wanted = pass == 0 ? rows[i] == touched || fl_marks_line (p, rows[i])
                           : pass == 1 ? st->lines[rows[i]].transfers > 0 : TRUE;
         if (!kept[i] && wanted)
           {
@@ -222,7 +224,7 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
       nlegend = 4;
       own_copy_cpu = -1;
     }
-  nrows = keep_rows (st, rows, nrows, fit, touched);
+  nrows = keep_rows (p, rows, nrows, fit, touched);
   if (ncpus == 0 || nrows == 0)
     {
       fl_paint_legend (p, pad, p->h - pad - legend_h, p->w - 2 * pad, legend, nlegend, TRUE);
@@ -301,6 +303,8 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
           cairo_rectangle (cr, pad * 0.3, y, p->w - pad * 0.6, row_h);
           cairo_fill (cr);
         }
+      if (fl_marks_line (p, rows[i]))
+        fl_mark_ring (p, pad * 0.3 + 2, y + 1, p->w - pad * 0.6 - 4, row_h - 2, 3);
       const char *line_name = fl_sim_line_name (p->sim, rows[i], name, sizeof name);
       double ty = y + (row_h - line_th) / 2;
       label (p, boxes, rows[i], rows[i] == touched ? FL_FONT_BOLD : FL_FONT_SANS, size,

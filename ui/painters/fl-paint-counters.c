@@ -12,6 +12,23 @@ typedef struct {
   const char *note;
 } Tile;
 
+/* The faults under way: all of them (already in the count of faults) into `in_fault`; the
+ * speculative ones (not in any count yet) returned. */
+guint
+fl_faults_in_progress (const FlState *st, guint *in_fault)
+{
+  guint spec = 0;
+  *in_fault = 0;
+  for (guint c = 0; c < st->sizes.ncpus; c++)
+    {
+      FlCpuFault d;
+      fl_cpu_fault_decode (st, c, &d);
+      *in_fault += d.in_fault;
+      spec += d.in_fault && d.speculative;
+    }
+  return spec;
+}
+
 void
 fl_paint_counters (FlPaintCtx *p)
 {
@@ -39,6 +56,19 @@ fl_paint_counters (FlPaintCtx *p)
   double top = fl_paint_header (p, _("Counters and findings"), buf);
   double pad = p->fs * 0.6;
 
+  /* Counts in progress: do_page_fault counts a fault on entry, a speculative one only once
+   * it succeeded; a CPU inside handle_speculative_fault is one the tiles do not hold yet. */
+  guint in_fault, in_spec = fl_faults_in_progress (p->st, &in_fault);
+  char faults_note[64] = "", spec_note[64] = "";
+  if (in_fault)
+    /* Translators: under the faults counted: how many of them are still being handled */
+    g_snprintf (faults_note, sizeof faults_note, g_dngettext (NULL, "%u in progress",
+                                                              "%u in progress", in_fault), in_fault);
+  if (in_spec)
+    /* Translators: under the speculative faults that succeeded: how many more are under way */
+    g_snprintf (spec_note, sizeof spec_note, g_dngettext (NULL, "+%u in progress",
+                                                          "+%u in progress", in_spec), in_spec);
+
   char us[64] = "";
   if (p->config->cost.mhz)
     /* Translators: the simulated time the cycles take, in microseconds */
@@ -46,8 +76,8 @@ fl_paint_counters (FlPaintCtx *p)
   /* Translators: the counters' tiles: faults taken, of them speculative, retried and under
    * mmap_sem, failed ones, simulated cycles and cache-line transfers */
   Tile tiles[] = {
-    { _("faults"), k.total, NULL },
-    { _("speculative"), k.speculative, NULL },
+    { _("faults"), k.total, faults_note },
+    { _("speculative"), k.speculative, spec_note },
     { _("retried"), k.retried, NULL },
     { _("locked"), k.locked, NULL },
     { _("errors"), k.errors, NULL },
@@ -142,6 +172,13 @@ fl_paint_counters (FlPaintCtx *p)
       double room = p->h - pad - y;
       int lines = (int) MIN (2.0, floor (room / line));
       y += fl_text_paragraph (p, FL_FONT_SANS, size, &pal->text, pad + line * 0.95, y,
-                              avail - line * 0.95, lines, f->message) + pad * 0.5;
+                              avail - line * 0.95, lines, f->message);
+      /* at its own step, what caused it (the step panel says it too) */
+      room = p->h - pad - y;
+      if (f->step == p->step && f->cause && *f->cause && room >= line)
+        y += fl_text_paragraph (p, FL_FONT_ITALIC, size, &pal->text_dim, pad + line * 0.95, y,
+                                avail - line * 0.95, (int) MIN (3.0, floor (room / line)),
+                                f->cause);
+      y += pad * 0.5;
     }
 }

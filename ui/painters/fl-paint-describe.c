@@ -115,6 +115,9 @@ describe_vma (GString *s, FlPaintCtx *p)
       else if (d.held_vma)
         sentence (s, _("cpu%u's fault works on VMA %u."), c, d.held_vma);
     }
+  for (guint i = 0; i < p->n_marks; i++)
+    if (p->marks[i]->objects.vma)
+      sentence (s, _("Marked by the finding: VMA %u."), p->marks[i]->objects.vma);
   g_string_free (ghosts, TRUE);
   g_string_free (unfreed, TRUE);
   g_string_free (odd, TRUE);
@@ -134,6 +137,19 @@ describe_pgtable (GString *s, FlPaintCtx *p)
     if (st->tables[t].state == FL_OBJ_LIVE && st->tables[t].ptl_holder >= 0)
       sentence (s, _("cpu%d holds the PTE lock of the page at 0x%" PRIx64 "."),
                 st->tables[t].ptl_holder, st->tables[t].base);
+    else if (st->tables[t].level == 1 && st->tables[t].ptl_holder >= 0)
+      /* Translators: the lock lives in the page-table page, which was freed under it */
+      sentence (s, _("cpu%d holds the PTE lock of page-table page %u, which is freed."),
+                st->tables[t].ptl_holder, t);
+  for (guint i = 0; i < p->n_marks; i++)
+    {
+      const FlFindingObjects *o = &p->marks[i]->objects;
+      if (o->table && o->pte >= 0)
+        /* Translators: what a finding of this step names, marked in the view */
+        sentence (s, _("Marked by the finding: PTE %d of page-table page %u."), o->pte, o->table);
+      else if (o->table)
+        sentence (s, _("Marked by the finding: page-table page %u."), o->table);
+    }
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     {
       FlCpuFault d;
@@ -176,6 +192,13 @@ describe_cache (GString *s, FlPaintCtx *p)
       g_string_append (s, ".");
       told++;
     }
+  for (guint i = 0; i < n; i++)
+    if (fl_marks_line (p, rows[i]))
+      {
+        char buf[64];
+        sentence (s, _("Marked by the finding: %s."),
+                  fl_sim_line_name (p->sim, rows[i], buf, sizeof buf));
+      }
 }
 
 static void
@@ -259,6 +282,10 @@ describe_listing (GString *s, FlPaintCtx *p)
         /* Translators: why the current step's line does what it does */
         sentence (s, _("Why: %s"), why);
     }
+  for (guint i = 0; i < p->n_marks; i++)
+    if (p->marks[i]->cause && *p->marks[i]->cause)
+      /* Translators: what caused the finding of the current step */
+      sentence (s, _("Cause: %s"), p->marks[i]->cause);
 }
 
 static void
@@ -271,6 +298,11 @@ describe_counters (GString *s, FlPaintCtx *p)
                  " transfers."),
                           k.total, k.speculative, k.retried, k.locked, k.errors, k.cycles,
                           k.transfers);
+  guint in_fault, in_spec = fl_faults_in_progress (p->st, &in_fault);
+  if (in_spec)
+    /* Translators: speculative faults under way, not counted until they succeed */
+    sentence (s, g_dngettext (NULL, "%u more speculative fault in progress.",
+                              "%u more speculative faults in progress.", in_spec), in_spec);
   GPtrArray *findings = fl_sim_get_findings (p->sim);
   guint n = 0;
   for (guint i = 0; findings && i < findings->len; i++)
@@ -281,6 +313,9 @@ describe_counters (GString *s, FlPaintCtx *p)
       /* Translators: a finding's kind (e.g. use-after-free), step, CPU and message */
       sentence (s, _("Finding %s at step %" PRIu64 " on cpu%u: %s"),
                               fl_finding_kind_name (f->kind), f->step, f->cpu, f->message);
+      if (f->step == p->step && f->cause && *f->cause)
+        /* Translators: which CPU caused a finding and how */
+        sentence (s, _("Caused by cpu%u: %s"), f->cause_cpu, f->cause);
       n++;
     }
   if (n == 0)

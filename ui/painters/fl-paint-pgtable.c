@@ -1,5 +1,6 @@
 /* fl-paint-pgtable.c — the page tables of the mm: pgd → pud → pmd → PTE pages, one column per
- * level, live tables only. PTE pages show the slots of the touched range as cells coloured by
+ * level, live tables, and freed PTE pages whose lock is still held (the lock lives in the
+ * freed page: a bug the view must show, not hide). PTE pages show the slots of the touched range as cells coloured by
  * state; a table whose PTE lock is held is framed in the holder's colour with a padlock; the
  * path each faulting CPU walks is drawn in its colour down to where it stands. */
 #include "fl-paint-private.h"
@@ -16,6 +17,7 @@ typedef struct {
   double  x, y, w, h;
   guint   lo, hi;             /* PTE pages: slots shown */
   gboolean placed;
+  gboolean freed;             /* a freed PTE page still locked, or named by a finding */
 } Box;
 
 typedef struct {
@@ -60,6 +62,15 @@ collect (Tables *t)
             Box c = { .id = child };
             g_array_append_val (t->levels[level - 1], c);
           }
+      }
+  /* unhooked and freed, but its lock held or the finding of this step about it: after the
+   * live ones, with no edge into it */
+  for (guint32 id = 1; id < st->sizes.ntables; id++)
+    if (st->tables[id].state == FL_OBJ_FREE && st->tables[id].level == 1 && !seen[id]
+        && (st->tables[id].ptl_holder >= 0 || fl_marks (t->p, FL_MARK_TABLE, id, 0)))
+      {
+        Box c = { .id = id, .freed = TRUE };
+        g_array_append_val (t->levels[1], c);
       }
 }
 
@@ -319,6 +330,12 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
   fl_rounded_rect (cr, b->x, b->y, b->w, b->h, 4);
   fl_set_rgba (cr, &pal->surface);
   cairo_fill_preserve (cr);
+  if (b->freed)
+    {
+      /* freed memory: dashed, as the VMA tree draws its ghosts */
+      double dash[] = { 5, 3 };
+      cairo_set_dash (cr, dash, 2, 0);
+    }
   if (held)
     {
       fl_set_rgba (cr, fl_palette_cpu (pal, (guint) holder));
@@ -330,6 +347,9 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
       cairo_set_line_width (cr, 1);
     }
   cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (fl_marks (p, FL_MARK_TABLE, b->id, 0))
+    fl_mark_ring (p, b->x, b->y, b->w, b->h, 4);
 
   /* header: which page of PTEs, what it maps, who holds its lock */
   char text[128];
@@ -363,10 +383,14 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
                       FL_ALIGN_RIGHT, text);
         right -= ww + 6;
       }
-  /* Translators: the title of the box of one last-level page table */
-  g_snprintf (text, sizeof text, "%s", _("PTE page"));
-  fl_text_draw (p, FL_FONT_BOLD, t->size, &pal->text, x, b->y + 3, right - x, FL_ALIGN_LEFT,
-                text);
+  if (b->freed)
+    /* Translators: the title of a PTE page already freed (its lock may still be held) */
+    g_snprintf (text, sizeof text, "%s", _("PTE page · freed"));
+  else
+    /* Translators: the title of the box of one last-level page table */
+    g_snprintf (text, sizeof text, "%s", _("PTE page"));
+  fl_text_draw (p, FL_FONT_BOLD, t->size, b->freed ? &pal->error : &pal->text, x, b->y + 3,
+                right - x, FL_ALIGN_LEFT, text);
 
   /* the slots */
   guint n = b->hi - b->lo + 1;
@@ -453,6 +477,11 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
       cairo_rectangle (cr, cx + o, cy + o, cell - 2 * o, cell - 2 * o);
       cairo_stroke (cr);
     }
+  /* the PTE a finding of this step names */
+  for (guint k = 0; k < n; k++)
+    if (fl_marks (p, FL_MARK_PTE, b->id, b->lo + k))
+      fl_mark_ring (p, gx + (k % cols) * cell + 1, gy + (k / cols) * cell + 1, cell - 2,
+                    cell - 2, 2);
   /* first and last slot shown */
   guint rows = (n + cols - 1) / cols;
   double ly = gy + rows * cell + 2;
@@ -493,15 +522,23 @@ fl_paint_pgtable (FlPaintCtx *p)
   walks (&t);
 
   fl_paint_panel_background (p);
-  guint locked = 0;
+  guint locked = 0, freed = 0;
   for (guint i = 0; i < t.levels[1]->len; i++)
-    if (st->tables[g_array_index (t.levels[1], Box, i).id].ptl_holder >= 0)
-      locked++;
-  g_autofree char *pages = g_strdup_printf (g_dngettext (NULL, "%u PTE page", "%u PTE pages",
-                                                         t.levels[1]->len), t.levels[1]->len);
+    {
+      const Box *b = &g_array_index (t.levels[1], Box, i);
+      locked += st->tables[b->id].ptl_holder >= 0;
+      freed += b->freed;
+    }
   g_autofree char *locks = g_strdup_printf (g_dngettext (NULL, "%u lock held", "%u locks held",
                                                          locked), locked);
-  g_autofree char *subtitle = g_strdup_printf ("%s · %s", pages, locks);
+  /* the freed ones are not in the mm's count of PTE pages */
+  g_autofree char *pages = g_strdup_printf (g_dngettext (NULL, "%u PTE page", "%u PTE pages",
+                                                         t.levels[1]->len - freed),
+                                            t.levels[1]->len - freed);
+  g_autofree char *gone = freed ? g_strdup_printf (g_dngettext (NULL, " (+%u freed)",
+                                                                " (+%u freed)", freed), freed)
+                                : g_strdup ("");
+  g_autofree char *subtitle = g_strdup_printf ("%s%s · %s", pages, gone, locks);
   double top = fl_paint_header (p, _("Page tables"), subtitle);
   double pad = p->fs * 0.6;
 

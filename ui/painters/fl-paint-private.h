@@ -29,6 +29,9 @@ typedef struct {
    * (FlElidedText), for fl_paint_view_noting(); NULL when nobody asked. */
   GArray           *elided;
   cairo_matrix_t    view_matrix; /* the view's own user space, where the notes are given */
+  /* the findings of the current step, whose objects every view marks (fl-paint-finding.c) */
+  const FlFinding  *marks[4];
+  guint             n_marks;
 } FlPaintCtx;
 
 void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
@@ -39,6 +42,22 @@ double fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewp
 void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
                          const FlViewport *viewport, const FlPalette *palette,
                          GArray *elided, const cairo_matrix_t *view_matrix);
+
+/* the current step's findings and the objects they name (fl-paint-finding.c) */
+void     fl_paint_ctx_find_marks (FlPaintCtx *p);
+typedef enum {
+  FL_MARK_VMA,                /* id: the VMA */
+  FL_MARK_TABLE,              /* id: a page-table page */
+  FL_MARK_PTE,                /* id: the PTE page, index: the slot */
+  FL_MARK_PTL,                /* id: the PTE page whose lock */
+  FL_MARK_PAGE,               /* id: a page frame */
+} FlMark;
+gboolean fl_marks       (const FlPaintCtx *p, FlMark what, guint32 id, guint index);
+gboolean fl_marks_line  (const FlPaintCtx *p, guint line);
+void     fl_mark_ring   (FlPaintCtx *p, double x, double y, double w, double h, double radius);
+
+/* counts in progress (fl-paint-counters.c) */
+guint    fl_faults_in_progress (const FlState *st, guint *in_fault);
 
 /* text (fl-paint-text.c) */
 typedef enum { FL_FONT_SANS, FL_FONT_BOLD, FL_FONT_MONO, FL_FONT_MONO_BOLD, FL_FONT_ITALIC } FlFont;

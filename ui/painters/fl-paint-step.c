@@ -176,6 +176,13 @@ paragraphs (FlPaintCtx *p, const FlCpuView *v, double x, double y, double w, gbo
       y += labelled (p, _("Next: "), &pal->text, why && *why ? why : fl_loc_tag (v->loc),
                      &pal->text, x, y, w, why_lines, size, draw) + gap;
     }
+  /* a finding of this step: what caused it, in the finding colour, before anything else
+   * the selected CPU (its cause) is doing */
+  for (guint i = 0; i < p->n_marks; i++)
+    if (p->marks[i]->cause && *p->marks[i]->cause)
+      /* Translators: before the sentence saying what caused a finding; keep the space */
+      y += labelled (p, _("Cause: "), &pal->error, p->marks[i]->cause, &pal->text, x, y, w,
+                     4, size, draw) + gap;
   g_autofree char *waits = fl_cpu_wait_sentence (p->st, v);
   if (waits)
     /* Translators: before what the selected CPU waits for; keep the space */

@@ -239,6 +239,17 @@ draw_node (Tree *t, guint32 id, double cx, double y, gboolean ghost)
         cairo_stroke (cr);
         ring++;
       }
+  /* the VMA a finding of this step names: outside its visitors, dashed in the finding colour */
+  if (fl_marks (p, FL_MARK_VMA, id, 0))
+    {
+      double o = 2.5 + ring * 3.5 + 1, dash[] = { 6, 3 };
+      fl_rounded_rect (cr, x - o, y - o, t->bw + 2 * o, t->bh + 2 * o, corner + o);
+      cairo_set_dash (cr, dash, 2, 0);
+      fl_set_rgba (cr, &pal->error);
+      cairo_set_line_width (cr, 3);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
 
   fl_rounded_rect (cr, x, y, t->bw, t->bh, corner);
   if (ghost)

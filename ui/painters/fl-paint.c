@@ -76,6 +76,7 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
   p->step = fl_sim_get_step (sim);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   p->selected = MIN (vp->selected_cpu, ncpus - 1);
+  fl_paint_ctx_find_marks (p);
 }
 
 /**
