@@ -6,6 +6,10 @@
 
 G_DEFINE_QUARK (fl-config-error-quark, fl_config_error)
 
+/* The default machine: two sockets of four cores, like the 2010 measurements' (REFERENCE.md). */
+#define DEFAULT_SOCKETS 2u
+#define DEFAULT_CORES   4u
+
 /* Each key with a one-line description, and one for each value of an enum, for the switches
  * menu and --set's help and errors. Marked for translation here, translated by whoever shows
  * them (the core prints them as they are). */
@@ -189,8 +193,8 @@ fl_config_init_defaults (FlConfig *config)
 {
   memset (config, 0, sizeof *config);
   config->cpus = 2;
-  config->sockets = 2;
-  config->cores_per_socket = 4;
+  config->sockets = DEFAULT_SOCKETS;
+  config->cores_per_socket = DEFAULT_CORES;
   config->fault_path = FL_FAULT_PATH_SPECULATIVE;
   config->rwsem = FL_RWSEM_GENERIC;
   config->vma_free = FL_VMA_FREE_RCU;
@@ -324,6 +328,29 @@ fl_config_value_about (const char *key, const char *value)
  *
  * Returns: %TRUE when @key was known and @value valid; @config is unchanged otherwise.
  */
+/* The topology of the default machine (2 sockets × 4 cores, as in 2010) is a floor: with
+ * more CPUs than it holds, whichever of sockets and cores-per-socket nobody set grows to hold
+ * them — cores first, as the bench's machines widen their two sockets (fl-workload.c) — so
+ * `cpus=64` alone is 2 × 32 and `cpus=64 sockets=8` is 8 × 8, in whatever order the keys
+ * come. Both set and too small is the user's to fix (fl_config_validate says so). */
+static void
+fit_topology (FlConfig *config)
+{
+  gboolean sockets_given = (config->topology_given & FL_TOPOLOGY_SOCKETS_GIVEN) != 0;
+  gboolean cores_given = (config->topology_given & FL_TOPOLOGY_CORES_GIVEN) != 0;
+
+  if (!cores_given)
+    {
+      guint sockets = sockets_given ? config->sockets : DEFAULT_SOCKETS;
+      config->cores_per_socket = MAX (DEFAULT_CORES, (config->cpus + sockets - 1) / sockets);
+    }
+  if (!sockets_given)
+    {
+      guint needed = (config->cpus + config->cores_per_socket - 1) / config->cores_per_socket;
+      config->sockets = MIN (MAX (DEFAULT_SOCKETS, needed), (guint) FL_MAX_SOCKETS);
+    }
+}
+
 gboolean
 fl_config_set (FlConfig *config, const char *key, const char *value, GError **error)
 {
@@ -370,6 +397,11 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
       return FALSE;
     }
   *field (config, info) = (guint) number;
+  if (info->offset == G_STRUCT_OFFSET (FlConfig, sockets))
+    config->topology_given |= FL_TOPOLOGY_SOCKETS_GIVEN;
+  else if (info->offset == G_STRUCT_OFFSET (FlConfig, cores_per_socket))
+    config->topology_given |= FL_TOPOLOGY_CORES_GIVEN;
+  fit_topology (config);
   return TRUE;
 }
 

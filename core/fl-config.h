@@ -59,6 +59,7 @@ typedef struct {
   guint         cpus;
   guint         sockets;
   guint         cores_per_socket;
+  guint         topology_given; /* FL_TOPOLOGY_*_GIVEN: which of the two were set, not derived */
   FlFaultPath   fault_path;
   FlRwsemKind   rwsem;
   FlVmaFree     vma_free;
@@ -75,6 +76,10 @@ typedef struct {
   FlCostTable   cost;
   guint         budget;        /* steps a run may take before it stops (0: no budget) */
 } FlConfig;
+
+/* A topology key nobody set follows `cpus` (fl_config_set); one that was set stays. */
+#define FL_TOPOLOGY_SOCKETS_GIVEN 1u
+#define FL_TOPOLOGY_CORES_GIVEN   2u
 
 #define FL_MAX_CPUS 256
 #define FL_MAX_SOCKETS 64

@@ -99,6 +99,43 @@ test_topology_must_hold_the_cpus (void)
   g_assert_cmpuint (fl_config_socket_of (&c, 4), ==, 1);
 }
 
+static void
+expect_topology (const char *const *settings, guint sockets, guint cores)
+{
+  FlConfig c;
+  fl_config_init_defaults (&c);
+  for (guint i = 0; settings[i] != NULL; i += 2)
+    g_assert_true (fl_config_set (&c, settings[i], settings[i + 1], NULL));
+  g_assert_cmpuint (c.sockets, ==, sockets);
+  g_assert_cmpuint (c.cores_per_socket, ==, cores);
+  g_assert_true (fl_config_validate (&c, NULL));
+}
+
+/* What nobody set follows cpus, whatever the order of the keys; what was set stays. */
+static void
+test_topology_follows_cpus (void)
+{
+  expect_topology ((const char *[]) { "cpus", "8", NULL }, 2, 4);
+  expect_topology ((const char *[]) { "cpus", "64", NULL }, 2, 32);
+  expect_topology ((const char *[]) { "cpus", "256", NULL }, 2, 128);
+  expect_topology ((const char *[]) { "cpus", "64", "sockets", "8", NULL }, 8, 8);
+  expect_topology ((const char *[]) { "sockets", "8", "cpus", "64", NULL }, 8, 8);
+  expect_topology ((const char *[]) { "cpus", "64", "cores-per-socket", "16", NULL }, 4, 16);
+  expect_topology ((const char *[]) { "cores-per-socket", "16", "cpus", "64", NULL }, 4, 16);
+  expect_topology ((const char *[]) { "cpus", "2", "sockets", "1", NULL }, 1, 4);
+  expect_topology ((const char *[]) { "cpus", "64", "cpus", "4", NULL }, 2, 4);
+
+  /* both set and too small: the user's to fix, and said so */
+  FlConfig c;
+  g_autoptr (GError) error = NULL;
+  fl_config_init_defaults (&c);
+  g_assert_true (fl_config_set (&c, "sockets", "2", NULL));
+  g_assert_true (fl_config_set (&c, "cores-per-socket", "4", NULL));
+  g_assert_true (fl_config_set (&c, "cpus", "64", NULL));
+  g_assert_false (fl_config_validate (&c, &error));
+  g_assert_nonnull (strstr (error->message, "64 CPUs do not fit in 2 sockets × 4 cores"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -107,6 +144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/config/round-trip", test_set_and_get_round_trip);
   g_test_add_func ("/core/config/errors", test_errors_list_valid_values);
   g_test_add_func ("/core/config/topology", test_topology_must_hold_the_cpus);
+  g_test_add_func ("/core/config/topology-follows-cpus", test_topology_follows_cpus);
   g_test_add_func ("/core/config/described", test_every_switch_described);
   return g_test_run ();
 }
