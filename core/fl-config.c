@@ -1,5 +1,6 @@
 /* fl-config.c — the design switches, their names, defaults and parsing. */
 #include "fl-config.h"
+#include "fl-config-presets.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -140,44 +141,46 @@ static const char *const key_names[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) + 1 == G_N_ELEMENTS (key_names));
 
-/* The repairs of the v2 patch that later versions made, each its own switch; `spf` sets them
- * all at once: `repaired` (the default, the safe design) or `v2-as-posted` (the patch as
- * Zijlstra posted it, with its bugs). It is not stored: the switches it sets are. */
-typedef struct {
-  const char *key, *repaired, *as_posted;
-} FlSpfRepair;
-
-static const FlSpfRepair spf_repairs[] = {
-  { "spf-mmap-cache", "leave", "update" },
-  { "spf-find-vma", "before-pte-lock", "under-pte-lock" },
-  { "spf-access-check", "on", "off" },
-  { "mprotect-seqcount", "bracketed", "unbracketed" },
-};
-
-#define FL_SPF_KEY "spf"
-#define FL_SPF_VALUES "repaired|v2-as-posted"
-
+/**
+ * fl_config_presets:
+ *
+ * Returns: the keys that set several switches at once (`spf`, `machine`): accepted by
+ *   fl_config_set() and fl_config_get() but not among fl_config_keys(), since a preset is not
+ *   stored itself, what it set is.
+ */
+const char *const *
+fl_config_presets (void)
+{
+  static const char *names[8];
+  static gsize ready = 0;
+  if (g_once_init_enter (&ready))
+    {
+      for (guint i = 0; fl_preset_nth (i) != NULL && i + 1 < G_N_ELEMENTS (names); i++)
+        names[i] = fl_preset_nth (i)->key;
+      g_once_init_leave (&ready, 1);
+    }
+  return names;
+}
 
 /**
  * fl_config_preset_keys:
  * @key: a key accepted by fl_config_set()
+ * @value: a value of it
  *
- * A preset sets several keys at once and is not stored itself: what it set is.
- *
- * Returns: (nullable): the keys @key sets when it is a preset (`spf`), else %NULL
+ * Returns: (transfer full) (nullable): the keys @value of @key sets when @key is a preset
+ *   (`spf`, `machine`) and @value one of its values, else %NULL
  */
-const char *const *
-fl_config_preset_keys (const char *key)
+GStrv
+fl_config_preset_keys (const char *key, const char *value)
 {
-  static const char *spf_keys[G_N_ELEMENTS (spf_repairs) + 1];
-  static gsize ready = 0;
-  if (g_once_init_enter (&ready))
-    {
-      for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
-        spf_keys[i] = spf_repairs[i].key;
-      g_once_init_leave (&ready, 1);
-    }
-  return g_strcmp0 (key, FL_SPF_KEY) == 0 ? spf_keys : NULL;
+  const FlPreset *preset = fl_preset_lookup (key);
+  const FlPresetValue *v = preset ? fl_preset_value (preset, value) : NULL;
+  if (v == NULL)
+    return NULL;
+  g_autoptr (GStrvBuilder) set = g_strv_builder_new ();
+  for (const FlSetting *s = v->settings; s->key != NULL; s++)
+    g_strv_builder_add (set, s->key);
+  return g_strv_builder_end (set);
 }
 
 /**
@@ -246,34 +249,64 @@ fl_config_keys (void)
 const char *
 fl_config_valid_values (const char *key)
 {
-  if (strcmp (key, FL_SPF_KEY) == 0)
-    return FL_SPF_VALUES;
+  const FlPreset *preset = fl_preset_lookup (key);
+  if (preset != NULL)
+    return preset->values;
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     return NULL;
   return info->values ? info->values : "a number";
 }
 
+/* Every setting of the value, or none: @config is unchanged when one fails. */
 static gboolean
-set_spf (FlConfig *config, const char *value, GError **error)
+set_preset (FlConfig *config, const FlPreset *preset, const char *value, GError **error)
 {
-  gboolean as_posted = strcmp (value, "v2-as-posted") == 0;
-  if (!as_posted && strcmp (value, "repaired") != 0)
+  const FlPresetValue *v = fl_preset_value (preset, value);
+  if (v == NULL)
     {
+      g_auto (GStrv) names = g_strsplit (preset->values, "|", -1);
+      g_autofree char *valid = g_strjoinv (", ", names);
+      g_autoptr (GString) about = g_string_new (NULL);
+      for (guint i = 0; i < preset->n_values; i++)
+        g_string_append_printf (about, "; %s: %s", preset->values_of[i].name,
+                                preset->values_of[i].about);
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
-                   "invalid value '%s' for '" FL_SPF_KEY "' (valid: repaired, v2-as-posted). "
-                   "%s; repaired: %s; v2-as-posted: %s", value, fl_config_key_about (FL_SPF_KEY),
-                   fl_config_value_about (FL_SPF_KEY, "repaired"),
-                   fl_config_value_about (FL_SPF_KEY, "v2-as-posted"));
+                   "invalid value '%s' for '%s' (valid: %s). %s%s", value, preset->key, valid,
+                   preset->about, about->str);
       return FALSE;
     }
-  for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
-    {
-      const FlSpfRepair *r = &spf_repairs[i];
-      gboolean ok = fl_config_set (config, r->key, as_posted ? r->as_posted : r->repaired, NULL);
-      g_assert (ok);  /* the table names keys and values of this file */
-    }
+  FlConfig changed = *config;
+  for (const FlSetting *s = v->settings; s->key != NULL; s++)
+    if (!fl_config_set (&changed, s->key, s->value, error))
+      return FALSE;
+  *config = changed;
   return TRUE;
+}
+
+/* The value whose settings all hold, the one with the most settings when several do (a
+ * named box holds its cost table's settings and its topology's). */
+static char *
+get_preset (const FlConfig *config, const FlPreset *preset)
+{
+  const FlPresetValue *best = NULL;
+  guint best_count = 0;
+  for (guint i = 0; i < preset->n_values; i++)
+    {
+      guint count = 0;
+      gboolean all = TRUE;
+      for (const FlSetting *s = preset->values_of[i].settings; s->key != NULL && all; s++, count++)
+        {
+          g_autofree char *now = fl_config_get (config, s->key);
+          all = g_strcmp0 (now, s->value) == 0;
+        }
+      if (all && count > best_count)
+        {
+          best = &preset->values_of[i];
+          best_count = count;
+        }
+    }
+  return g_strdup (best ? best->name : preset->unmatched);
 }
 
 /**
@@ -287,8 +320,9 @@ const char *
 fl_config_key_about (const char *key)
 {
   g_return_val_if_fail (key != NULL, NULL);
-  if (strcmp (key, FL_SPF_KEY) == 0)
-    return N_("Every repair of the speculative fault patch v2 at once");
+  const FlPreset *preset = fl_preset_lookup (key);
+  if (preset != NULL)
+    return preset->about;
   const FlKeyInfo *info = lookup (key);
   return info ? info->about : NULL;
 }
@@ -305,10 +339,12 @@ const char *
 fl_config_value_about (const char *key, const char *value)
 {
   g_return_val_if_fail (key != NULL && value != NULL, NULL);
-  if (strcmp (key, FL_SPF_KEY) == 0)
-    return strcmp (value, "repaired") == 0
-           ? N_("the repairs later versions made: the safe design")
-           : strcmp (value, "v2-as-posted") == 0 ? N_("the patch as posted, with its bugs") : NULL;
+  const FlPreset *preset = fl_preset_lookup (key);
+  if (preset != NULL)
+    {
+      const FlPresetValue *v = fl_preset_value (preset, value);
+      return v ? v->about : NULL;
+    }
   const FlKeyInfo *info = lookup (key);
   if (info == NULL || info->values == NULL)
     return NULL;
@@ -356,14 +392,16 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
 {
   g_return_val_if_fail (config != NULL && key != NULL && value != NULL, FALSE);
 
-  if (strcmp (key, FL_SPF_KEY) == 0)
-    return set_spf (config, value, error);
+  const FlPreset *preset = fl_preset_lookup (key);
+  if (preset != NULL)
+    return set_preset (config, preset, value, error);
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     {
       g_autofree char *all = g_strjoinv (", ", (char **) key_names);
+      g_autofree char *presets = g_strjoinv (", ", (char **) fl_config_presets ());
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_UNKNOWN_KEY,
-                   "unknown configuration key '%s' (valid keys: " FL_SPF_KEY ", %s)", key, all);
+                   "unknown configuration key '%s' (valid keys: %s, %s)", key, presets, all);
       return FALSE;
     }
   if (info->values != NULL)
@@ -408,26 +446,17 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
 /**
  * fl_config_get:
  * @config: a configuration
- * @key: a key from fl_config_keys(), or `spf` (the v2 repairs at once)
+ * @key: a key from fl_config_keys() or fl_config_presets()
  *
- * Returns: (transfer full): the value of @key as text (for `spf`: `repaired`, `v2-as-posted`
- *   or `mixed`), or %NULL for an unknown key.
+ * Returns: (transfer full): the value of @key as text (for a preset, the value whose
+ *   settings all hold: `mixed` or `custom` when none does), or %NULL for an unknown key.
  */
 char *
 fl_config_get (const FlConfig *config, const char *key)
 {
-  if (strcmp (key, FL_SPF_KEY) == 0)
-    {
-      guint repaired = 0, as_posted = 0;
-      for (gsize i = 0; i < G_N_ELEMENTS (spf_repairs); i++)
-        {
-          g_autofree char *value = fl_config_get (config, spf_repairs[i].key);
-          repaired += strcmp (value, spf_repairs[i].repaired) == 0;
-          as_posted += strcmp (value, spf_repairs[i].as_posted) == 0;
-        }
-      return g_strdup (repaired == G_N_ELEMENTS (spf_repairs) ? "repaired"
-                       : as_posted == G_N_ELEMENTS (spf_repairs) ? "v2-as-posted" : "mixed");
-    }
+  const FlPreset *preset = fl_preset_lookup (key);
+  if (preset != NULL)
+    return get_preset (config, preset);
   const FlKeyInfo *info = lookup (key);
   if (info == NULL)
     return NULL;

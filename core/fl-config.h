@@ -99,7 +99,9 @@ gboolean     fl_config_set           (FlConfig   *config,
 char        *fl_config_get           (const FlConfig *config,
                                       const char     *key);
 const char *const *fl_config_keys    (void);
-const char *const *fl_config_preset_keys (const char *key);
+const char *const *fl_config_presets (void);
+GStrv        fl_config_preset_keys   (const char *key,
+                                      const char *value);
 const char  *fl_config_valid_values  (const char *key);
 const char  *fl_config_key_about     (const char *key);
 const char  *fl_config_value_about   (const char *key,

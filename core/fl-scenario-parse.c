@@ -203,8 +203,9 @@ config_key (Parser *p, const char *key, const char *raw)
     return FALSE;
   if (!fl_config_set (&p->s->config, key, value, &config_error))
     return fail (p, FL_SCENARIO_ERROR_PARSE, "%s", config_error->message);
-  /* a preset (spf) is recorded as the keys it set, so the file writes back as it reads */
-  const char *const *preset = fl_config_preset_keys (key);
+  /* a preset (spf, machine) is recorded as the keys it set, so the file writes back as it
+   * reads */
+  g_auto (GStrv) preset = fl_config_preset_keys (key, value);
   for (guint i = 0; preset ? preset[i] != NULL : i == 0; i++)
     {
       const char *set = preset ? preset[i] : key;

@@ -282,11 +282,11 @@ fl_session_set_switch (FlSession *self, const char *key, const char *value, GErr
   g_return_val_if_fail (key != NULL && value != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* A preset (spf) is the switches it sets: kept as those, so one of them set afterwards
-   * wins as it does in a scenario file, and the run is built from known keys only. */
-  const char *const *preset = fl_config_preset_keys (key);
-  if (preset != NULL)
+  /* A preset (spf, machine) is the switches it sets: kept as those, so one of them set
+   * afterwards wins as it does in a scenario file, and the run is built from known keys only. */
+  if (g_strv_contains (fl_config_presets (), key))
     {
+      g_auto (GStrv) preset = fl_config_preset_keys (key, value);
       FlConfig probe;
       fl_config_init_defaults (&probe);
       if (!fl_config_set (&probe, key, value, error))

@@ -39,6 +39,7 @@ static const FlSwitchInfo fl_design_switches[] = {
 };
 
 static const FlSwitchInfo fl_machine_switches[] = {
+  { "machine",          N_("Measured machine") },
   { "cpus",             N_("CPUs"),             1, 64 },
   { "sockets",          N_("Sockets"),          1, 8 },
   { "cores-per-socket", N_("Cores per socket"), 1, 64 },
@@ -101,9 +102,12 @@ fl_switch_row_show (FlSwitchRow *row,
     gtk_switch_set_active (GTK_SWITCH (row->control), g_strcmp0 (value, "on") == 0);
   else if (GTK_IS_DROP_DOWN (row->control))
     {
+      /* none selected when no value matches (a machine whose costs were set by hand) */
+      guint selected = GTK_INVALID_LIST_POSITION;
       for (guint i = 0; row->values[i] != NULL; i++)
         if (strcmp (row->values[i], value) == 0)
-          gtk_drop_down_set_selected (GTK_DROP_DOWN (row->control), i);
+          selected = i;
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (row->control), selected);
     }
   else
     {

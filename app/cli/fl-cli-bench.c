@@ -69,13 +69,31 @@ measure (const char *workload, guint rounds, char **sets, Row *row)
   return TRUE;
 }
 
+/* The machine every row ran on, by name (`custom` when a cost was set by hand): the sets
+ * were applied once already by the measurement, so they are known to be valid here. */
+static char *
+machine_of (char **sets)
+{
+  FlConfig config;
+  fl_config_init_defaults (&config);
+  for (guint i = 0; sets && sets[i]; i++)
+    {
+      g_autofree char *key = g_strndup (sets[i], strcspn (sets[i], "="));
+      const char *eq = strchr (sets[i], '=');
+      if (eq != NULL)
+        fl_config_set (&config, key, eq + 1, NULL);
+    }
+  return fl_config_get (&config, "machine");
+}
+
 static void
-print_json (const char *workload, GArray *rows)
+print_json (const char *workload, const char *machine, GArray *rows)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "workload");
   json_builder_add_string_value (b, workload);
+  fl_cli_json_string (b, "machine", machine);
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
   for (guint i = 0; i < rows->len; i++)
@@ -116,11 +134,11 @@ print_json (const char *workload, GArray *rows)
 }
 
 static void
-print_table (const char *workload, guint rounds, GArray *rows)
+print_table (const char *workload, const char *machine, guint rounds, GArray *rows)
 {
   gboolean published = strcmp (workload, "multi-fault") == 0;
-  printf ("%s, %u round%s per thread; faults per simulated second, ratio to baseline at the "
-          "same CPU count\n\n", workload, rounds, rounds == 1 ? "" : "s");
+  printf ("%s on machine %s, %u round%s per thread; faults per simulated second, ratio to "
+          "baseline at the same CPU count\n\n", workload, machine, rounds, rounds == 1 ? "" : "s");
   printf ("%-10s %5s %10s %14s %14s %7s%s\n", "config", "cpus", "faults", "cycles", "faults/s",
           "ratio", published ? "  published (Zijlstra, 2 sockets, 8 Jan 2010)" : "");
   for (guint i = 0; i < rows->len; i++)
@@ -230,10 +248,11 @@ bench (const char *workload, const char *cpus_text, const char *configs_text, ch
           r->ratio = base > 0 ? r->per_sec / base : 0;
         }
     }
+  g_autofree char *machine = machine_of (sets);
   if (json)
-    print_json (workload, rows);
+    print_json (workload, machine, rows);
   else
-    print_table (workload, rounds, rows);
+    print_table (workload, machine, rounds, rows);
   if (chart && !write_chart (workload, rows, chart, dark))
     return FL_EXIT_USAGE;
   for (guint i = 0; i < rows->len; i++)
@@ -280,7 +299,7 @@ sensitivity_of (const char *workload, const char *cpus_text, const char *configs
 int
 fl_cli_bench (int argc, char **argv)
 {
-  char *workload = NULL, *cpus = NULL, *configs = NULL, *chart = NULL;
+  char *workload = NULL, *cpus = NULL, *configs = NULL, *chart = NULL, *machine = NULL;
   char **sets = NULL;
   gint rounds = 4;
   gboolean json = FALSE, dark = FALSE, sensitivity = FALSE, profile = FALSE;
@@ -289,6 +308,7 @@ fl_cli_bench (int argc, char **argv)
     { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPU counts, e.g. 1,2,4,8 (default 8)", "LIST" },
     { "configs", 0, 0, G_OPTION_ARG_STRING, &configs, "Designs (default baseline,xadd,spf,xadd+spf)", "LIST" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a switch for every run", "KEY=VALUE" },
+    { "machine", 0, 0, G_OPTION_ARG_STRING, &machine, "The machine's cost table and topology: westmere-ex (default), nehalem-ep, nehalem-ex-8x8 or westmere-ex-4x10 (as --set machine=NAME, before the other --set)", "NAME" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Iterations of each thread's loop (default 4)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "chart", 0, 0, G_OPTION_ARG_FILENAME, &chart, "Also draw the scaling lines and the 2010 bars into FILE (.png, .svg or .pdf)", "FILE" },
@@ -300,7 +320,19 @@ fl_cli_bench (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("- reproduce the 2010 fault-rate table");
   g_option_context_add_main_entries (context, entries, NULL);
   int status;
-  if (!fl_cli_parse (context, &argc, &argv))
+  gboolean parsed = fl_cli_parse (context, &argc, &argv);
+  if (parsed && machine != NULL)
+    {
+      /* first, so that a --set of one of its costs still wins */
+      g_autoptr (GStrvBuilder) with = g_strv_builder_new ();
+      g_autofree char *set = g_strconcat ("machine=", machine, NULL);
+      g_strv_builder_add (with, set);
+      if (sets != NULL)
+        g_strv_builder_addv (with, (const char **) sets);
+      g_strfreev (sets);
+      sets = g_strv_builder_end (with);
+    }
+  if (!parsed)
     status = FL_EXIT_USAGE;
   else if (argc > 1)
     status = fl_cli_fail ("bench takes no positional arguments (got '%s')", argv[1]);
@@ -323,6 +355,7 @@ fl_cli_bench (int argc, char **argv)
   g_free (cpus);
   g_free (configs);
   g_free (chart);
+  g_free (machine);
   g_strfreev (sets);
   return status;
 }

@@ -104,9 +104,8 @@ fl_cli_switches_help (void)
   GString *out = g_string_new ("Switches for --set KEY=VALUE (also a scenario's [config]):\n");
   const char *const *keys = fl_config_keys ();
   g_autoptr (GPtrArray) costs = g_ptr_array_new ();
-  const char *spf[] = { "spf", NULL };
   for (guint pass = 0; pass < 2; pass++)
-    for (const char *const *k = pass ? keys : spf; *k != NULL; k++)
+    for (const char *const *k = pass ? keys : fl_config_presets (); *k != NULL; k++)
       {
         if (g_str_has_prefix (*k, "cost."))
           {

@@ -98,6 +98,9 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
 
   fprintf (out, "Scenario   %s — %s\n", sc->id, sc->title);
   fprintf (out, "Config     %s\n", config);
+  g_autofree char *machine = fl_config_get (cfg, "machine");
+  fprintf (out, "Machine    %s: %u socket%s × %u cores, %u MHz\n", machine, cfg->sockets,
+           cfg->sockets == 1 ? "" : "s", cfg->cores_per_socket, cfg->cost.mhz);
   fprintf (out, "Seed       %" G_GUINT64_FORMAT ", schedule %s\n", seed, policy_names[policy]);
   const char *stopped = fl_sim_get_stop_message (sim);
   if (stopped != NULL)
@@ -163,6 +166,8 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   fl_cli_json_string (b, "scenario", sc->id);
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
+  g_autofree char *machine = fl_config_get (fl_sim_get_config (sim), "machine");
+  fl_cli_json_string (b, "machine", machine);
   for (const char *const *key = fl_config_keys (); *key; key++)
     {
       if (g_str_has_prefix (*key, "cost."))

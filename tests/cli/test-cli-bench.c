@@ -201,6 +201,38 @@ test_bench_without_baseline (void)
   g_assert_null (strstr (table.out, "0.00"));
 }
 
+/* --machine picks a measured table: named in the header and the JSON, its topology holds
+ * (a two-socket Xeon 5500 has eight cores), and the designs keep their order on it. */
+static void
+test_bench_machine (void)
+{
+  g_auto (Result) r = { 0 }, table = { 0 }, big = { 0 };
+  cli (&r, "bench", "--machine", "nehalem-ep", "--rounds", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonObject *root = parse_json (r.out, &p);
+  g_assert_cmpstr (json_object_get_string_member (root, "machine"), ==, "nehalem-ep");
+  JsonArray *rows = json_object_get_array_member (root, "rows");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 4);
+  double previous = 0;
+  for (guint i = 0; i < 3; i++)   /* baseline < xadd < spf */
+    {
+      double ratio = json_object_get_double_member (json_array_get_object_element (rows, i),
+                                                    "ratio");
+      g_assert_cmpfloat (ratio, >, previous);
+      previous = ratio;
+    }
+
+  cli (&table, "bench", "--machine", "nehalem-ep", "--configs", "baseline", "--cpus", "1",
+       "--rounds", "1", NULL);
+  g_assert_cmpint (table.status, ==, 0);
+  g_assert_nonnull (strstr (table.out, "on machine nehalem-ep"));
+
+  cli (&big, "bench", "--machine", "nehalem-ep", "--cpus", "16", "--rounds", "1", NULL);
+  g_assert_cmpint (big.status, ==, 2);
+  g_assert_nonnull (strstr (big.err, "16 CPUs do not fit in 2 sockets × 4 cores"));
+}
+
 /* The table as before, and the chart beside it; an unknown chart format before any run. */
 static void
 test_bench_chart (void)
@@ -238,5 +270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench/all-split", test_bench_all_split);
   g_test_add_func ("/cli/bench/without-baseline", test_bench_without_baseline);
   g_test_add_func ("/cli/bench/chart", test_bench_chart);
+  g_test_add_func ("/cli/bench/machine", test_bench_machine);
   return g_test_run ();
 }

@@ -99,6 +99,59 @@ test_topology_must_hold_the_cpus (void)
   g_assert_cmpuint (fl_config_socket_of (&c, 4), ==, 1);
 }
 
+/* A machine sets its measured costs (and a named box its topology) and is named back by
+ * what it set; a cost changed by hand makes it custom; a bad value changes nothing. */
+static void
+test_machine_presets (void)
+{
+  FlConfig c;
+  fl_config_init_defaults (&c);
+  g_autofree char *start = fl_config_get (&c, "machine");
+  g_assert_cmpstr (start, ==, "westmere-ex");
+
+  g_assert_true (fl_config_set (&c, "machine", "nehalem-ep", NULL));
+  g_assert_cmpuint (c.cost.local_load, ==, 75);
+  g_assert_cmpuint (c.cost.mhz, ==, 2930);
+  g_assert_cmpuint (c.sockets, ==, 2);
+  g_assert_cmpuint (c.cores_per_socket, ==, 4);
+  g_autofree char *ep = fl_config_get (&c, "machine");
+  g_assert_cmpstr (ep, ==, "nehalem-ep");
+  /* a named box's topology is set, so more CPUs than it has is the user's mistake */
+  g_assert_true (fl_config_set (&c, "cpus", "16", NULL));
+  g_assert_false (fl_config_validate (&c, NULL));
+
+  /* the 8 x 8 box holds the Westmere-EX costs too: it is named for the most it matches */
+  fl_config_init_defaults (&c);
+  g_assert_true (fl_config_set (&c, "machine", "nehalem-ex-8x8", NULL));
+  g_assert_true (fl_config_set (&c, "cpus", "64", NULL));
+  g_assert_true (fl_config_validate (&c, NULL));
+  g_autofree char *ex = fl_config_get (&c, "machine");
+  g_assert_cmpstr (ex, ==, "nehalem-ex-8x8");
+  g_assert_cmpuint (fl_config_socket_of (&c, 63), ==, 7);
+
+  g_assert_true (fl_config_set (&c, "cost.llc", "50", NULL));
+  g_autofree char *custom = fl_config_get (&c, "machine");
+  g_assert_cmpstr (custom, ==, "custom");
+
+  FlConfig before = c;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (fl_config_set (&c, "machine", "pdp-11", &error));
+  g_assert_nonnull (strstr (error->message, "invalid value 'pdp-11' for 'machine'"));
+  g_assert_nonnull (strstr (error->message, "nehalem-ep"));
+  g_assert_cmpmem (&before, sizeof before, &c, sizeof c);
+
+  /* what a preset value sets, for a file or a session to record */
+  g_auto (GStrv) keys = fl_config_preset_keys ("machine", "nehalem-ep");
+  g_assert_true (g_strv_contains ((const char *const *) keys, "cost.remote-load"));
+  g_assert_true (g_strv_contains ((const char *const *) keys, "sockets"));
+  g_auto (GStrv) follow = fl_config_preset_keys ("machine", "westmere-ex");
+  g_assert_false (g_strv_contains ((const char *const *) follow, "sockets"));
+  g_assert_null (fl_config_preset_keys ("machine", "pdp-11"));
+  g_assert_null (fl_config_preset_keys ("cpus", "8"));
+  g_assert_true (g_strv_contains (fl_config_presets (), "spf"));
+  g_assert_true (g_strv_contains (fl_config_presets (), "machine"));
+}
+
 static void
 expect_topology (const char *const *settings, guint sockets, guint cores)
 {
@@ -145,6 +198,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/config/errors", test_errors_list_valid_values);
   g_test_add_func ("/core/config/topology", test_topology_must_hold_the_cpus);
   g_test_add_func ("/core/config/topology-follows-cpus", test_topology_follows_cpus);
+  g_test_add_func ("/core/config/machine-presets", test_machine_presets);
   g_test_add_func ("/core/config/described", test_every_switch_described);
   return g_test_run ();
 }

@@ -361,6 +361,18 @@ test_switches_preset (void)
     g_assert_cmpstr (preset, ==, "mixed");
     g_assert_cmpstr (check, ==, "on");
   }
+
+  /* The machine is a preset too: its costs and, for a named box, its topology. */
+  g_assert_true (fl_session_set_switch (session, "machine", "nehalem-ep", NULL));
+  fl_wait_loaded (session);
+  {
+    g_autofree char *machine = fl_session_get_switch (session, "machine");
+    g_autofree char *mhz = fl_session_get_switch (session, "cost.mhz");
+    g_autofree char *shown = fl_control_value (fl_switch_control (switches, "machine"));
+    g_assert_cmpstr (machine, ==, "nehalem-ep");
+    g_assert_cmpstr (mhz, ==, "2930");
+    g_assert_cmpstr (shown, ==, "nehalem-ep");
+  }
   g_assert_cmpuint (log.failures, ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -375,13 +387,15 @@ test_switches_error_inline (void)
   GtkWidget *error_label = fl_test_find_widget (GTK_WIDGET (fl_menu_popover (switches)),
                                            fl_is_error_label, NULL);
   GtkWidget *cpus = fl_switch_control (switches, "cpus");
-  g_autofree char *sockets = fl_session_get_switch (session, "sockets");
-  g_autofree char *cores = fl_session_get_switch (session, "cores-per-socket");
+  /* A topology nobody set follows the CPUs; one that was set holds them or refuses them. */
+  g_assert_true (fl_session_set_switch (session, "sockets", "1", NULL));
+  g_assert_true (fl_session_set_switch (session, "cores-per-socket", "2", NULL));
+  fl_wait_loaded (session);
   g_autofree char *before = fl_session_get_switch (session, "cpus");
   g_autofree char *shown = NULL;
   g_autofree char *too_many = NULL;
   guint loads = log.loads;
-  int limit = atoi (sockets) * atoi (cores);
+  int limit = 1 * 2;
 
   g_assert_nonnull (error_label);
   g_assert_false (gtk_widget_get_visible (error_label));
