@@ -20,12 +20,13 @@ typedef struct {
   gsize       offset;      /* into FlConfig */
   guint       min, max;    /* for numbers */
   const char *about;       /* what the key decides */
-  const char *value_about[2]; /* for enums: what each value means, in the order of values */
+  const char *value_about[3]; /* for enums: what each value means, in the order of values */
 } FlKeyInfo;
 
 #define COST(field) G_STRUCT_OFFSET (FlConfig, cost) + G_STRUCT_OFFSET (FlCostTable, field)
-#define NUM(name, off, lo, hi, about) { name, NULL, off, lo, hi, about, { NULL, NULL } }
-#define ENUM(name, values, off, about, a, b) { name, values, off, 0, 0, about, { a, b } }
+#define NUM(name, off, lo, hi, about) { name, NULL, off, lo, hi, about, { NULL, NULL, NULL } }
+#define ENUM(name, values, off, about, a, b) { name, values, off, 0, 0, about, { a, b, NULL } }
+#define ENUM3(name, values, off, about, a, b, c) { name, values, off, 0, 0, about, { a, b, c } }
 #define CYCLES(name, field, hi, about) NUM (name, COST (field), 0, hi, about)
 
 static const FlKeyInfo keys[] = {
@@ -35,10 +36,13 @@ static const FlKeyInfo keys[] = {
        N_("Sockets the CPUs are spread over: a cache line crossing them costs more")),
   NUM ("cores-per-socket", G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS,
        N_("CPUs on each socket")),
-  ENUM ("fault-path", "locked|speculative", G_STRUCT_OFFSET (FlConfig, fault_path),
-        N_("How a page fault finds its VMA"),
-        N_("under mmap_sem held for reading, as 2.6.32 does"),
-        N_("first without mmap_sem (the speculative fault patch), retried under it when in doubt")),
+  ENUM3 ("fault-path", "locked|speculative|speculative-refcount",
+         G_STRUCT_OFFSET (FlConfig, fault_path),
+         N_("How a page fault finds its VMA"),
+         N_("under mmap_sem held for reading, as 2.6.32 does"),
+         N_("first without mmap_sem (the speculative fault patch), retried under it when in doubt"),
+         N_("first by an RCU walk of the VMA tree, the VMA pinned by a reference count "
+            "(Kamezawa's design)")),
   ENUM ("rwsem", "generic|xadd", G_STRUCT_OFFSET (FlConfig, rwsem),
         N_("How mmap_sem is built"),
         N_("a spinlock guarding a count and a wait list, as x86-64 used in 2.6.32"),
@@ -84,6 +88,11 @@ static const FlKeyInfo keys[] = {
         N_("How the RSS counters are kept"),
         N_("atomic counters in mm_struct every CPU updates, as 2.6.32"),
         N_("a per-thread cache folded in now and then, as 2.6.34")),
+  ENUM3 ("vma-refcount", "biased|as-posted|no-wait", G_STRUCT_OFFSET (FlConfig, vma_refcount),
+         N_("How munmap waits for the references of Kamezawa's speculative faults"),
+         N_("a large bias subtracted, the last reference wakes the waiter (his fix)"),
+         N_("the count waited down to zero, woken at one, as posted: the last wake-up is lost"),
+         N_("no wait at all: the VMA goes while a fault still uses it")),
   ENUM ("oracle", "every-step|at-end", G_STRUCT_OFFSET (FlConfig, oracle),
         N_("When the oracle checks the invariants"),
         N_("after every step"),
@@ -130,7 +139,8 @@ static const FlKeyInfo keys[] = {
 static const char *const key_names[] = {
   "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
   "spf-mmap-cache", "spf-find-vma", "spf-access-check",
-  "mprotect-seqcount", "rcu", "pte-map-lock", "pin-page-tables", "rss", "oracle",
+  "mprotect-seqcount", "rcu", "pte-map-lock", "pin-page-tables", "rss", "vma-refcount",
+  "oracle",
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",

@@ -6,7 +6,11 @@ G_BEGIN_DECLS
 
 /* Every design choice of the 2010 story is one switch, so one scenario runs under each. */
 
-typedef enum { FL_FAULT_PATH_LOCKED, FL_FAULT_PATH_SPECULATIVE } FlFaultPath;
+/* speculative: Zijlstra's v2 (a sequence count per VMA, RCU-freed VMAs); speculative-refcount:
+ * Kamezawa's v3 (Dec 2009), a VMA found by an RCU walk of the tree and pinned by a reference
+ * count that munmap waits on. */
+typedef enum { FL_FAULT_PATH_LOCKED, FL_FAULT_PATH_SPECULATIVE,
+               FL_FAULT_PATH_SPECULATIVE_REFCOUNT } FlFaultPath;
 typedef enum { FL_RWSEM_GENERIC, FL_RWSEM_XADD } FlRwsemKind;
 typedef enum { FL_VMA_FREE_RCU, FL_VMA_FREE_IMMEDIATE } FlVmaFree;
 typedef enum { FL_PTE_MAP_LOCK_TRYLOCK_LOOP, FL_PTE_MAP_LOCK_SPIN_IRQS_OFF } FlPteMapLock;
@@ -29,6 +33,13 @@ typedef enum { FL_MPROTECT_SEQCOUNT_BRACKETED, FL_MPROTECT_SEQCOUNT_UNBRACKETED 
  * preemption off, so sleeping in a read-side section is a bug, and the context switch it
  * causes is a quiescent state that can end the grace period under the reader. */
 typedef enum { FL_RCU_PREEMPTIBLE, FL_RCU_CLASSIC } FlRcuKind;
+/* The VMA reference count of Kamezawa's design: biased (his fix of 5 Jan 2010: munmap
+ * subtracts a large bias and waits for the count to come back to minus the bias, the last
+ * vma_put wakes it), as-posted (v3 of 25 Dec 2009: munmap drops the base reference and waits
+ * for zero, but vma_put wakes it only when the count falls to one — the wake-up for the last
+ * reference is lost), or no-wait (munmap does not wait at all: the safety switched off). */
+typedef enum { FL_VMA_REFCOUNT_BIASED, FL_VMA_REFCOUNT_AS_POSTED,
+               FL_VMA_REFCOUNT_NO_WAIT } FlVmaRefcount;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
@@ -72,6 +83,7 @@ typedef struct {
   FlPteMapLock  pte_map_lock;
   FlPinPageTables pin_page_tables;
   FlRss         rss;
+  FlVmaRefcount vma_refcount;
   FlOracleMode  oracle;
   FlCostTable   cost;
   guint         budget;        /* steps a run may take before it stops (0: no budget) */

@@ -29,7 +29,8 @@ is_fault_fn (guint fn)
     case FL_FN_DO_PAGE_FAULT: case FL_FN_HANDLE_SPECULATIVE_FAULT: case FL_FN_PTE_MAP_LOCK:
     case FL_FN_HANDLE_MM_FAULT: case FL_FN_PGTABLE_ALLOC: case FL_FN_HANDLE_PTE_FAULT:
     case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT: case FL_FN_DO_WP_PAGE:
-    case FL_FN_DO_SWAP_PAGE: case FL_FN_FIND_VMA:
+    case FL_FN_DO_SWAP_PAGE: case FL_FN_FIND_VMA: case FL_FN_FIND_VMA_SPECULATIVE:
+    case FL_FN_VMA_PUT:
       return TRUE;
     default:
       return FALSE;
@@ -96,15 +97,25 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
   for (guint i = 0; i < depth; i++)
     {
       const FlFrame *f = &c->frames[i];
-      if (f->fn == FL_FN_HANDLE_SPECULATIVE_FAULT)
+      /* Kamezawa's fault is speculative from its lookup to its vma_put */
+      if (f->fn == FL_FN_HANDLE_SPECULATIVE_FAULT || f->fn == FL_FN_FIND_VMA_SPECULATIVE
+          || f->fn == FL_FN_VMA_PUT || (f->fn == FL_FN_DO_PAGE_FAULT && f->a[5]))
         out->speculative = TRUE;
+      if (f->fn == FL_FN_FIND_VMA_SPECULATIVE && i + 1 == depth
+          && f->pc == FL_LOC_FIND_VMA_SPECULATIVE_walk)
+        {
+          guint32 id = fl_ref_id ((guint32) f->a[1]);
+          if (fl_state_vma_in_use (st, id))
+            out->visiting_vma = id;
+        }
       if (f->fn == FL_FN_FIND_VMA && i + 1 == depth && f->pc == FL_LOC_FIND_VMA_walk)
         {
           guint32 id = fl_ref_id ((guint32) f->a[1]);
           if (fl_state_vma_in_use (st, id))
             out->visiting_vma = id;
         }
-      if (i >= first_fault && f->fn != FL_FN_FIND_VMA && f->fn != FL_FN_PGTABLE_ALLOC)
+      if (i >= first_fault && f->fn != FL_FN_FIND_VMA && f->fn != FL_FN_PGTABLE_ALLOC
+          && f->fn != FL_FN_FIND_VMA_SPECULATIVE && f->fn != FL_FN_VMA_PUT)
         {
           guint32 id = fl_ref_id ((guint32) f->a[2]);
           if (fl_state_vma_in_use (st, id))

@@ -26,6 +26,7 @@ typedef enum {
   FL_CPU_WAIT_MIGRATION,      /* a page migration to finish (migration_entry_wait) */
   FL_CPU_WAIT_BARRIER,        /* the other threads to reach a pthread barrier */
   FL_CPU_WAIT_SCHEDULE,       /* its turn in the scenario's scripted schedule */
+  FL_CPU_WAIT_VMA_REFS,       /* the speculative faults' references to a VMA to be dropped */
   FL_CPU_WAIT_N
 } FlCpuWait;
 

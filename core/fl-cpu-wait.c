@@ -45,6 +45,7 @@ static const ParkPlace places[] = {
   PARK (FLUSH_TLB_OTHERS, wait, done, TLB_ACK),
   PARK (PTE_MAP_LOCK, retry, pin, LOCK_RELEASE),
   PARK (PTE_MAP_LOCK, trylock, vma_is_dead, LOCK),
+  PARK (INVALIDATE_VMA, wait, woken, VMA_REFS),
   { FL_LOC_PTE_MAP_LOCK_unpin, FL_LOC_PTE_MAP_LOCK_locked, FL_CPU_WAIT_LOCK, LOCKED_FAULT },
   { FL_LOC_PTE_MAP_LOCK_unpin, FL_LOC_PTE_MAP_LOCK_trylock, FL_CPU_WAIT_LOCK, SPECULATIVE_FAULT },
 };
@@ -161,6 +162,17 @@ waits_on (const FlState *st, const FlCpu *c, FlCpuView *view)
       g_snprintf (view->wait_name, sizeof view->wait_name, "migration entry in table %u",
                   (c->wait_obj & ~0x40000000u) >> 9);
       break;
+    case FL_CPU_WAIT_VMA_REFS:
+      {
+        /* the faults holding a reference; the wait object is the VMA's id above a flag */
+        guint32 vma = c->wait_obj & ~FL_VMA_REF_WAIT (0);
+        guint holders[FL_MAX_CPUS];
+        guint n = fl_refcount_holders (st, vma, holders);
+        for (guint i = 0; i < n; i++)
+          add (view, holders[i]);
+        g_snprintf (view->wait_name, sizeof view->wait_name, "references to VMA %u", vma);
+        break;
+      }
     case FL_CPU_WAIT_BARRIER:
       for (guint i = 0; i < st->sizes.ncpus; i++)
         {
@@ -200,7 +212,8 @@ fl_cpu_wait_decode (const FlState *st, const FlCpu *c, FlCpuView *view)
       view->wait = place->kind;
     }
   view->wait_obj = view->wait == FL_CPU_WAIT_LOCK || view->wait == FL_CPU_WAIT_LOCK_RELEASE
-                   || view->wait == FL_CPU_WAIT_MIGRATION ? c->wait_obj : 0;
+                   || view->wait == FL_CPU_WAIT_MIGRATION || view->wait == FL_CPU_WAIT_VMA_REFS
+                   ? c->wait_obj : 0;
   waits_on (st, c, view);
 }
 
@@ -222,6 +235,7 @@ fl_cpu_wait_name (FlCpuWait wait)
     [FL_CPU_WAIT_MIGRATION] = "a page migration to finish",
     [FL_CPU_WAIT_BARRIER] = "the other threads at a barrier",
     [FL_CPU_WAIT_SCHEDULE] = "its turn in the scripted schedule",
+    [FL_CPU_WAIT_VMA_REFS] = "the references to a VMA to be dropped",
   };
   return (guint) wait < FL_CPU_WAIT_N ? names[wait] : "?";
 }

@@ -2,7 +2,30 @@
  * page-table allocation it does on the way down. */
 #include "fl-machine.h"
 
-/* do_page_fault: a0 address, a1 FL_FAULT_WRITE; a2 vma; a4 result. */
+/* Kamezawa's design: the VMA came from find_vma_speculative with a reference, not under
+ * mmap_sem (do_page_fault's `speculative`, kept in a5). */
+static gboolean
+refcount_design (const FlSim *sim)
+{
+  return sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT;
+}
+
+/* What kept the VMA goes: the reference through vma_put (it passes to vma_put's frame until
+ * the decrement), or mmap_sem through up_read. */
+static void
+release_vma (FlSim *sim, guint cpu, FlFrame *f)
+{
+  if (f->a[5])
+    {
+      f->a[5] = 0;
+      fl_call (sim, cpu, FL_FN_VMA_PUT, FL_LOC_DO_PAGE_FAULT_done, f->a[2], 0, 0, 0);
+    }
+  else
+    fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_UP_READ), FL_LOC_DO_PAGE_FAULT_done, 0, 0, 0, 0);
+}
+
+/* do_page_fault: a0 address, a1 FL_FAULT_WRITE; a2 vma; a4 result; a5 1 when a2 is held by a
+ * reference (speculative-refcount) rather than by mmap_sem. */
 static void
 step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -14,15 +37,37 @@ step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
       /* exception entry; the patch counts every fault, then tries the speculative path */
       fl_charge (sim, cpu, sim->config.cost.exception);
       c->flt_total++;
-      fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], sim->config.fault_path);
-      f->pc = sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE ? FL_LOC_DO_PAGE_FAULT_try_spec
-                                                                  : FL_LOC_DO_PAGE_FAULT_trylock;
+      f->a[5] = 0;
+      /* the value says whether the fault tries without mmap_sem first, in either design */
+      fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], sim->config.fault_path != FL_FAULT_PATH_LOCKED);
+      f->pc = sim->config.fault_path != FL_FAULT_PATH_LOCKED ? FL_LOC_DO_PAGE_FAULT_try_spec
+                                                             : FL_LOC_DO_PAGE_FAULT_trylock;
       return;
     case FL_LOC_DO_PAGE_FAULT_try_spec:
-      fl_call (sim, cpu, FL_FN_HANDLE_SPECULATIVE_FAULT, FL_LOC_DO_PAGE_FAULT_spec_result,
-               f->a[0], f->a[1] | FL_FAULT_SPEC, 0, 0);
+      if (refcount_design (sim))
+        fl_call (sim, cpu, FL_FN_FIND_VMA_SPECULATIVE, FL_LOC_DO_PAGE_FAULT_spec_result,
+                 f->a[0], 0, 0, 0);
+      else
+        fl_call (sim, cpu, FL_FN_HANDLE_SPECULATIVE_FAULT, FL_LOC_DO_PAGE_FAULT_spec_result,
+                 f->a[0], f->a[1] | FL_FAULT_SPEC, 0, 0);
       return;
     case FL_LOC_DO_PAGE_FAULT_spec_result:
+      if (refcount_design (sim))
+        {
+          /* a VMA with a reference: on to good_area's checks without mmap_sem; none (the walk
+           * missed it, or it is dying): the locked path */
+          fl_ev (sim, FL_EV_CHECK, fl_ref_id (f->ret), f->ret != 0);
+          if (f->ret)
+            {
+              c->flt_spec++;
+              f->a[5] = 1;
+              f->pc = FL_LOC_DO_PAGE_FAULT_check_vma;
+              return;
+            }
+          c->flt_retry++;
+          f->pc = FL_LOC_DO_PAGE_FAULT_trylock;
+          return;
+        }
       fl_ev (sim, FL_EV_CHECK, f->ret, !(f->ret & FL_VM_FAULT_RETRY));
       if (!(f->ret & FL_VM_FAULT_RETRY))
         {
@@ -73,11 +118,13 @@ step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_DO_PAGE_FAULT_up_read:
       f->a[4] = f->ret;
-      fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_UP_READ), FL_LOC_DO_PAGE_FAULT_done, 0, 0, 0, 0);
+      release_vma (sim, cpu, f);
       return;
     case FL_LOC_DO_PAGE_FAULT_bad_area:
+      /* Kamezawa's patch reaches bad_area's up_read with no mmap_sem held and the reference
+       * still taken; the model drops the reference instead (docs/model.md) */
       f->a[4] = FL_VM_FAULT_SIGSEGV;
-      fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_UP_READ), FL_LOC_DO_PAGE_FAULT_done, 0, 0, 0, 0);
+      release_vma (sim, cpu, f);
       return;
     case FL_LOC_DO_PAGE_FAULT_done:
       if (f->a[4] & FL_VM_FAULT_REFAULT)

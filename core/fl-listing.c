@@ -174,6 +174,12 @@ static const FlListingVariant variants[] = {
   { FL_FN_MPROTECT_FIXUP, "mprotect-seqcount", "unbracketed", "" },
   /* a plain spin_lock never goes round the trylock loop */
   { FL_FN_PTE_MAP_LOCK, "pte-map-lock", "spin-irqs-off", "retry" },
+  /* Kamezawa's design: its do_page_fault, and his two versions of the reference count */
+  { FL_FN_DO_PAGE_FAULT, "fault-path", "speculative-refcount", "" },
+  { FL_FN_FIND_VMA_SPECULATIVE, "vma-refcount", "as-posted", "put_back" },
+  { FL_FN_VMA_PUT, "vma-refcount", "as-posted", "" },
+  { FL_FN_INVALIDATE_VMA, "vma-refcount", "as-posted", "" },
+  { FL_FN_INVALIDATE_VMA, "vma-refcount", "no-wait", "wait woken" },
 };
 
 /**

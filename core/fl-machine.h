@@ -224,5 +224,11 @@ void fl_gather_page (FlSim *sim, guint cpu, guint32 page);
 void fl_put_page    (FlSim *sim, guint cpu, guint32 page);
 G_END_DECLS
 
+/* a writer asleep until a VMA's references are gone waits on this (speculative-refcount) */
+#define FL_VMA_REF_WAIT(vma) (0x20000000u | (guint32) (vma))
+G_BEGIN_DECLS
+guint fl_refcount_holders (const FlState *st, guint32 vma, guint *out);
+G_END_DECLS
+
 /* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
 #define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))

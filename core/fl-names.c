@@ -86,6 +86,7 @@ fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
     case FL_LINE_KIND_VMA: snprintf (buf, size, "VMA %u", l->obj); break;
     case FL_LINE_KIND_PTL: snprintf (buf, size, "PTE lock %u", l->obj); break;
     case FL_LINE_KIND_TABLE: snprintf (buf, size, "page table %u", l->obj); break;
+    case FL_LINE_KIND_VMA_REF: snprintf (buf, size, "VMA %u refcount", l->obj); break;
     default: snprintf (buf, size, "line %u", line); break;
     }
   return buf;

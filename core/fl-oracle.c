@@ -274,6 +274,9 @@ waits_for (FlSim *sim, guint cpu, guint *out)
         for (guint i = 0; i < st->sizes.ncpus; i++)
           if (st->cpus[i].mmap_sem_held && i != cpu)
             out[n++] = i;
+      /* a writer waiting for a VMA's references waits for the faults holding them */
+      if ((c->wait_obj & ~0xffffu) == FL_VMA_REF_WAIT (0))
+        n = fl_refcount_holders (st, c->wait_obj & 0xffffu, out);
       break;
     case FL_CPU_IPI_WAIT:
       for (guint i = 0; i < st->sizes.ncpus; i++)
@@ -323,6 +326,15 @@ why_waiting (FlSim *sim, guint cpu, char *buf, gsize size)
       break;
     case FL_CPU_IPI_WAIT:
       g_snprintf (buf, size, "cpu%u waits for TLB-flush acknowledgements", cpu);
+      break;
+    case FL_CPU_SLEEP:
+      if ((c->wait_obj & ~0xffffu) == FL_VMA_REF_WAIT (0))
+        {
+          g_snprintf (buf, size, "cpu%u sleeps until VMA %u's references are gone", cpu,
+                      c->wait_obj & 0xffffu);
+          break;
+        }
+      g_snprintf (buf, size, "cpu%u sleeps on mmap_sem", cpu);
       break;
     default:
       g_snprintf (buf, size, "cpu%u sleeps on mmap_sem", cpu);

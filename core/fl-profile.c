@@ -22,6 +22,7 @@ line_group (FlSim *sim, guint line, char *buf, gsize size)
     case FL_LINE_KIND_VMA: return "VMAs";
     case FL_LINE_KIND_PTL: return "PTE locks";
     case FL_LINE_KIND_TABLE: return "page tables";
+    case FL_LINE_KIND_VMA_REF: return "VMA refcounts";
     default: return fl_sim_line_name (sim, line, buf, size);
     }
 }

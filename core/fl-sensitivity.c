@@ -64,7 +64,10 @@ fl_sensitivity_measure (const char *workload, guint cpus, guint rounds, FlBenchA
 {
   guint n_configs = 0;
   const FlBenchConfig *configs = fl_bench_configs (&n_configs);
-  g_return_val_if_fail (n_configs == FL_SENSITIVITY_DESIGNS, NULL);
+  /* the four designs of the 2010 table, which come first; Kamezawa's design has no
+   * published figure on multi-fault to be sensitive about */
+  g_return_val_if_fail (n_configs >= FL_SENSITIVITY_DESIGNS, NULL);
+  n_configs = FL_SENSITIVITY_DESIGNS;
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FlSensitivityRow));
   for (guint k = 0; keys[k]; k++)
     {

@@ -105,6 +105,8 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
   /* Past the most table ids there can be (16 bits), the old layout named lines no event
    * could hold: such a scenario gets its table lines as its tables come. */
   z->line_tables = tables + 8 <= 0xffffu ? (guint) tables + 8 : 0;
+  /* only Kamezawa's design has a line per VMA for its reference count */
+  z->line_refs = config->fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT ? z->line_vmas : 0;
   *zone_pages = (guint32) MIN (pages + tables + 8 + (guint64) config->cpus * PCP_SLACK,
                                G_MAXUINT32 / 2);
 }

@@ -206,8 +206,14 @@ activity_of (const FlState *st, const FlCpu *cpu)
   for (guint i = 0; i < cpu->depth; i++)
     switch (cpu->frames[i].fn)
       {
-      case FL_FN_HANDLE_SPECULATIVE_FAULT: return FL_ACT_SPEC_FAULT;
-      case FL_FN_DO_PAGE_FAULT: fault = TRUE; break;
+      case FL_FN_HANDLE_SPECULATIVE_FAULT: case FL_FN_FIND_VMA_SPECULATIVE: case FL_FN_VMA_PUT:
+        return FL_ACT_SPEC_FAULT;
+      case FL_FN_DO_PAGE_FAULT:
+        /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
+        if (cpu->frames[i].a[5])
+          return FL_ACT_SPEC_FAULT;
+        fault = TRUE;
+        break;
       case FL_FN_FLUSH_TLB_FUNC: return FL_ACT_IPI;
       case FL_FN_MMAP_REGION: case FL_FN_DO_MUNMAP: case FL_FN_MPROTECT_FIXUP:
       case FL_FN_MADVISE_DONTNEED: case FL_FN_COPY_PTE_RANGE: case FL_FN_TRY_TO_UNMAP_ONE:

@@ -187,13 +187,18 @@ init_line (FlState *st, guint l)
     kind = FL_LINE_KIND_VMA, obj = l - FL_LINE_N_FIXED;
   else if (l < FL_LINE_N_FIXED + z->line_vmas + z->line_tables)
     kind = FL_LINE_KIND_TABLE, obj = l - FL_LINE_N_FIXED - z->line_vmas;
-  else if (l < fl_line_extra (st))
+  else if (l < FL_LINE_N_FIXED + z->line_vmas + 2 * z->line_tables)
     kind = FL_LINE_KIND_PTL, obj = l - FL_LINE_N_FIXED - z->line_vmas - z->line_tables;
+  else if (l < fl_line_extra (st))
+    kind = FL_LINE_KIND_VMA_REF, obj = l - FL_LINE_N_FIXED - z->line_vmas - 2 * z->line_tables;
   else
     {
-      guint k = (l - fl_line_extra (st)) / 3, which = (l - fl_line_extra (st)) % 3;
-      kind = which == 0 ? FL_LINE_KIND_VMA : which == 1 ? FL_LINE_KIND_TABLE : FL_LINE_KIND_PTL;
-      obj = k + (which == 0 ? z->line_vmas : z->line_tables);
+      static const guint8 kinds[4] = { FL_LINE_KIND_VMA, FL_LINE_KIND_TABLE, FL_LINE_KIND_PTL,
+                                       FL_LINE_KIND_VMA_REF };
+      guint stride = fl_line_stride (st);
+      guint k = (l - fl_line_extra (st)) / stride, which = (l - fl_line_extra (st)) % stride;
+      kind = kinds[which];
+      obj = k + (which == 0 ? z->line_vmas : which == 3 ? z->line_refs : z->line_tables);
     }
   /* id 0 of VMAs and tables is "none": its lines stay plain */
   if (obj != 0)
@@ -232,7 +237,11 @@ void
 fl_state_need_vma (FlState *st, guint32 id)
 {
   if (need ((gpointer *) &st->vmas, &st->sizes.nvmas, sizeof (FlVma), id, FL_MAX_VMAS))
-    need_line (st, fl_line_of_vma (st, st->sizes.nvmas - 1));
+    {
+      need_line (st, fl_line_of_vma (st, st->sizes.nvmas - 1));
+      if (st->sizes.line_refs)
+        need_line (st, fl_line_of_vma_ref (st, st->sizes.nvmas - 1));
+    }
 }
 
 void

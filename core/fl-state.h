@@ -55,6 +55,7 @@ typedef enum {
 
 typedef enum {
   FL_LINE_KIND_FIXED, FL_LINE_KIND_VMA, FL_LINE_KIND_PTL, FL_LINE_KIND_TABLE,
+  FL_LINE_KIND_VMA_REF,     /* the line of a VMA's reference count (speculative-refcount) */
 } FlLineKind;
 
 typedef struct {
@@ -135,11 +136,12 @@ typedef struct {
   guint32   seq;            /* vm_sequence */
   guint16   gen;            /* bumped when the slot is reused: stale references are caught */
   guint8    state;          /* FlObjState */
-  guint8    pad;
+  guint8    ref_dying;      /* munmap/vma_adjust dropped its own hold (invalidate_vma_before_free) */
   guint32   file;           /* page-cache file id for file mappings */
   guint64   pgoff;
   guint32   anon_vma;       /* its anon_vma's id (anon_vma_prepare), 0 before the first anonymous page */
-  guint32   pad2;
+  gint32    refs;           /* references speculative faults hold (fault-path=speculative-refcount);
+                             * the kernel's count is this plus the bias (fl-refcount.c) */
 } FlVma;
 
 /* A PTE value: kind in the low bits, then flags, page id in the high 32 bits. */
@@ -265,6 +267,7 @@ typedef struct {
 typedef struct {
   guint ncpus, nlines, nvmas, ntables, npages, ncache, ncbs;
   guint line_vmas, line_tables;
+  guint line_refs;          /* VMA refcount lines (line_vmas with speculative-refcount, else 0) */
   guint ncache_index;       /* a power of two, at least twice the entries in use */
 } FlStateSizes;
 
@@ -336,11 +339,20 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
 
 /* Lines of the VMAs and page tables the scenario was sized for come first, as the machine
  * was laid out before its arrays grew (events name lines by id); the lines of objects past
- * those come after, three per id: a VMA's, a table's, a table's PTE lock. */
+ * those come after, three per id: a VMA's, a table's, a table's PTE lock. Kamezawa's design
+ * gives each VMA a second line, for its reference count (in vm_area_struct it lies two lines
+ * past vm_start and vm_rb): those come after the PTE locks, and past them four per id. Other
+ * designs have none, so their lines keep the ids they always had. */
+static inline guint
+fl_line_stride (const FlState *st)
+{
+  return st->sizes.line_refs ? 4 : 3;
+}
+
 static inline guint
 fl_line_extra (const FlState *st)
 {
-  return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables;
+  return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables + st->sizes.line_refs;
 }
 
 static inline guint
@@ -348,7 +360,7 @@ fl_line_of_vma (const FlState *st, guint32 vma)
 {
   if (vma < st->sizes.line_vmas)
     return FL_LINE_N_FIXED + vma;
-  return fl_line_extra (st) + 3 * (vma - st->sizes.line_vmas);
+  return fl_line_extra (st) + fl_line_stride (st) * (vma - st->sizes.line_vmas);
 }
 
 static inline guint
@@ -356,7 +368,7 @@ fl_line_of_table (const FlState *st, guint32 table)
 {
   if (table < st->sizes.line_tables)
     return FL_LINE_N_FIXED + st->sizes.line_vmas + table;
-  return fl_line_extra (st) + 3 * (table - st->sizes.line_tables) + 1;
+  return fl_line_extra (st) + fl_line_stride (st) * (table - st->sizes.line_tables) + 1;
 }
 
 static inline guint
@@ -364,7 +376,18 @@ fl_line_of_ptl (const FlState *st, guint32 table)
 {
   if (table < st->sizes.line_tables)
     return FL_LINE_N_FIXED + st->sizes.line_vmas + st->sizes.line_tables + table;
-  return fl_line_extra (st) + 3 * (table - st->sizes.line_tables) + 2;
+  return fl_line_extra (st) + fl_line_stride (st) * (table - st->sizes.line_tables) + 2;
+}
+
+/* The line of a VMA's reference count and wait queue; FL_LINE_NONE in other designs. */
+static inline guint
+fl_line_of_vma_ref (const FlState *st, guint32 vma)
+{
+  if (st->sizes.line_refs == 0)
+    return FL_LINE_NONE;
+  if (vma < st->sizes.line_refs)
+    return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables + vma;
+  return fl_line_extra (st) + 4 * (vma - st->sizes.line_refs) + 3;
 }
 
 static inline guint64 *

@@ -9,6 +9,7 @@ extern const FlStepFn fl_rwsem_step_fns[];
 extern const FlStepFn fl_writer_step_fns[];
 extern const FlStepFn fl_tlb_step_fn;
 extern const FlStepFn fl_anon_vma_step_fn;
+extern const FlStepFn fl_refcount_step_fns[];
 
 /* user, rcu_do_batch and flush_tlb_func are taken by fl_sim_take_step, never as frames. */
 FlStepFn
@@ -49,6 +50,9 @@ fl_step_fn_of (FlFn fn)
     case FL_FN_VMA_MERGE: return fl_writer_step_fns[9];
     case FL_FN_VMA_UNLINK: return fl_writer_step_fns[10];
     case FL_FN_FLUSH_TLB_OTHERS: return fl_tlb_step_fn;
+    case FL_FN_FIND_VMA_SPECULATIVE: return fl_refcount_step_fns[0];
+    case FL_FN_VMA_PUT: return fl_refcount_step_fns[1];
+    case FL_FN_INVALIDATE_VMA: return fl_refcount_step_fns[2];
     default: g_error ("%s is not run as a frame", fl_fn_name (fn));
     }
 }

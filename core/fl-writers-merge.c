@@ -16,6 +16,8 @@
 #define ADJ_REMOVE_MASK  (G_GUINT64_CONSTANT (3) << ADJ_REMOVE_SHIFT)
 #define ADJ_MOVE_NEXT    (G_GUINT64_CONSTANT (1) << 50)
 #define ADJ_NEXT_GROWS   (G_GUINT64_CONSTANT (1) << 51)   /* case 4: next grows down over vma */
+/* speculative-refcount: the references to next have been waited for (free_next runs twice) */
+#define ADJ_NEXT_WAITED  (G_GUINT64_CONSTANT (1) << 52)
 
 static guint
 adj_remove_next (const FlFrame *f)
@@ -148,6 +150,15 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_VMA_ADJUST_free_next:
       {
+        /* Kamezawa's patch waits for next's references right after __vma_unlink */
+        if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT
+            && !(f->a[0] & ADJ_NEXT_WAITED))
+          {
+            f->a[0] |= ADJ_NEXT_WAITED;
+            fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, FL_LOC_VMA_ADJUST_free_next, next, 0, 0, 0);
+            return;
+          }
+        f->a[0] &= ~ADJ_NEXT_WAITED;
         /* mm->map_count-- (on the mmap_sem line), then free_vma(next): call_rcu in the patch */
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);

@@ -279,8 +279,14 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         fl_w_set16 (&f->a[2], 1, next);
         fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
         f->a[4] = f->a[5] = 0;
-        f->pc = next && st->vmas[next].start < f->a[1] ? FL_LOC_DO_MUNMAP_rb_erase
-                                                        : FL_LOC_DO_MUNMAP_detach;
+        FlLoc on = next && st->vmas[next].start < f->a[1] ? FL_LOC_DO_MUNMAP_rb_erase
+                                                          : FL_LOC_DO_MUNMAP_detach;
+        /* Kamezawa's design: wait here, before anything is zapped or freed, for the faults
+         * that hold a reference to the VMA (invalidate_vma_before_free) */
+        if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT)
+          fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, on, vma, 0, 0, 0);
+        else
+          f->pc = on;
         return;
       }
     case FL_LOC_DO_MUNMAP_detach:

@@ -21,6 +21,8 @@ import sys
 
 SEEDS = range(1, 6)
 BENCH = [("multi-fault", "1,8,64"), ("multi-fault-all-split", "8"), ("will-it-scale-pf1", "8")]
+# designs outside the default list (Kamezawa's refcount design), each against the baseline
+BENCH_CONFIGS = [("multi-fault-all-split", "8", "baseline,refcount")]
 
 
 def cli(binary, args):
@@ -51,6 +53,7 @@ def cases(binary):
         for key, values in sw.items():
             runs += [["run", sid, "--set", key + "=" + v] for v in values]
     benches = [["bench", "--workload", w, "--cpus", c] for w, c in BENCH]
+    benches += [["bench", "--workload", w, "--cpus", c, "--configs", d] for w, c, d in BENCH_CONFIGS]
     return runs, benches, sw
 
 

@@ -13,6 +13,7 @@ test_list_has_the_library (void)
     "locked-anon-fault", "spf-anon-fault", "file-read-fault", "cow-write-fault", "swap-in-fault",
     "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-vs-merge", "spf-vs-split", "spf-tlb-ipi",
     "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-rcu-classic", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
+    "refcount-shared-vma", "refcount-split-vmas", "refcount-vs-munmap",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     g_assert_nonnull (strstr (r.out, ids[i]));
@@ -82,6 +83,9 @@ test_broken_designs_are_caught (void)
     { "spf-write-readonly", "spf=v2-as-posted", "stale-mapping" },
     { "spf-vs-merge", "vma-free=immediate", "use-after-free" },
     { "spf-vs-split", "spf-seqcheck=off", "stale-mapping" },
+    /* Kamezawa's v3 as posted: vma_put wakes at 1, munmap waits for 0 */
+    { "refcount-vs-munmap", "vma-refcount=as-posted", "deadlock" },
+    { "refcount-vs-munmap", "vma-refcount=no-wait", "use-after-free" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

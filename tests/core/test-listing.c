@@ -311,7 +311,10 @@ main (int argc, char **argv)
   const char *key, *value;
   for (guint v = 0; fl_listing_variant_at (v, &fn, &key, &value); v++)
     {
-      g_autofree char *path = g_strdup_printf ("/core/listing/variant/%s=%s", key, value);
+      /* one switch may select variants of several functions */
+      g_autofree char *file = fl_listing_file_name (fn);
+      g_autofree char *path = g_strdup_printf ("/core/listing/variant/%s=%s/%.*s", key, value,
+                                               (int) (strlen (file) - strlen (".txt")), file);
       g_test_add_data_func (path, GUINT_TO_POINTER (v), test_variant_listing);
     }
   g_test_add_func ("/core/listing/follows-the-switch", test_listing_follows_the_switch);
