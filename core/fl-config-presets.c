@@ -34,7 +34,9 @@ static const FlSetting spf_as_posted[] = {
  *   top of a load (+6 and +11 within a socket, +31 and +35 across), our carry-over.
  * nehalem-ex-8x8: eight sockets of eight cores (Xeon X7560, 2010), 64 CPUs; the Westmere-EX
  *   table (its 32 nm successor on the same uncore and QPI links, the closest measured).
- * westmere-ex-4x10: the machine David et al. measured, four sockets of ten cores. */
+ * westmere-ex-4x10: the machine David et al. measured, four sockets of ten cores.
+ * The named boxes are NUMA machines, a memory node per socket (numa=per-socket); westmere-ex
+ * keeps the model's one zone. */
 
 #define WESTMERE_EX_COSTS \
   { "cost.l1-hit", "3" }, { "cost.llc", "44" }, { "cost.dram", "355" }, \
@@ -44,10 +46,12 @@ static const FlSetting spf_as_posted[] = {
 
 static const FlSetting westmere_ex[] = { WESTMERE_EX_COSTS, { NULL, NULL } };
 static const FlSetting westmere_ex_4x10[] = {
-  WESTMERE_EX_COSTS, { "sockets", "4" }, { "cores-per-socket", "10" }, { NULL, NULL },
+  WESTMERE_EX_COSTS, { "sockets", "4" }, { "cores-per-socket", "10" }, { "numa", "per-socket" },
+  { NULL, NULL },
 };
 static const FlSetting nehalem_ex_8x8[] = {
-  WESTMERE_EX_COSTS, { "sockets", "8" }, { "cores-per-socket", "8" }, { NULL, NULL },
+  WESTMERE_EX_COSTS, { "sockets", "8" }, { "cores-per-socket", "8" }, { "numa", "per-socket" },
+  { NULL, NULL },
 };
 static const FlSetting nehalem_ep[] = {
   { "cost.l1-hit", "4" }, { "cost.llc", "40" }, { "cost.dram", "176" },
@@ -55,7 +59,7 @@ static const FlSetting nehalem_ep[] = {
   { "cost.remote-load", "300" }, { "cost.remote-store", "331" }, { "cost.remote-rmw", "335" },
   /* the hold is an L3 round trip (docs/model.md): this machine's L3 */
   { "cost.hold", "40" }, { "cost.mhz", "2930" },
-  { "sockets", "2" }, { "cores-per-socket", "4" }, { NULL, NULL },
+  { "sockets", "2" }, { "cores-per-socket", "4" }, { "numa", "per-socket" }, { NULL, NULL },
 };
 
 static const FlPresetValue spf_values[] = {

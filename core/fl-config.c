@@ -36,6 +36,10 @@ static const FlKeyInfo keys[] = {
        N_("Sockets the CPUs are spread over: a cache line crossing them costs more")),
   NUM ("cores-per-socket", G_STRUCT_OFFSET (FlConfig, cores_per_socket), 1, FL_MAX_CPUS,
        N_("CPUs on each socket")),
+  ENUM ("numa", "off|per-socket", G_STRUCT_OFFSET (FlConfig, numa),
+        N_("How the machine's memory is laid out"),
+        N_("one zone for the whole machine, with one zone->lock"),
+        N_("a memory node per socket, each with its zone and zone->lock; CPUs allocate from their own")),
   ENUM3 ("fault-path", "locked|speculative|speculative-refcount",
          G_STRUCT_OFFSET (FlConfig, fault_path),
          N_("How a page fault finds its VMA"),
@@ -137,7 +141,7 @@ static const FlKeyInfo keys[] = {
 };
 
 static const char *const key_names[] = {
-  "cpus", "sockets", "cores-per-socket", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
+  "cpus", "sockets", "cores-per-socket", "numa", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
   "spf-mmap-cache", "spf-find-vma", "spf-access-check",
   "mprotect-seqcount", "rcu", "pte-map-lock", "pin-page-tables", "rss", "vma-refcount",
   "oracle",
@@ -493,6 +497,14 @@ fl_config_validate (const FlConfig *config, GError **error)
                    "%u CPUs do not fit in %u sockets × %u cores (raise 'sockets' or "
                    "'cores-per-socket')", config->cpus, config->sockets,
                    config->cores_per_socket);
+      return FALSE;
+    }
+  if (config->numa == FL_NUMA_PER_SOCKET && config->sockets > FL_CONFIG_MAX_NODES)
+    {
+      g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
+                   "numa=per-socket gives each socket a memory node, at most %u, and %u sockets "
+                   "are too many (use fewer sockets, or numa=off)", FL_CONFIG_MAX_NODES,
+                   config->sockets);
       return FALSE;
     }
   return TRUE;

@@ -41,6 +41,7 @@ typedef enum { FL_RCU_PREEMPTIBLE, FL_RCU_CLASSIC } FlRcuKind;
 typedef enum { FL_VMA_REFCOUNT_BIASED, FL_VMA_REFCOUNT_AS_POSTED,
                FL_VMA_REFCOUNT_NO_WAIT } FlVmaRefcount;
 typedef enum { FL_ORACLE_EVERY_STEP, FL_ORACLE_AT_END } FlOracleMode;
+typedef enum { FL_NUMA_OFF, FL_NUMA_PER_SOCKET } FlNuma;
 
 /* Cycle costs of the coherence model; one table for every design (REFERENCE.md). */
 typedef struct {
@@ -70,7 +71,8 @@ typedef struct {
   guint         cpus;
   guint         sockets;
   guint         cores_per_socket;
-  guint         topology_given; /* FL_TOPOLOGY_*_GIVEN: which of the two were set, not derived */
+  guint         topology_given;
+  FlNuma        numa;           /* one zone, or a memory node (and zone) per socket */ /* FL_TOPOLOGY_*_GIVEN: which of the two were set, not derived */
   FlFaultPath   fault_path;
   FlRwsemKind   rwsem;
   FlVmaFree     vma_free;
@@ -95,6 +97,7 @@ typedef struct {
 
 #define FL_MAX_CPUS 256
 #define FL_MAX_SOCKETS 64
+#define FL_CONFIG_MAX_NODES 8   /* memory nodes of numa=per-socket (FL_MAX_NODES in the state) */
 /* The step budget when nothing sets one: about 300 MB of events and checkpoints
  * (docs/performance.md), seconds of simulation. */
 #define FL_DEFAULT_BUDGET 10000000u

@@ -71,8 +71,8 @@ lock_holder (const FlState *st, guint32 lock)
     {
     case FL_LOCK_WAIT_LOCK: return st->g->mm.sem.wait_holder;
     case FL_LOCK_PAGE_TABLE: return st->g->mm.ptl_holder;
-    case FL_LOCK_ZONE: return st->g->zone_lock_holder;
-    case FL_LOCK_LRU: return st->g->lru_lock_holder;
+    case FL_LOCK_ZONE: return i < FL_MAX_NODES ? st->g->zones[i].lock_holder : -1;
+    case FL_LOCK_LRU: return i < FL_MAX_NODES ? st->g->zones[i].lru_lock_holder : -1;
     case FL_LOCK_PTL: return i < st->sizes.ntables ? st->tables[i].ptl_holder : -1;
     default: return -1;
     }

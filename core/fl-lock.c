@@ -26,11 +26,11 @@ fields (FlSim *sim, guint32 lock)
     case FL_LOCK_PAGE_TABLE:
       return (LockFields) { &g->mm.ptl_next, &g->mm.ptl_owner, &g->mm.ptl_holder, FL_LINE_MM_SEM };
     case FL_LOCK_ZONE:
-      return (LockFields) { &g->zone_lock_next, &g->zone_lock_owner, &g->zone_lock_holder,
-                            FL_LINE_ZONE_LOCK };
+      return (LockFields) { &g->zones[i].lock_next, &g->zones[i].lock_owner,
+                            &g->zones[i].lock_holder, fl_line_of_zone_lock (st, i) };
     case FL_LOCK_LRU:
-      return (LockFields) { &g->lru_lock_next, &g->lru_lock_owner, &g->lru_lock_holder,
-                            FL_LINE_LRU_LOCK };
+      return (LockFields) { &g->zones[i].lru_lock_next, &g->zones[i].lru_lock_owner,
+                            &g->zones[i].lru_lock_holder, fl_line_of_lru_lock (st, i) };
     case FL_LOCK_PTL:
     default:
       return (LockFields) { &st->tables[i].ptl_next, &st->tables[i].ptl_owner,
@@ -57,8 +57,16 @@ fl_lock_name (FlSim *sim, guint32 lock, char *buf, gsize size)
     {
     case FL_LOCK_WAIT_LOCK: return "mmap_sem.wait_lock";
     case FL_LOCK_PAGE_TABLE: return "mm->page_table_lock";
-    case FL_LOCK_ZONE: return "zone->lock";
-    case FL_LOCK_LRU: return "zone->lru_lock";
+    case FL_LOCK_ZONE:
+    case FL_LOCK_LRU:
+      {
+        /* one zone: its name as 2.6.32 spells it; several: which node's */
+        const char *what = FL_LOCK_KIND (lock) == FL_LOCK_ZONE ? "zone->lock" : "zone->lru_lock";
+        if (sim == NULL || sim->st.g->nodes <= 1)
+          return what;
+        snprintf (buf, size, "%s (node %u)", what, FL_LOCK_INDEX (lock));
+        return buf;
+      }
     default:
       snprintf (buf, size, "PTE lock of table %u", FL_LOCK_INDEX (lock));
       return buf;

@@ -147,7 +147,10 @@ void     fl_vma_free_now (FlSim *sim, guint32 vma);
 guint32  fl_table_alloc  (FlSim *sim, guint level, guint64 base);
 void     fl_table_free   (FlSim *sim, guint cpu, guint32 table);
 guint32  fl_page_take    (FlSim *sim);          /* from the zone: no steps, set-up only */
-guint32  fl_zone_pop     (FlSim *sim);
+guint32  fl_zone_pop     (FlSim *sim, guint node);
+void     fl_zone_push    (FlSim *sim, guint32 page);
+guint32  fl_zone_free    (const FlState *st, guint node);
+guint    fl_node_of      (FlSim *sim, guint cpu);
 void     fl_zone_grow    (FlState *st);
 guint64  fl_zone_room    (const FlState *st);
 guint32  fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff);

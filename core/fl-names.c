@@ -71,8 +71,8 @@ fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
       return sim->config.rwsem == FL_RWSEM_GENERIC ? "mmap_sem (wait_lock, activity)"
                                                    : "mmap_sem (count)";
     case FL_LINE_MM_RSS: return "mm RSS counters";
-    case FL_LINE_ZONE_LOCK: return "zone->lock";
-    case FL_LINE_LRU_LOCK: return "zone->lru_lock";
+    case FL_LINE_ZONE_LOCK: return st->g->nodes > 1 ? "zone->lock (node 0)" : "zone->lock";
+    case FL_LINE_LRU_LOCK: return st->g->nodes > 1 ? "zone->lru_lock (node 0)" : "zone->lru_lock";
     case FL_LINE_TLB_FLUSH: return "TLB flush mask";
     case FL_LINE_BARRIER: return "user barrier";
     case FL_LINE_RCU: return "rcu_state";
@@ -80,6 +80,13 @@ fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
     }
   if (line >= st->sizes.nlines)
     return "?";
+  if (line < fl_line_objects (st))
+    {
+      guint node = (line - FL_LINE_N_FIXED) / 2 + 1;
+      snprintf (buf, size, "%s (node %u)", (line - FL_LINE_N_FIXED) % 2 ? "zone->lru_lock"
+                                                                          : "zone->lock", node);
+      return buf;
+    }
   const FlLine *l = &st->lines[line];
   switch (l->kind)
     {

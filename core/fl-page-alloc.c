@@ -7,8 +7,16 @@
 #define PCP_BATCH     31u     /* zone_batchsize() for a large zone */
 #define PCP_HIGH      (6 * PCP_BATCH)
 #define PAGEVEC_SIZE  14u
-#define ZONE_LOCK     FL_LOCK_ID (FL_LOCK_ZONE, 0)
-#define LRU_LOCK      FL_LOCK_ID (FL_LOCK_LRU, 0)
+#define ZONE_LOCK(node) FL_LOCK_ID (FL_LOCK_ZONE, node)
+#define LRU_LOCK(node)  FL_LOCK_ID (FL_LOCK_LRU, node)
+
+/* The zone a CPU allocates from: its own node's (the default policy allocates locally). */
+guint
+fl_node_of (FlSim *sim, guint cpu)
+{
+  guint nodes = sim->st.g->nodes;
+  return nodes > 1 ? MIN (sim->socket_of[cpu], nodes - 1) : 0;
+}
 
 /* buffered_rmqueue: a[0] = 1 to clear the page (alloc_zeroed_user_highpage). Returns it. */
 static void
@@ -27,23 +35,26 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_ALLOC_PAGE_zone_lock:
       fl_irqs_off (sim, cpu);
       f->pc = FL_LOC_ALLOC_PAGE_rmqueue_bulk;
-      fl_lock_try (sim, cpu, ZONE_LOCK);
+      fl_lock_try (sim, cpu, ZONE_LOCK (fl_node_of (sim, cpu)));
       return;
     case FL_LOC_ALLOC_PAGE_rmqueue_bulk:
-      fl_touch (sim, cpu, FL_LINE_ZONE_LOCK, FL_ACCESS_WRITE);
-      for (guint i = 0; i < PCP_BATCH && st->g->zone_free_count; i++)
-        {
-          guint32 p = fl_zone_pop (sim);
-          fl_touch_page (sim, cpu, p);
-          st->pages[p].next = c->pcp_head;
-          c->pcp_head = p;
-          c->pcp_count++;
-        }
-      fl_ev (sim, FL_EV_STORE, st->g->zone_free_count, c->pcp_count);
-      f->pc = FL_LOC_ALLOC_PAGE_zone_unlock;
-      return;
+      {
+        guint node = fl_node_of (sim, cpu);
+        fl_touch (sim, cpu, fl_line_of_zone_lock (st, node), FL_ACCESS_WRITE);
+        for (guint i = 0; i < PCP_BATCH && fl_zone_free (st, node); i++)
+          {
+            guint32 p = fl_zone_pop (sim, node);
+            fl_touch_page (sim, cpu, p);
+            st->pages[p].next = c->pcp_head;
+            c->pcp_head = p;
+            c->pcp_count++;
+          }
+        fl_ev (sim, FL_EV_STORE, fl_zone_free (st, node), c->pcp_count);
+        f->pc = FL_LOC_ALLOC_PAGE_zone_unlock;
+        return;
+      }
     case FL_LOC_ALLOC_PAGE_zone_unlock:
-      fl_lock_release (sim, cpu, ZONE_LOCK);
+      fl_lock_release (sim, cpu, ZONE_LOCK (fl_node_of (sim, cpu)));
       fl_irqs_on (sim, cpu);
       f->pc = FL_LOC_ALLOC_PAGE_take;
       return;
@@ -97,18 +108,19 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
         }
       fl_irqs_off (sim, cpu);
       f->pc = FL_LOC_FREE_PAGES_release;
-      fl_lock_try (sim, cpu, LRU_LOCK);
+      fl_lock_try (sim, cpu, LRU_LOCK (fl_node_of (sim, cpu)));
       return;
     case FL_LOC_FREE_PAGES_release:
       {
-        guint n = 0;
-        fl_touch (sim, cpu, FL_LINE_LRU_LOCK, FL_ACCESS_WRITE);
+        guint n = 0, node = fl_node_of (sim, cpu);
+        fl_touch (sim, cpu, fl_line_of_lru_lock (st, node), FL_ACCESS_WRITE);
         while (n < PAGEVEC_SIZE && c->gather_head)
           {
             guint32 p = c->gather_head;
             fl_touch_page (sim, cpu, p);
-            if (st->g->lru_head == p)
-              st->g->lru_head = 0;
+            FlZone *z = &st->g->zones[st->pages[p].node];
+            if (z->lru_head == p)
+              z->lru_head = 0;
             c->gather_head = st->pages[p].next;
             c->gather_count--;
             st->pages[p].state = FL_OBJ_FREE;
@@ -119,7 +131,7 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
             c->pcp_count++;
             n++;
           }
-        fl_lock_release (sim, cpu, LRU_LOCK);
+        fl_lock_release (sim, cpu, LRU_LOCK (node));
         fl_irqs_on (sim, cpu);
         fl_ev (sim, FL_EV_FREE, n, c->pcp_count);
         f->pc = c->pcp_count > PCP_HIGH ? FL_LOC_FREE_PAGES_zone_lock : FL_LOC_FREE_PAGES_lru_lock;
@@ -128,25 +140,30 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_FREE_PAGES_zone_lock:
       fl_irqs_off (sim, cpu);
       f->pc = FL_LOC_FREE_PAGES_free_bulk;
-      fl_lock_try (sim, cpu, ZONE_LOCK);
+      fl_lock_try (sim, cpu, ZONE_LOCK (fl_node_of (sim, cpu)));
       return;
     case FL_LOC_FREE_PAGES_free_bulk:
-      fl_touch (sim, cpu, FL_LINE_ZONE_LOCK, FL_ACCESS_WRITE);
-      for (guint i = 0; i < PCP_BATCH && c->pcp_head; i++)
-        {
-          guint32 p = c->pcp_head;
-          fl_touch_page (sim, cpu, p);
-          c->pcp_head = st->pages[p].next;
-          c->pcp_count--;
-          st->pages[p].next = st->g->zone_free_head;
-          st->g->zone_free_head = p;
-          st->g->zone_free_count++;
-        }
-      fl_ev (sim, FL_EV_STORE, st->g->zone_free_count, c->pcp_count);
-      f->pc = FL_LOC_FREE_PAGES_zone_unlock;
-      return;
+      {
+        /* A simplification on a NUMA machine: the CPU's list holds every page it freed and
+         * the bulk free runs under its own node's lock, each page going back to its own zone;
+         * 2.6.32 keeps a list per zone per CPU and frees each under that zone's lock. The
+         * workloads free what they allocated, so their pages are local anyway. */
+        guint node = fl_node_of (sim, cpu);
+        fl_touch (sim, cpu, fl_line_of_zone_lock (st, node), FL_ACCESS_WRITE);
+        for (guint i = 0; i < PCP_BATCH && c->pcp_head; i++)
+          {
+            guint32 p = c->pcp_head;
+            fl_touch_page (sim, cpu, p);
+            c->pcp_head = st->pages[p].next;
+            c->pcp_count--;
+            fl_zone_push (sim, p);
+          }
+        fl_ev (sim, FL_EV_STORE, fl_zone_free (st, node), c->pcp_count);
+        f->pc = FL_LOC_FREE_PAGES_zone_unlock;
+        return;
+      }
     case FL_LOC_FREE_PAGES_zone_unlock:
-      fl_lock_release (sim, cpu, ZONE_LOCK);
+      fl_lock_release (sim, cpu, ZONE_LOCK (fl_node_of (sim, cpu)));
       fl_irqs_on (sim, cpu);
       f->pc = FL_LOC_FREE_PAGES_lru_lock;
       return;
@@ -178,20 +195,24 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_LRU_CACHE_ADD_lru_lock:
       fl_irqs_off (sim, cpu);
       f->pc = FL_LOC_LRU_CACHE_ADD_drain;
-      fl_lock_try (sim, cpu, LRU_LOCK);
+      /* the zone of the page that filled the pagevec: its pages are the CPU's own node's */
+      fl_lock_try (sim, cpu, LRU_LOCK (st->pages[f->a[0]].node));
       return;
     case FL_LOC_LRU_CACHE_ADD_drain:
-      fl_touch (sim, cpu, FL_LINE_LRU_LOCK, FL_ACCESS_WRITE);
-      /* list_add links the batch in front of the page added last, whoever added it */
-      if (st->g->lru_head)
-        fl_touch_page (sim, cpu, st->g->lru_head);
-      st->g->lru_head = (guint32) f->a[0];
-      fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
-      c->pagevec = 0;
-      f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;
-      return;
+      {
+        FlZone *z = &st->g->zones[st->pages[f->a[0]].node];
+        fl_touch (sim, cpu, fl_line_of_lru_lock (st, st->pages[f->a[0]].node), FL_ACCESS_WRITE);
+        /* list_add links the batch in front of the page added last, whoever added it */
+        if (z->lru_head)
+          fl_touch_page (sim, cpu, z->lru_head);
+        z->lru_head = (guint32) f->a[0];
+        fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
+        c->pagevec = 0;
+        f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;
+        return;
+      }
     case FL_LOC_LRU_CACHE_ADD_lru_unlock:
-      fl_lock_release (sim, cpu, LRU_LOCK);
+      fl_lock_release (sim, cpu, LRU_LOCK (st->pages[f->a[0]].node));
       fl_irqs_on (sim, cpu);
       fl_return (sim, cpu, 0);
       return;

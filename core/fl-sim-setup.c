@@ -97,7 +97,8 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
 
   memset (z, 0, sizeof *z);
   z->ncpus = config->cpus;
-  z->nlines = FL_LINE_N_FIXED;
+  z->line_nodes = config->numa == FL_NUMA_PER_SOCKET ? 2 * (MAX (config->sockets, 1u) - 1) : 0;
+  z->nlines = FL_LINE_N_FIXED + z->line_nodes;
   /* slot 0 of each array, "none"; the rest come as the run allocates */
   z->nvmas = z->ntables = z->npages = z->ncache = z->ncbs = 1;
   z->ncache_index = 16;
@@ -268,14 +269,16 @@ fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
   g->rng = sim->seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
   if (g->rng == 0)
     g->rng = 1;
-  g->mm.ptl_holder = g->zone_lock_holder = g->lru_lock_holder = -1;
+  g->mm.ptl_holder = -1;
   g->mm.sem.wait_holder = -1;
+  g->nodes = sim->config.numa == FL_NUMA_PER_SOCKET ? MIN (sim->config.sockets, FL_MAX_NODES) : 1;
+  for (guint n = 0; n < FL_MAX_NODES; n++)
+    g->zones[n].lock_holder = g->zones[n].lru_lock_holder = -1;
 
-  /* every page starts in the zone, except the shared zero page; none exists before it is
-   * handed out (fl_page_take) */
+  /* every page starts free, except the shared zero page; none exists before it is handed out
+   * (fl_page_take) */
   g->zone_pages = zone_pages;
   g->page_fresh = 1;
-  g->zone_free_count = zone_pages - 1;
   g->vma_hint = g->table_hint = 1;
   g->zero_page = fl_page_take (sim);
   st->pages[g->zero_page].flags = FL_PAGE_ZERO;

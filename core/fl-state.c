@@ -181,16 +181,17 @@ init_line (FlState *st, guint l)
   guint32 obj = 0;
   guint8 kind = FL_LINE_KIND_FIXED;
   line->owner = -1;
-  if (l < FL_LINE_N_FIXED)
-    return;
-  if (l < FL_LINE_N_FIXED + z->line_vmas)
-    kind = FL_LINE_KIND_VMA, obj = l - FL_LINE_N_FIXED;
-  else if (l < FL_LINE_N_FIXED + z->line_vmas + z->line_tables)
-    kind = FL_LINE_KIND_TABLE, obj = l - FL_LINE_N_FIXED - z->line_vmas;
-  else if (l < FL_LINE_N_FIXED + z->line_vmas + 2 * z->line_tables)
-    kind = FL_LINE_KIND_PTL, obj = l - FL_LINE_N_FIXED - z->line_vmas - z->line_tables;
+  guint first = fl_line_objects (st);
+  if (l < first)
+    return;   /* fixed lines and the nodes' zone lines */
+  if (l < first + z->line_vmas)
+    kind = FL_LINE_KIND_VMA, obj = l - first;
+  else if (l < first + z->line_vmas + z->line_tables)
+    kind = FL_LINE_KIND_TABLE, obj = l - first - z->line_vmas;
+  else if (l < first + z->line_vmas + 2 * z->line_tables)
+    kind = FL_LINE_KIND_PTL, obj = l - first - z->line_vmas - z->line_tables;
   else if (l < fl_line_extra (st))
-    kind = FL_LINE_KIND_VMA_REF, obj = l - FL_LINE_N_FIXED - z->line_vmas - 2 * z->line_tables;
+    kind = FL_LINE_KIND_VMA_REF, obj = l - first - z->line_vmas - 2 * z->line_tables;
   else
     {
       static const guint8 kinds[4] = { FL_LINE_KIND_VMA, FL_LINE_KIND_TABLE, FL_LINE_KIND_PTL,

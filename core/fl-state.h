@@ -177,6 +177,7 @@ typedef struct {
   guint32 next;             /* free-list link */
   guint16 line_owner;       /* CPU + 1 that last wrote the struct page, 0 = only in memory */
   guint8  state;            /* FlObjState: FREE or LIVE */
+  guint8  node;             /* the zone it belongs to */
 } FlPage;
 
 typedef struct {
@@ -227,23 +228,35 @@ typedef struct {
   FlRwsem sem;
 } FlMm;
 
+/* With `numa=per-socket` each socket is a memory node with its zone, as on the Xeons of 2010:
+ * its own free list, zone->lock and zone->lru_lock. Otherwise the machine has one zone. */
+#define FL_MAX_NODES 8u
+
+typedef struct {
+  guint32 free_head;        /* pages freed back to this zone, last freed first */
+  guint32 free_listed;      /* how many are on that list */
+  guint32 lock_next, lock_owner;   /* zone->lock */
+  gint32  lock_holder;
+  guint32 lru_lock_next, lru_lock_owner;   /* zone->lru_lock */
+  gint32  lru_lock_holder;
+  guint32 lru_head;         /* page added to this zone's LRU last: the next add writes its links */
+} FlZone;
+
 typedef struct {
   guint64 step;
   guint64 now;              /* when the last step started: time never runs backwards */
   guint64 rng;
-  guint32 zone_free_head, zone_free_count;
-  guint32 zone_pages;       /* the zone's size: page ids below it (it grows when they run out) */
-  guint32 page_fresh;       /* first page id never handed out: the zone's free list ends in
-                             * these, and pages exist only once handed out */
+  FlZone  zones[FL_MAX_NODES];
+  guint32 nodes;            /* zones in use: 1, or one per socket */
+  guint32 zone_pages;       /* page ids below this exist or may be handed out; it grows when
+                             * they run out */
+  guint32 page_fresh;       /* first page id never handed out: every zone's free list ends in
+                             * these (a page joins the zone that first takes it), and pages
+                             * exist only once handed out */
   guint32 vmas_used, tables_used;   /* slots in use, which the limits count */
   guint32 vma_hint, table_hint;     /* no free slot below these: where allocation looks first */
   guint32 cache_used;       /* page-cache entries: they fill up in order and stay */
-  guint32 lru_head;         /* page added to the LRU last: the next add writes its links */
   guint64 page_transfers;   /* struct page lines moved between CPUs */
-  guint32 zone_lock_next, zone_lock_owner;
-  gint32  zone_lock_holder;
-  guint32 lru_lock_next, lru_lock_owner;
-  gint32  lru_lock_holder;
   guint32 barrier_count, barrier_gen;
   guint32 zero_page;
   guint32 sched_index;      /* scripted schedule position */
@@ -268,6 +281,7 @@ typedef struct {
   guint ncpus, nlines, nvmas, ntables, npages, ncache, ncbs;
   guint line_vmas, line_tables;
   guint line_refs;          /* VMA refcount lines (line_vmas with speculative-refcount, else 0) */
+  guint line_nodes;         /* zone->lock and lru_lock lines of nodes past the first: 2 each */
   guint ncache_index;       /* a power of two, at least twice the entries in use */
 } FlStateSizes;
 
@@ -343,6 +357,27 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
  * gives each VMA a second line, for its reference count (in vm_area_struct it lies two lines
  * past vm_start and vm_rb): those come after the PTE locks, and past them four per id. Other
  * designs have none, so their lines keep the ids they always had. */
+/* Where the objects' lines start: after the fixed lines and, on a NUMA machine, the zone
+ * lines of its nodes past the first (node 0 keeps FL_LINE_ZONE_LOCK and FL_LINE_LRU_LOCK, so
+ * a one-zone machine keeps the ids it always had). */
+static inline guint
+fl_line_objects (const FlState *st)
+{
+  return FL_LINE_N_FIXED + st->sizes.line_nodes;
+}
+
+static inline guint
+fl_line_of_zone_lock (const FlState *st, guint node)
+{
+  return node == 0 ? FL_LINE_ZONE_LOCK : FL_LINE_N_FIXED + 2 * (node - 1);
+}
+
+static inline guint
+fl_line_of_lru_lock (const FlState *st, guint node)
+{
+  return node == 0 ? FL_LINE_LRU_LOCK : FL_LINE_N_FIXED + 2 * (node - 1) + 1;
+}
+
 static inline guint
 fl_line_stride (const FlState *st)
 {
@@ -352,14 +387,14 @@ fl_line_stride (const FlState *st)
 static inline guint
 fl_line_extra (const FlState *st)
 {
-  return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables + st->sizes.line_refs;
+  return fl_line_objects (st) + st->sizes.line_vmas + 2 * st->sizes.line_tables + st->sizes.line_refs;
 }
 
 static inline guint
 fl_line_of_vma (const FlState *st, guint32 vma)
 {
   if (vma < st->sizes.line_vmas)
-    return FL_LINE_N_FIXED + vma;
+    return fl_line_objects (st) + vma;
   return fl_line_extra (st) + fl_line_stride (st) * (vma - st->sizes.line_vmas);
 }
 
@@ -367,7 +402,7 @@ static inline guint
 fl_line_of_table (const FlState *st, guint32 table)
 {
   if (table < st->sizes.line_tables)
-    return FL_LINE_N_FIXED + st->sizes.line_vmas + table;
+    return fl_line_objects (st) + st->sizes.line_vmas + table;
   return fl_line_extra (st) + fl_line_stride (st) * (table - st->sizes.line_tables) + 1;
 }
 
@@ -375,7 +410,7 @@ static inline guint
 fl_line_of_ptl (const FlState *st, guint32 table)
 {
   if (table < st->sizes.line_tables)
-    return FL_LINE_N_FIXED + st->sizes.line_vmas + st->sizes.line_tables + table;
+    return fl_line_objects (st) + st->sizes.line_vmas + st->sizes.line_tables + table;
   return fl_line_extra (st) + fl_line_stride (st) * (table - st->sizes.line_tables) + 2;
 }
 
@@ -386,7 +421,7 @@ fl_line_of_vma_ref (const FlState *st, guint32 vma)
   if (st->sizes.line_refs == 0)
     return FL_LINE_NONE;
   if (vma < st->sizes.line_refs)
-    return FL_LINE_N_FIXED + st->sizes.line_vmas + 2 * st->sizes.line_tables + vma;
+    return fl_line_objects (st) + st->sizes.line_vmas + 2 * st->sizes.line_tables + vma;
   return fl_line_extra (st) + 4 * (vma - st->sizes.line_refs) + 3;
 }
 
