@@ -41,6 +41,11 @@ static const Race races[] = {
   { "spf-vs-munmap", "vma-free", "immediate", FL_FINDING_USE_AFTER_FREE, 2 },
   { "spf-vs-mprotect", "spf-seqcheck", "off", FL_FINDING_STALE_MAPPING, 1 },
   { "spf-tlb-ipi", "pte-map-lock", "spin-irqs-off", FL_FINDING_DEADLOCK, 1 },
+  { "spf-ptl-vs-munmap", "pin-page-tables", "none", FL_FINDING_USE_AFTER_FREE, 2 },
+  /* the issue expects stale-mapping here; the first bound with a finding (1) gives the
+   * use-after-free of the cached VMA */
+  { "spf-mmap-cache-race", "spf-mmap-cache", "update", FL_FINDING_USE_AFTER_FREE, 1 },
+  { "spf-vs-mprotect", "mprotect-seqcount", "unbracketed", FL_FINDING_STALE_MAPPING, 1 },
 };
 
 static const FlExploreFinding *
@@ -193,8 +198,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (races); i++)
     {
-      g_autofree char *found = g_strdup_printf ("/explore/found/%s", races[i].scenario);
-      g_autofree char *safe = g_strdup_printf ("/explore/safe/%s", races[i].scenario);
+      g_autofree char *found = g_strdup_printf ("/explore/found/%s/%s=%s", races[i].scenario, races[i].key, races[i].value);
+      g_autofree char *safe = g_strdup_printf ("/explore/safe/%s/%s", races[i].scenario, races[i].key);
       g_test_add_data_func (found, &races[i], test_race);
       g_test_add_data_func (safe, &races[i], test_safe);
     }
