@@ -1,5 +1,5 @@
-/* faultline-cli — Faultline without a window: list, show, run, bench, compare, export, replay,
- * db. */
+/* faultline-cli — Faultline without a window: list, show, run, bench, compare, explore, export,
+ * replay, db. */
 #include "cli/fl-cli.h"
 
 #include <glib/gi18n.h>
@@ -13,6 +13,7 @@ static const FlCliCommand commands[] = {
   { "run", "Simulate a scenario and report what happened", fl_cli_run },
   { "bench", "Reproduce the 2010 fault-rate table from the model", fl_cli_bench },
   { "compare", "One scenario under two sets of switches, side by side", fl_cli_compare },
+  { "explore", "Run every interleaving within a preemption bound: a verdict, counterexamples", fl_cli_explore },
   { "export", "Draw a view at a step or a range of steps as PNG, SVG or PDF", fl_cli_export },
   { "replay", "Simulate a recorded run again and compare", fl_cli_replay },
   { "db", "Look into and edit a store: scenarios, runs, bookmarks", fl_cli_db },

@@ -124,3 +124,35 @@ fl_cli_switches_help (void)
   g_string_append_printf (out, "  Cycle costs of the coherence model (docs/model.md): %s", names);
   return g_string_free (out, FALSE);
 }
+
+/* The tail of a command that takes one SCENARIO and --set: its --help closes with the switches,
+ * then the arguments are parsed and exactly one scenario is insisted on. */
+int
+fl_cli_on_one_scenario (GOptionContext *context, const char *about, int argc, char **argv,
+                        int (*body) (gconstpointer options, const char *id),
+                        gconstpointer options)
+{
+  g_autofree char *switches = fl_cli_switches_help ();
+  g_autofree char *description = g_strconcat (about, "\n\n", switches, NULL);
+  g_option_context_set_description (context, description);
+  if (!fl_cli_parse (context, &argc, &argv))
+    return FL_EXIT_USAGE;
+  if (argc != 2)
+    return fl_cli_fail ("%s needs exactly one SCENARIO (a built-in id or a .fault path)",
+                        g_get_prgname ());
+  return body (options, argv[1]);
+}
+
+/* A scenario and its configuration with the --set overrides applied; NULL (reported) on bad
+ * input. */
+FlScenario *
+fl_cli_load_with_sets (const char *id_or_path, char **sets, FlConfig *out_config)
+{
+  FlScenario *scenario = fl_cli_load_scenario (id_or_path);
+  if (scenario == NULL)
+    return NULL;
+  *out_config = scenario->config;
+  if (!fl_cli_apply_sets (out_config, sets))
+    g_clear_pointer (&scenario, fl_scenario_free);
+  return scenario;
+}

@@ -19,9 +19,14 @@ typedef struct {
 int          fl_cli_fail             (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean     fl_cli_parse            (GOptionContext *context, int *argc, char ***argv);
 FlScenario  *fl_cli_load_scenario    (const char *id_or_path);
+FlScenario  *fl_cli_load_with_sets   (const char *id_or_path, char **sets, FlConfig *out_config);
 gboolean     fl_cli_apply_sets       (FlConfig *config, char **sets);
 char        *fl_cli_switches_help    (void);
 gboolean     fl_cli_parse_policy     (const char *name, FlSchedPolicy *policy);
+int          fl_cli_on_one_scenario  (GOptionContext *context, const char *about, int argc,
+                                      char **argv,
+                                      int (*body) (gconstpointer options, const char *id),
+                                      gconstpointer options);
 const char  *fl_cli_decimal          (double value, guint decimals, char *buf, gsize size);
 
 int fl_cli_list    (int argc, char **argv);
@@ -29,6 +34,7 @@ int fl_cli_show    (int argc, char **argv);
 int fl_cli_run     (int argc, char **argv);
 int fl_cli_bench   (int argc, char **argv);
 int fl_cli_compare (int argc, char **argv);
+int fl_cli_explore (int argc, char **argv);
 int fl_cli_export  (int argc, char **argv);
 int fl_cli_replay  (int argc, char **argv);
 int fl_cli_db      (int argc, char **argv);

@@ -1,0 +1,236 @@
+/* fl-cli-explore.c — `explore`: every interleaving of a scenario within a preemption bound,
+ * a verdict, and the shortest schedule of each kind of finding (core/fl-explore.c). */
+#include "fl-cli.h"
+#include "fl-cli-json.h"
+#include "fl-explore.h"
+
+#include <stdio.h>
+#include <sys/resource.h>
+
+typedef struct {
+  char   **sets;
+  gint     preemptions;
+  gint64   max_schedules;
+  double   time_limit;
+  gboolean json;
+  char    *save;
+} ExploreOptions;
+
+/* The process's peak resident size in KiB: the simulation's event log and checkpoints with the
+ * explorer's own structures. */
+static glong
+peak_rss_kib (void)
+{
+  struct rusage usage;
+  return getrusage (RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+}
+
+static double
+per_second (guint64 n, double seconds)
+{
+  return seconds > 0 ? n / seconds : 0;
+}
+
+/* The counterexample --save writes: fewest preemptions, then fewest steps, over all kinds. */
+static const FlExploreFinding *
+first_finding (const FlExploreResult *r)
+{
+  const FlExploreFinding *best = NULL;
+  for (guint i = 0; i < r->findings->len; i++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (r->findings, i);
+      if (best == NULL || f->preemptions < best->preemptions
+          || (f->preemptions == best->preemptions && f->step < best->step))
+        best = f;
+    }
+  return best;
+}
+
+static char *
+verdict_sentence (const FlExploreResult *r)
+{
+  if (r->verdict == FL_EXPLORE_COMPLETE)
+    return g_strdup_printf ("complete: every interleaving ran, none needed more than %u "
+                            "preemption%s", r->bound, r->bound == 1 ? "" : "s");
+  if (r->verdict == FL_EXPLORE_FOUND)
+    return g_strdup_printf ("found at %u preemption%s", r->bound, r->bound == 1 ? "" : "s");
+  if (r->stop != FL_EXPLORE_STOP_NONE)
+    return g_strdup_printf ("bounded: %s reached while exploring %u preemption%s",
+                            fl_explore_stop_name (r->stop), r->bound, r->bound == 1 ? "" : "s");
+  if (r->cut_by_budget > 0)
+    return g_strdup_printf ("bounded: complete up to %u preemption%s, but %" G_GUINT64_FORMAT
+                            " schedules hit the step budget", r->bound,
+                            r->bound == 1 ? "" : "s", r->cut_by_budget);
+  return g_strdup_printf ("bounded: complete up to %u preemption%s", r->bound,
+                          r->bound == 1 ? "" : "s");
+}
+
+static void
+print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
+{
+  char a[32], b[32], c[32];
+  g_autofree char *verdict = verdict_sentence (r);
+  fprintf (out, "Scenario   %s\nVerdict    %s\n", sc->id, verdict);
+  fprintf (out, "Schedules  %" G_GUINT64_FORMAT " run to their end (%" G_GUINT64_FORMAT
+           " executions with the re-runs of lower bounds), longest %" G_GUINT64_FORMAT " steps\n",
+           r->schedules, r->executions, r->max_length);
+  fprintf (out, "Outcomes   %" G_GUINT64_FORMAT " distinct (finding kinds, final-state hash)\n",
+           r->outcomes);
+  fprintf (out, "Steps      %" G_GUINT64_FORMAT " stepped, %" G_GUINT64_FORMAT
+           " replayed by seeks to a branch point\n", r->steps, r->replayed);
+  fprintf (out, "Time       %s s: %s schedules/s, %s steps/s (replays included)\n",
+           fl_cli_decimal (r->seconds, 3, a, sizeof a),
+           fl_cli_decimal (per_second (r->executions, r->seconds), 0, b, sizeof b),
+           fl_cli_decimal (per_second (r->steps + r->replayed, r->seconds), 0, c, sizeof c));
+  fprintf (out, "Memory     %" G_GSIZE_FORMAT " KiB explorer peak, %ld KiB process peak\n",
+           (r->peak_bytes + 1023) / 1024, peak_rss_kib ());
+  if (r->findings->len == 0)
+    {
+      fprintf (out, "Findings   none in %" G_GUINT64_FORMAT " interleavings\n", r->schedules);
+      return;
+    }
+  fprintf (out, "Findings   (the shortest schedule of each kind)\n");
+  for (guint i = 0; i < r->findings->len; i++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (r->findings, i);
+      g_autofree char *steps = fl_explore_schedule_text (f->choices);
+      fprintf (out, "  %s at step %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", %u preemption%s: "
+               "%s\n%s", fl_finding_kind_name (f->kind), f->step, f->length, f->preemptions,
+               f->preemptions == 1 ? "" : "s", f->message, steps);
+    }
+}
+
+static void
+print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  fl_cli_json_string (b, "scenario", sc->id);
+  fl_cli_json_string (b, "verdict", fl_explore_verdict_name (r->verdict));
+  fl_cli_json_string (b, "stopped-by", fl_explore_stop_name (r->stop));
+  fl_cli_json_int (b, "bound", r->bound);
+  fl_cli_json_int (b, "schedules", (gint64) r->schedules);
+  fl_cli_json_int (b, "executions", (gint64) r->executions);
+  fl_cli_json_int (b, "cut-by-budget", (gint64) r->cut_by_budget);
+  fl_cli_json_int (b, "outcomes", (gint64) r->outcomes);
+  fl_cli_json_int (b, "steps", (gint64) r->steps);
+  fl_cli_json_int (b, "replayed", (gint64) r->replayed);
+  fl_cli_json_int (b, "longest", (gint64) r->max_length);
+  fl_cli_json_double (b, "seconds", r->seconds);
+  fl_cli_json_double (b, "schedules-per-second", per_second (r->executions, r->seconds));
+  fl_cli_json_double (b, "steps-per-second", per_second (r->steps + r->replayed, r->seconds));
+  fl_cli_json_int (b, "peak-bytes", (gint64) r->peak_bytes);
+  json_builder_set_member_name (b, "findings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->findings->len; i++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (r->findings, i);
+      g_autofree char *steps = fl_explore_schedule_text (f->choices);
+      g_autofree char *hash = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", f->events_hash);
+      json_builder_begin_object (b);
+      fl_cli_json_string (b, "kind", fl_finding_kind_name (f->kind));
+      fl_cli_json_int (b, "preemptions", f->preemptions);
+      fl_cli_json_int (b, "step", (gint64) f->step);
+      fl_cli_json_int (b, "length", (gint64) f->length);
+      fl_cli_json_string (b, "message", f->message);
+      fl_cli_json_string (b, "schedule", g_strstrip (steps));
+      fl_cli_json_string (b, "hash", hash);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  fl_cli_print_json_root (b, out);
+}
+
+/* Writes the first counterexample, after checking it replays as `run` would. */
+static gboolean
+save_counterexample (const FlScenario *sc, const FlConfig *config, const FlExploreResult *r,
+                     const char *path)
+{
+  const FlExploreFinding *f = first_finding (r);
+  if (f == NULL)
+    {
+      fprintf (stderr, "faultline-cli: --save %s: no finding, nothing written\n", path);
+      return TRUE;
+    }
+  g_autofree char *comment = g_strdup_printf (
+    "found by faultline-cli explore: %s at step %" G_GUINT64_FORMAT ", %u preemption%s",
+    fl_finding_kind_name (f->kind), f->step, f->preemptions, f->preemptions == 1 ? "" : "s");
+  g_autofree char *text = fl_explore_scenario_text (sc, config, f->choices, comment);
+  g_autoptr (GError) error = NULL;
+  if (!fl_explore_replay_check (text, f, &error))
+    {
+      fl_cli_fail ("--save %s: %s", path, error->message);
+      return FALSE;
+    }
+  if (!g_file_set_contents (path, text, -1, &error))
+    {
+      fl_cli_fail ("--save: %s", error->message);
+      return FALSE;
+    }
+  fprintf (stderr, "Saved the %s counterexample to %s (it replays: same finding, events hash "
+           "%016" G_GINT64_MODIFIER "x)\n", fl_finding_kind_name (f->kind), path, f->events_hash);
+  return TRUE;
+}
+
+static int
+explore_scenario (gconstpointer options_, const char *id)
+{
+  const ExploreOptions *o = options_;
+  if (o->preemptions < 0 || o->preemptions > 1000)
+    return fl_cli_fail ("--preemptions %d: expected a bound from 0 to 1000", o->preemptions);
+  if (o->max_schedules < 0)
+    return fl_cli_fail ("--max-schedules %" G_GINT64_FORMAT ": expected 0 or more (0: no limit)",
+                        o->max_schedules);
+  if (!(o->time_limit >= 0))
+    return fl_cli_fail ("--time-limit %g: expected seconds, 0 or more (0: no limit)",
+                        o->time_limit);
+  FlConfig config;
+  g_autoptr (FlScenario) scenario = fl_cli_load_with_sets (id, o->sets, &config);
+  if (scenario == NULL)
+    return FL_EXIT_USAGE;
+  FlExploreOptions search = {
+    .preemptions = (guint) o->preemptions,
+    .max_schedules = (guint64) o->max_schedules,
+    .time_limit = o->time_limit,
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlExploreResult) r = fl_explore_run (scenario, &config, &search, &error);
+  if (r == NULL)
+    return fl_cli_fail ("%s", error->message);
+  if (o->json)
+    print_json (scenario, r, stdout);
+  else
+    print_text (scenario, r, stdout);
+  if (o->save && !save_counterexample (scenario, &config, r, o->save))
+    return FL_EXIT_USAGE;
+  return r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
+}
+
+int
+fl_cli_explore (int argc, char **argv)
+{
+  ExploreOptions o = { .preemptions = 2 };
+  GOptionEntry entries[] = {
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
+    { "preemptions", 0, 0, G_OPTION_ARG_INT, &o.preemptions, "The largest preemption bound tried (default 2)", "N" },
+    { "max-schedules", 0, 0, G_OPTION_ARG_INT64, &o.max_schedules, "Stop after N schedules (0: no limit)", "N" },
+    { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &o.time_limit, "Stop after S seconds (0: no limit)", "S" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the result as JSON", NULL },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &o.save, "Write the first counterexample as a scenario", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new ("SCENARIO - run every interleaving within a preemption bound");
+  g_option_context_add_main_entries (context, entries, NULL);
+  int status = fl_cli_on_one_scenario (context,
+    "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file; its\n"
+    "[schedule], if any, is ignored. Bounds 0, 1, ... N are explored in turn; the verdict is\n"
+    "complete, bounded or found. --save writes the first counterexample as a scenario that\n"
+    "`faultline-cli run` replays.\n"
+    "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
+    argc, argv, explore_scenario, &o);
+  g_strfreev (o.sets);
+  g_free (o.save);
+  return status;
+}

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <glib.h>
+#include "fl-sim.h"
+
+G_BEGIN_DECLS
+
+/* The race explorer (issue 17): runs a scenario's interleavings at step granularity, the CPU
+ * of every step chosen by the search instead of a schedule, with preemption bounding and
+ * iterative deepening (Musuvathi & Qadeer, PLDI 2007). Switching away from a CPU that could
+ * still step is a preemption; switching when it cannot (parked, done) is free. Bound 0 runs
+ * every schedule without a preemption, bound 1 every one with at most one, and so on, so the
+ * first counterexample has the fewest preemptions; within its bound, the fewest steps. */
+
+typedef enum {
+  FL_EXPLORE_COMPLETE,  /* every interleaving ran: no schedule was cut by the bound */
+  FL_EXPLORE_BOUNDED,   /* every one with at most `bound` preemptions, or a budget ran out */
+  FL_EXPLORE_FOUND,     /* a finding: the shortest schedule of each kind is in `findings` */
+} FlExploreVerdict;
+
+/* Why exploration stopped short of the next bound. */
+typedef enum {
+  FL_EXPLORE_STOP_NONE,       /* it did not */
+  FL_EXPLORE_STOP_SCHEDULES,  /* max_schedules */
+  FL_EXPLORE_STOP_TIME,       /* time_limit */
+  FL_EXPLORE_STOP_MEMORY,     /* the outcome table reached FL_EXPLORE_MAX_OUTCOMES */
+} FlExploreStop;
+
+#define FL_EXPLORE_MAX_CPUS 64              /* a choice point's alternatives are one word */
+#define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
+
+typedef struct {
+  guint   preemptions;    /* the largest bound tried (default 2) */
+  guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
+  double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
+                           * can make two explorations of the same scenario differ */
+} FlExploreOptions;
+
+/* The shortest schedule the search found for one kind of finding. */
+typedef struct {
+  FlFindingKind kind;
+  guint   preemptions;
+  guint64 step;           /* the step that found it (from 1) */
+  guint64 length;         /* steps of the whole schedule: it runs to the end of the run */
+  GArray *choices;        /* guint8: the CPU of each step */
+  guint64 events_hash;    /* fl_sim_get_hash() at the end of that run */
+  char   *message;
+} FlExploreFinding;
+
+typedef struct {
+  FlExploreVerdict verdict;
+  FlExploreStop stop;
+  guint   bound;          /* the last bound explored in full (or being explored at a stop) */
+  guint64 schedules;      /* distinct schedules run to their end */
+  guint64 executions;     /* leaves reached, the re-runs of lower bounds included */
+  guint64 cut_by_budget;  /* schedules that hit the step budget or a limit of the machine */
+  guint64 outcomes;       /* distinct (finding kinds, final-state hash) pairs */
+  guint64 steps;          /* steps taken by the search */
+  guint64 replayed;       /* steps replayed by seeks to a branch point */
+  guint64 max_length;     /* the longest schedule */
+  gsize   peak_bytes;     /* the explorer's own structures at their largest */
+  double  seconds;
+  GPtrArray *findings;    /* FlExploreFinding *, by kind */
+} FlExploreResult;
+
+FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
+                                          const FlConfig         *config,
+                                          const FlExploreOptions *options,
+                                          GError                **error);
+void             fl_explore_result_free  (FlExploreResult *result);
+const char      *fl_explore_verdict_name (FlExploreVerdict verdict);
+const char      *fl_explore_stop_name    (FlExploreStop stop);
+
+/* The counterexample as a scenario (fl-explore-save.c): @scenario's text with its
+ * [schedule] replaced by @choices as `cpuN for K` steps and the keys where @config differs
+ * from the scenario's own written into [config], so `faultline-cli run` of the text alone
+ * takes the same steps. */
+char            *fl_explore_schedule_text (const GArray *choices);
+char            *fl_explore_scenario_text (const FlScenario *scenario,
+                                           const FlConfig   *config,
+                                           const GArray     *choices,
+                                           const char       *comment);
+/* Runs @text as `run` would and checks it gives @finding's kind and events hash. */
+gboolean         fl_explore_replay_check  (const char             *text,
+                                           const FlExploreFinding *finding,
+                                           GError                **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlExploreResult, fl_explore_result_free)
+
+G_END_DECLS
