@@ -12,6 +12,7 @@
 #define MIN_SPAN          16.0
 #define WHEEL_ZOOM        1.25
 #define WHEEL_PAN_PIXELS  48.0
+#define WHEEL_LANES       3.0
 #define DRAG_THRESHOLD    4.0
 
 struct _FlLanesArea
@@ -22,6 +23,7 @@ struct _FlLanesArea
   guint64  drag_t0, drag_t1;    /* the window when a drag or a pinch began */
   double   zoom_x;              /* the pinch's centre */
   gboolean panning;
+  double   lane_scroll;         /* smooth scrolling's fraction of a lane not yet moved */
 };
 
 G_DEFINE_FINAL_TYPE (FlLanesArea, fl_lanes_area, FL_TYPE_VIEW_AREA)
@@ -145,6 +147,51 @@ fl_lanes_area_reset (FlLanesArea *self)
   fl_view_area_set_time_window (FL_VIEW_AREA (self), 0, 0);
 }
 
+/* How many lanes are on screen and the first of them; FALSE when all of them are. */
+static gboolean
+fl_lanes_area_scrolls (FlLanesArea *self, guint *first, guint *shown, guint *ncpus)
+{
+  FlSim *sim = fl_lanes_area_get_sim (self);
+  FlViewport viewport;
+
+  if (sim == NULL)
+    return FALSE;
+  fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
+  *ncpus = fl_sim_get_state (sim)->sizes.ncpus;
+  *shown = fl_lanes_shown (sim, &viewport, first);
+  return *shown > 0 && *shown < *ncpus;
+}
+
+void
+fl_lanes_area_scroll_lanes (FlLanesArea *self, int lanes)
+{
+  guint first, shown, ncpus;
+
+  g_return_if_fail (FL_IS_LANES_AREA (self));
+
+  if (!fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    return;
+  fl_view_area_set_lane_first (FL_VIEW_AREA (self),
+                               (guint) CLAMP ((gint64) first + lanes, 0, (gint64) (ncpus - shown)));
+}
+
+/* The selected CPU's lane stays on screen: choosing cpu40 (a finding's cause, a click in
+ * another view) scrolls the lanes to it rather than leaving its lane out of sight. */
+static void
+fl_lanes_area_show_selected (FlLanesArea *self)
+{
+  FlSession *session = fl_view_area_get_session (FL_VIEW_AREA (self));
+  guint cpu = fl_session_get_selected_cpu (session);
+  guint first, shown, ncpus;
+
+  if (!fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    return;
+  if (cpu < first)
+    fl_view_area_set_lane_first (FL_VIEW_AREA (self), cpu);
+  else if (cpu >= first + shown)
+    fl_view_area_set_lane_first (FL_VIEW_AREA (self), cpu - shown + 1);
+}
+
 /* ---- input ---- */
 
 static void
@@ -170,7 +217,18 @@ fl_lanes_area_scroll (GtkEventControllerScroll *controller, double dx, double dy
       fl_lanes_area_zoom (self, pow (WHEEL_ZOOM, -dy), self->pointer_x);
       return TRUE;
     }
-  /* A plain wheel pans too: the lanes never scroll vertically, so both axes mean time. */
+  /* The vertical wheel goes through the lanes when they do not all fit; otherwise, like
+   * the horizontal wheel and Shift+wheel, it pans through time. */
+  guint first, shown, ncpus;
+  if (dy != 0 && dx == 0 && !(state & GDK_SHIFT_MASK)
+      && fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    {
+      self->lane_scroll += dy * WHEEL_LANES;
+      int lanes = (int) trunc (self->lane_scroll);
+      self->lane_scroll -= lanes;
+      fl_lanes_area_scroll_lanes (self, lanes);
+      return TRUE;
+    }
   fl_lanes_area_pan (self, (dx + dy) * WHEEL_PAN_PIXELS);
   return TRUE;
 }
@@ -335,6 +393,7 @@ fl_lanes_area_run_changed (FlLanesArea *self)
   /* A new run (a scenario, a switch) has a time of its own: start from all of it. The
    * session tells n-cpus for every new run, not for a CPU stepped alone. */
   fl_lanes_area_reset (self);
+  fl_view_area_set_lane_first (FL_VIEW_AREA (self), 0);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -349,6 +408,8 @@ fl_lanes_area_constructed (GObject *object)
   session = fl_view_area_get_session (FL_VIEW_AREA (self));
   g_signal_connect_object (session, "notify::n-cpus",
                            G_CALLBACK (fl_lanes_area_run_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::selected-cpu",
+                           G_CALLBACK (fl_lanes_area_show_selected), self, G_CONNECT_SWAPPED);
 }
 
 static void

@@ -1,8 +1,9 @@
 #pragma once
 
 /* FlLanesArea: the CPU lanes view with the hands on it. Ctrl+wheel and pinch zoom around the
- * pointer, a drag or a scroll pans, a click seeks to the step under the pointer and selects
- * that CPU, a double click shows the whole run again, and hovering names the step. */
+ * pointer, a drag or a scroll pans (the vertical wheel goes through the lanes when more CPUs
+ * than fit), a click seeks to the step under the pointer and selects that CPU, a double
+ * click shows the whole run again, and hovering names the step. */
 
 #include "fl-view-area.h"
 
@@ -21,6 +22,10 @@ void       fl_lanes_area_zoom     (FlLanesArea *self,
 /* Moves the visible time by `dx` pixels' worth (positive: later). */
 void       fl_lanes_area_pan      (FlLanesArea *self,
                                    double       dx);
+/* Moves the lanes on screen by `lanes` CPUs (positive: later ones) when they do not all fit
+ * at a readable height. */
+void       fl_lanes_area_scroll_lanes (FlLanesArea *self,
+                                       int          lanes);
 /* Back to the whole run. */
 void       fl_lanes_area_reset    (FlLanesArea *self);
 

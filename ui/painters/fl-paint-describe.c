@@ -48,6 +48,11 @@ describe_lanes (GString *s, FlPaintCtx *p)
             ncpus, p->step, fl_sim_get_total_steps (p->sim));
   /* Translators: the simulated time at the lanes' cursor, as the counters give it */
   sentence (s, _("Cursor at cycle %" PRIu64 "."), fl_lanes_now (p));
+  guint first, shown = fl_lanes_shown (p->sim, p->vp, &first);
+  if (shown > 0 && shown < ncpus)
+    /* Translators: the lanes show only some CPUs at a time, at a readable height */
+    sentence (s, _("Lanes of cpu%u to cpu%u shown; scroll for the others."), first,
+              first + shown - 1);
   g_autofree int *act = g_new (int, MAX (ncpus, 1u));
   cpu_activities (p->sim, p->step, ncpus, act);
   if (ncpus <= 8)
