@@ -26,7 +26,12 @@ void       fl_lanes_area_pan      (FlLanesArea *self,
  * at a readable height. */
 void       fl_lanes_area_scroll_lanes (FlLanesArea *self,
                                        int          lanes);
-/* Back to the whole run. */
+/* Back to the whole run (it stays until the user zooms or presses F again). */
 void       fl_lanes_area_reset    (FlLanesArea *self);
+/* F: the whole run, or back to following the cursor (a long run's default: a window around
+ * the cursor that moves on with it while playing). */
+void       fl_lanes_area_toggle_whole_run (FlLanesArea *self);
+/* Whether the whole run is on screen. */
+gboolean   fl_lanes_area_get_whole_run    (FlLanesArea *self);
 
 G_END_DECLS

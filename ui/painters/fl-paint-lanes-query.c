@@ -198,6 +198,57 @@ fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
   return TRUE;
 }
 
+/* A run longer than this many steps per pixel column of the lanes is long: its whole span
+ * shows where it goes, not what a fault is. Around the cursor the lanes then show this many
+ * steps per column, at the run's average pace: a fault of a few dozen steps spans tens of
+ * pixels. */
+#define LONG_STEPS_PER_COLUMN   200
+#define FOLLOW_STEPS_PER_COLUMN 2
+
+/**
+ * fl_lanes_follow_span:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with (its time window is ignored)
+ *
+ * Returns: the cycles of the window the lanes open on around the cursor of a long run, or
+ *   0 when the whole run reads at this width
+ */
+guint64
+fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  FlViewport whole = *viewport;
+  whole.time_start = whole.time_end = 0;
+  Layout g;
+  double scale;
+  if (!measure_layout (sim, &whole, &g, &scale))
+    return 0;
+  guint64 total = fl_sim_get_total_steps (sim);
+  double columns = MAX (g.m.w, 1.0);
+  if ((double) total <= columns * LONG_STEPS_PER_COLUMN)
+    return 0;
+  double span = (double) (g.m.t1 - g.m.t0) * columns * FOLLOW_STEPS_PER_COLUMN / (double) total;
+  return MAX ((guint64) span, 16);
+}
+
+/**
+ * fl_lanes_cursor_cycle:
+ * @sim: the simulation
+ *
+ * Returns: the simulated time of the current step, where the lanes draw their cursor
+ */
+guint64
+fl_lanes_cursor_cycle (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, 0);
+  Measure m;
+  FlViewport vp = { .width = 1, .height = 1, .font_scale = 1 };
+  measure_init (&m, sim, &vp);
+  guint64 now = fl_lanes_now (&m.p);
+  measure_clear (&m);
+  return now;
+}
+
 /**
  * fl_lanes_natural_height:
  * @sim: the simulation

@@ -99,6 +99,11 @@ double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
 guint       fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first);
 gboolean    fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
                                double *height);
+/* Added for long runs: how much simulated time (cycles) the lanes show around the cursor
+ * when the whole run, at this width, would crowd thousands of steps into each pixel; 0
+ * when the whole run reads; and the cycle the cursor stands at. */
+guint64     fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport);
+guint64     fl_lanes_cursor_cycle (FlSim *sim);
 /* Added for single-view exports sized to their content, not to 720 pixels of mostly white. */
 double      fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport);
 /* Added for the lanes' test against the CPUs' status: what a lane shows at one instant. */
