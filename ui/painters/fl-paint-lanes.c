@@ -484,6 +484,13 @@ fl_lanes_layout (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
    * when lanes are thinner than that, every k-th is named */
   g->label_size = MIN (p->fs, MAX (g->lane_h * 0.78, 9.5));
   g->label_h = fl_text_height (p, FL_FONT_BOLD, g->label_size);
+  /* a name a little smaller rather than every other lane unnamed (line heights come in
+   * steps, so a step at a time) */
+  while (g->label_h * 1.05 > g->lane_h && g->label_size > LABEL_MIN_SIZE)
+    {
+      g->label_size = MAX (LABEL_MIN_SIZE, g->label_size - 0.5);
+      g->label_h = fl_text_height (p, FL_FONT_BOLD, g->label_size);
+    }
   char name[32];
   g_snprintf (name, sizeof name, "cpu%u", ncpus - 1);
   g->label_w = fl_text_width (p, FL_FONT_BOLD, g->label_size, name);
