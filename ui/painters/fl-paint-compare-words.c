@@ -11,6 +11,14 @@ format_factor (double r, char *buf, gsize size)
   g_snprintf (buf, size, r >= 100 ? "%.0f" : r >= 1.095 ? "%.1f" : "%.2f", r);
 }
 
+/* Within a percent: a rate or a run's length that close is no verdict; a design is not
+ * "1.00× faster". Counts are exact and compared exactly. */
+static gboolean
+about_equal (guint64 a, guint64 b)
+{
+  return (double) MAX (a, b) <= (double) MIN (a, b) * 1.01;
+}
+
 /**
  * fl_compare_words:
  * @better: which way the row is better
@@ -28,9 +36,10 @@ fl_compare_words (FlBetter better, gboolean rate, guint64 a, guint64 b, int *ver
   char f[32];
   char *text;
 
-  if (a == b)
+  if (a == b || (rate && about_equal (a, b)))
     {
-      /* Translators: B against A in the compare table when both are equal */
+      /* Translators: B against A in the compare table when both are equal (a rate: within
+       * a percent) */
       text = g_strdup (rate ? _("same speed") : _("same"));
     }
   else if (a == 0 || b == 0)
@@ -79,12 +88,12 @@ char *
 fl_compare_finish_words (guint64 a, guint64 b, int *verdict)
 {
   char f[32];
-  int v = a == b || a == 0 || b == 0 ? 0 : b < a ? 1 : -1;
+  int v = about_equal (a, b) || a == 0 || b == 0 ? 0 : b < a ? 1 : -1;
   if (verdict)
     *verdict = v;
   if (v == 0)
-    /* Translators: two compared runs took as long as each other */
-    return g_strdup (_("Both runs take as long."));
+    /* Translators: two compared runs took as long as each other, within a percent */
+    return g_strdup (_("Both runs take about as long."));
   format_factor (v > 0 ? (double) a / (double) b : (double) b / (double) a, f, sizeof f);
   /* Translators: how the whole runs compare; %s is a factor such as 2.9 */
   return g_strdup_printf (v > 0 ? _("B is done %s× sooner: faster") : _("B takes %s× as long: slower"),
