@@ -4,6 +4,7 @@
 #include "fl-compare-page.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "fl-file-chooser.h"
 #include <string.h>
@@ -21,6 +22,7 @@ struct _FlComparePage
   GtkSpinner   *spinner;
   GtkLabel     *message;      /* why the last export failed */
   GtkWidget    *area;
+  GtkWidget    *axis[3];      /* toggles for FlCompareAxis: one time axis, fitted, aligned */
 
   GCancellable *cancellable;   /* the worker simulating B */
   FlSim        *a;             /* borrowed: the session's run B was made from */
@@ -88,6 +90,36 @@ fl_compare_count (guint64 value)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
 }
 
+/* The words the table says about speed: how long each whole run took, and the faults per
+ * simulated second at this moment, each with which way is better. */
+static void
+fl_compare_page_describe_whole (FlCompare *cmp, GString *text)
+{
+  g_autoptr(GArray) rows = fl_compare_rows (cmp);
+  guint64 whole[2] = { fl_compare_run_cycles (cmp, 0), fl_compare_run_cycles (cmp, 1) };
+  g_autofree char *finish = fl_compare_finish_words (whole[0], whole[1], NULL);
+
+  g_string_append_c (text, ' ');
+  /* Translators: how many cycles each whole compared run took, then how they compare in
+   * words, e.g. "B is done 2.7× sooner: faster." */
+  g_string_append_printf (text, _("Whole runs: A %" PRIu64 " cycles, B %" PRIu64 " cycles: %s"), whole[0], whole[1], finish);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const FlCompareRow *row = &g_array_index (rows, FlCompareRow, i);
+      g_autofree char *words = NULL;
+
+      if (!row->rate)
+        continue;
+      words = fl_compare_words (row->better, row->rate, row->value[0], row->value[1], NULL);
+      g_string_append_c (text, ' ');
+      /* Translators: faults per simulated second of run A and run B so far (higher is
+       * better), then B against A in words, e.g. "B is 2.7× faster" */
+      g_string_append_printf (text, _("Faults per second, higher is better: A %" PRIu64 ", B %" PRIu64
+                                      ": %s."),
+                              row->value[0], row->value[1], words);
+    }
+}
+
 static void
 fl_compare_page_describe (FlComparePage *self)
 {
@@ -134,6 +166,7 @@ fl_compare_page_describe (FlComparePage *self)
   g_string_append_c (text, ' ');
   /* Translators: simulated cycles of run A and run B, then B minus A. */
   g_string_append_printf (text, _("Cycles: A %s, B %s, difference %s."), ca, cb, dc);
+  fl_compare_page_describe_whole (self->cmp, text);
   if (only_a[0] != '\0')
     {
       g_string_append_c (text, ' ');
@@ -202,6 +235,21 @@ fl_compare_page_session_changed (FlComparePage *self)
   gtk_widget_queue_draw (self->area);
 }
 
+/* The axis the toggles choose; B moves to the same moment on it. */
+static void
+fl_compare_page_apply_axis (FlComparePage *self)
+{
+  FlCompareAxis axis = FL_COMPARE_AXIS_CYCLES;
+
+  for (guint i = 0; i < 3; i++)
+    if (self->axis[i] != NULL && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->axis[i])))
+      axis = (FlCompareAxis) i;
+  fl_compare_set_axis (self->cmp, axis);
+  fl_compare_sync (self->cmp);
+  fl_compare_page_describe (self);
+  gtk_widget_queue_draw (self->area);
+}
+
 /* ---- B's worker ---- */
 
 /* Steps between two looks at the cancellable. */
@@ -243,6 +291,7 @@ fl_compare_page_b_done (GObject *source, GAsyncResult *result, gpointer user_dat
     }
   self->b = b;
   self->cmp = fl_compare_new (self->a, self->b);
+  fl_compare_page_apply_axis (self);
   fl_compare_sync (self->cmp);
   fl_compare_page_describe (self);
   gtk_widget_queue_draw (self->area);
@@ -421,6 +470,45 @@ fl_compare_page_class_init (FlComparePageClass *klass)
 }
 
 static void
+fl_compare_page_axis_toggled (GtkToggleButton *button, FlComparePage *self)
+{
+  if (!gtk_toggle_button_get_active (button) || self->cmp == NULL)
+    return;
+  fl_compare_page_apply_axis (self);
+}
+
+/* What the lanes' time axis measures: one time for both runs by default, so that a faster
+ * run ends sooner on screen; each run fitted to the width, or aligned by operation, when
+ * the shapes of the runs matter more than their lengths. */
+static GtkWidget *
+fl_compare_page_axis_buttons (FlComparePage *self)
+{
+  static const struct { const char *label, *tooltip; } axes[3] = {
+    /* Translators: the compare view's choice of time axis */
+    { N_("One Time Axis"), N_("Both runs in cycles on one scale: a faster run ends sooner") },
+    { N_("Each Fitted"), N_("Each run stretched to the whole width: shapes, not lengths") },
+    { N_("By Operation"), N_("The runs stretched so that each scenario operation starts at the "
+                             "same place in both") },
+  };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_widget_add_css_class (box, "linked");
+  for (guint i = 0; i < 3; i++)
+    {
+      self->axis[i] = gtk_toggle_button_new_with_label (_(axes[i].label));
+      gtk_widget_set_tooltip_text (self->axis[i], _(axes[i].tooltip));
+      if (i > 0)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->axis[i]),
+                                     GTK_TOGGLE_BUTTON (self->axis[0]));
+      g_signal_connect (self->axis[i], "toggled", G_CALLBACK (fl_compare_page_axis_toggled),
+                        self);
+      gtk_box_append (GTK_BOX (box), self->axis[i]);
+    }
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->axis[0]), TRUE);
+  return box;
+}
+
+static void
 fl_compare_page_init (FlComparePage *self)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -448,6 +536,7 @@ fl_compare_page_init (FlComparePage *self)
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->title));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->message));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (header), fl_compare_page_axis_buttons (self));
   gtk_box_append (GTK_BOX (header), leave);
   gtk_box_append (GTK_BOX (self->box), header);
 

@@ -4,6 +4,7 @@
  * so what is under the pointer is what the eye sees there. */
 
 #include "fl-lanes-area.h"
+#include "fl-shortcuts.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #define MIN_SPAN          16.0
 #define WHEEL_ZOOM        1.25
 #define WHEEL_PAN_PIXELS  48.0
+#define WHEEL_LANES       3.0
 #define DRAG_THRESHOLD    4.0
 
 struct _FlLanesArea
@@ -22,6 +24,10 @@ struct _FlLanesArea
   guint64  drag_t0, drag_t1;    /* the window when a drag or a pinch began */
   double   zoom_x;              /* the pinch's centre */
   gboolean panning;
+  double   lane_scroll;         /* smooth scrolling's fraction of a lane not yet moved */
+  /* The whole run is shown because the user asked for it (F, a double click, zooming all
+   * the way out); otherwise a long run's lanes follow the cursor. */
+  gboolean whole_run;
 };
 
 G_DEFINE_FINAL_TYPE (FlLanesArea, fl_lanes_area, FL_TYPE_VIEW_AREA)
@@ -57,7 +63,8 @@ fl_lanes_area_show (FlLanesArea *self, double start, double span, guint64 full0,
   double full_span = (double) (full1 - full0);
 
   span = MAX (span, MIN_SPAN);
-  if (span >= full_span)
+  self->whole_run = span >= full_span;
+  if (self->whole_run)
     {
       fl_view_area_set_time_window (FL_VIEW_AREA (self), 0, 0);
       return;
@@ -142,7 +149,112 @@ void
 fl_lanes_area_reset (FlLanesArea *self)
 {
   g_return_if_fail (FL_IS_LANES_AREA (self));
+  self->whole_run = TRUE;
   fl_view_area_set_time_window (FL_VIEW_AREA (self), 0, 0);
+}
+
+/* The cursor leaves the window when it has gone this far across: the window then moves on,
+ * the cursor a quarter of the way in, so what it has just done stays in sight. */
+#define FOLLOW_RIGHT 0.85
+#define FOLLOW_LEFT  0.25
+
+/* A long run's lanes show a window around the cursor and move it on as the cursor moves
+ * (playing, stepping, seeking); a window the user zoomed keeps its span. Nothing moves
+ * while the whole run is shown or when a short run fits. */
+static void
+fl_lanes_area_follow (FlLanesArea *self)
+{
+  FlSim *sim = fl_lanes_area_get_sim (self);
+  FlViewport viewport;
+  double x0, width;
+  guint64 full0, full1, span, now, t0;
+
+  if (sim == NULL || self->whole_run
+      || !fl_lanes_area_axis (self, 0, 0, &x0, &width, &full0, &full1))
+    return;
+  fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
+  now = fl_lanes_cursor_cycle (sim);
+  if (viewport.time_end > viewport.time_start)
+    {
+      span = viewport.time_end - viewport.time_start;
+      if (now >= viewport.time_start
+          && (double) (now - viewport.time_start) <= FOLLOW_RIGHT * (double) span)
+        return;
+    }
+  else if ((span = fl_lanes_follow_span (sim, &viewport)) == 0)
+    return;
+  t0 = now > span * FOLLOW_LEFT ? now - (guint64) (span * FOLLOW_LEFT) : 0;
+  fl_lanes_area_show (self, (double) t0, (double) span, full0, full1);
+}
+
+void
+fl_lanes_area_toggle_whole_run (FlLanesArea *self)
+{
+  g_return_if_fail (FL_IS_LANES_AREA (self));
+
+  if (!self->whole_run)
+    {
+      fl_lanes_area_reset (self);
+      return;
+    }
+  self->whole_run = FALSE;
+  fl_view_area_set_time_window (FL_VIEW_AREA (self), 0, 0);
+  fl_lanes_area_follow (self);
+}
+
+gboolean
+fl_lanes_area_get_whole_run (FlLanesArea *self)
+{
+  FlViewport viewport;
+
+  g_return_val_if_fail (FL_IS_LANES_AREA (self), FALSE);
+  fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
+  return viewport.time_end <= viewport.time_start;
+}
+
+/* How many lanes are on screen and the first of them; FALSE when all of them are. */
+static gboolean
+fl_lanes_area_scrolls (FlLanesArea *self, guint *first, guint *shown, guint *ncpus)
+{
+  FlSim *sim = fl_lanes_area_get_sim (self);
+  FlViewport viewport;
+
+  if (sim == NULL)
+    return FALSE;
+  fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
+  *ncpus = fl_sim_get_state (sim)->sizes.ncpus;
+  *shown = fl_lanes_shown (sim, &viewport, first);
+  return *shown > 0 && *shown < *ncpus;
+}
+
+void
+fl_lanes_area_scroll_lanes (FlLanesArea *self, int lanes)
+{
+  guint first, shown, ncpus;
+
+  g_return_if_fail (FL_IS_LANES_AREA (self));
+
+  if (!fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    return;
+  fl_view_area_set_lane_first (FL_VIEW_AREA (self),
+                               (guint) CLAMP ((gint64) first + lanes, 0, (gint64) (ncpus - shown)));
+}
+
+/* The selected CPU's lane stays on screen: choosing cpu40 (a finding's cause, a click in
+ * another view) scrolls the lanes to it rather than leaving its lane out of sight. */
+static void
+fl_lanes_area_show_selected (FlLanesArea *self)
+{
+  FlSession *session = fl_view_area_get_session (FL_VIEW_AREA (self));
+  guint cpu = fl_session_get_selected_cpu (session);
+  guint first, shown, ncpus;
+
+  if (!fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    return;
+  if (cpu < first)
+    fl_view_area_set_lane_first (FL_VIEW_AREA (self), cpu);
+  else if (cpu >= first + shown)
+    fl_view_area_set_lane_first (FL_VIEW_AREA (self), cpu - shown + 1);
 }
 
 /* ---- input ---- */
@@ -170,7 +282,18 @@ fl_lanes_area_scroll (GtkEventControllerScroll *controller, double dx, double dy
       fl_lanes_area_zoom (self, pow (WHEEL_ZOOM, -dy), self->pointer_x);
       return TRUE;
     }
-  /* A plain wheel pans too: the lanes never scroll vertically, so both axes mean time. */
+  /* The vertical wheel goes through the lanes when they do not all fit; otherwise, like
+   * the horizontal wheel and Shift+wheel, it pans through time. */
+  guint first, shown, ncpus;
+  if (dy != 0 && dx == 0 && !(state & GDK_SHIFT_MASK)
+      && fl_lanes_area_scrolls (self, &first, &shown, &ncpus))
+    {
+      self->lane_scroll += dy * WHEEL_LANES;
+      int lanes = (int) trunc (self->lane_scroll);
+      self->lane_scroll -= lanes;
+      fl_lanes_area_scroll_lanes (self, lanes);
+      return TRUE;
+    }
   fl_lanes_area_pan (self, (dx + dy) * WHEEL_PAN_PIXELS);
   return TRUE;
 }
@@ -329,12 +452,39 @@ fl_lanes_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
     }
 }
 
+/* F anywhere in the window, unless a text field wants the letter: as the window's other
+ * single keys (fl-shortcuts.c) do. */
+static gboolean
+fl_lanes_area_whole_run_key (GtkWidget *widget, GVariant *args, gpointer user_data)
+{
+  FlLanesArea *self = user_data;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (root == NULL || !gtk_widget_is_drawable (GTK_WIDGET (self))
+      || fl_shortcuts_focus_wants_keys (gtk_root_get_focus (root)))
+    return FALSE;
+  fl_lanes_area_toggle_whole_run (self);
+  return TRUE;
+}
+
+static void
+fl_lanes_area_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  GTK_WIDGET_CLASS (fl_lanes_area_parent_class)->size_allocate (widget, width, height, baseline);
+  /* the run may have arrived before the lanes had a width to choose a window for */
+  fl_lanes_area_follow (FL_LANES_AREA (widget));
+}
+
 static void
 fl_lanes_area_run_changed (FlLanesArea *self)
 {
-  /* A new run (a scenario, a switch) has a time of its own: start from all of it. The
-   * session tells n-cpus for every new run, not for a CPU stepped alone. */
-  fl_lanes_area_reset (self);
+  /* A new run (a scenario, a switch) has a time of its own: start from all of it, or from
+   * around the cursor when it is long. The session tells n-cpus for every new run, not for
+   * a CPU stepped alone. */
+  self->whole_run = FALSE;
+  fl_view_area_set_time_window (FL_VIEW_AREA (self), 0, 0);
+  fl_view_area_set_lane_first (FL_VIEW_AREA (self), 0);
+  fl_lanes_area_follow (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -349,6 +499,10 @@ fl_lanes_area_constructed (GObject *object)
   session = fl_view_area_get_session (FL_VIEW_AREA (self));
   g_signal_connect_object (session, "notify::n-cpus",
                            G_CALLBACK (fl_lanes_area_run_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::step",
+                           G_CALLBACK (fl_lanes_area_follow), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::selected-cpu",
+                           G_CALLBACK (fl_lanes_area_show_selected), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -360,6 +514,7 @@ fl_lanes_area_class_init (FlLanesAreaClass *klass)
   object_class->constructed = fl_lanes_area_constructed;
   widget_class->query_tooltip = fl_lanes_area_query_tooltip;
   widget_class->measure = fl_lanes_area_measure;
+  widget_class->size_allocate = fl_lanes_area_size_allocate;
 }
 
 static void
@@ -387,6 +542,17 @@ fl_lanes_area_init (FlLanesArea *self)
   gesture = gtk_gesture_click_new ();
   g_signal_connect (gesture, "released", G_CALLBACK (fl_lanes_area_released), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_name (controller, "fl-lanes-shortcuts");
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller),
+                                     GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_shortcut_controller_add_shortcut (
+    GTK_SHORTCUT_CONTROLLER (controller),
+    gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_f, 0),
+                                                   gtk_keyval_trigger_new (GDK_KEY_F, 0)),
+                      gtk_callback_action_new (fl_lanes_area_whole_run_key, self, NULL)));
+  gtk_widget_add_controller (widget, controller);
 
   gesture = gtk_gesture_zoom_new ();
   g_signal_connect (gesture, "begin", G_CALLBACK (fl_lanes_area_zoom_begin), self);

@@ -14,6 +14,7 @@ typedef struct
   FlSession     *session;
   FlView         view;
   guint64        time_start, time_end;
+  guint          lane_first;    /* the lanes' first CPU on screen, when they scroll */
   double         font_scale;    /* 1 in the window; larger in presentation mode */
 
   GskRenderNode *picture;       /* the view as last painted; NULL when it must be repainted */
@@ -96,6 +97,7 @@ fl_view_area_get_viewport (FlViewArea *self, FlViewport *viewport)
     .selected_cpu = priv->session ? fl_session_get_selected_cpu (priv->session) : 0,
     .time_start = priv->time_start,
     .time_end = priv->time_end,
+    .lane_first = priv->lane_first,
   };
 }
 
@@ -169,6 +171,20 @@ fl_view_area_set_time_window (FlViewArea *self, guint64 start, guint64 end)
     return;
   priv->time_start = start;
   priv->time_end = end;
+  fl_view_area_invalidate (self);
+  fl_view_area_update_description (self);
+}
+
+void
+fl_view_area_set_lane_first (FlViewArea *self, guint lane_first)
+{
+  FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
+
+  g_return_if_fail (FL_IS_VIEW_AREA (self));
+
+  if (lane_first == priv->lane_first)
+    return;
+  priv->lane_first = lane_first;
   fl_view_area_invalidate (self);
   fl_view_area_update_description (self);
 }

@@ -42,6 +42,9 @@ void        fl_view_area_get_palette     (FlViewArea       *self,
 void        fl_view_area_set_time_window (FlViewArea       *self,
                                           guint64           start,
                                           guint64           end);
+/* The first CPU the lanes show when they do not all fit (the painter keeps it in range). */
+void        fl_view_area_set_lane_first  (FlViewArea       *self,
+                                          guint             lane_first);
 /* Scales the views' type (presentation mode); 1 is the window's normal size. */
 void        fl_view_area_set_font_scale  (FlViewArea       *self,
                                           double            font_scale);

@@ -101,7 +101,7 @@ print_text (FlCompare *cmp, GArray *rows)
   printf ("A          %s\n", sa);
   printf ("B          %s\n", sb);
   printf ("Steps      A %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", B %" G_GUINT64_FORMAT
-          " of %" G_GUINT64_FORMAT " (B at A's moment, aligned by scenario operation)\n",
+          " of %" G_GUINT64_FORMAT " (B at A's moment: the same simulated cycle)\n",
           fl_sim_get_step (sim[0]), fl_sim_get_total_steps (sim[0]), fl_sim_get_step (sim[1]),
           fl_sim_get_total_steps (sim[1]));
   /* a run the budget or a limit ended early is compared as far as it went */

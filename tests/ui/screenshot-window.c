@@ -37,25 +37,6 @@ typedef struct {
   gboolean saved;
 } Shot;
 
-/* The default size counts the frame around the window: grow it by what the frame takes, so
- * the picture has the size asked for. */
-static void
-fl_fit_window (GtkWindow *window, int width, int height)
-{
-  for (int attempt = 0; attempt < 3; attempt++)
-    {
-      int dw = width - gtk_widget_get_width (GTK_WIDGET (window));
-      int dh = height - gtk_widget_get_height (GTK_WIDGET (window));
-      int w, h;
-
-      if (dw == 0 && dh == 0)
-        break;
-      gtk_window_get_default_size (window, &w, &h);
-      gtk_window_set_default_size (window, w + dw, h + dh);
-      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
-    }
-}
-
 /* Each --bookmark STEP:TITLE:NOTE, as Ctrl+D adds one: into the tool's own store. */
 static void
 fl_add_bookmarks (Shot *shot, GtkWindow *window)
@@ -142,7 +123,7 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
       window = bench;
     }
 
-  fl_fit_window (window, shot->width, shot->height);
+  fl_test_fit_window (window, shot->width, shot->height);
   texture = fl_test_render_widget (GTK_WIDGET (window));
   if (!gdk_texture_save_to_png (texture, shot->output))
     g_error ("could not write %s", shot->output);

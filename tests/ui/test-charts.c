@@ -455,6 +455,8 @@ test_compare_alignment (void)
   g_autoptr (FlSim) ra = sim_for ("spf-vs-munmap", "vma-free", "rcu", 0);
   g_autoptr (FlSim) rb = sim_for ("spf-vs-munmap", "vma-free", "immediate", 0);
   g_autoptr (FlCompare) race = fl_compare_new (ra, rb);
+  /* the alignment by operation, which is a choice: the default axis is cycles */
+  fl_compare_set_axis (race, FL_COMPARE_AXIS_OPERATIONS);
   measure_alignment (race, &al);
   g_assert_cmpuint (al.total, >=, 2);
   g_assert_cmpuint (al.exact, ==, al.total);
@@ -462,6 +464,7 @@ test_compare_alignment (void)
   g_autoptr (FlSim) a = sim_for ("multi-fault", "rwsem", "generic", 0);
   g_autoptr (FlSim) b = sim_for ("multi-fault", "rwsem", "xadd", 0);
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
+  fl_compare_set_axis (cmp, FL_COMPARE_AXIS_OPERATIONS);
   measure_alignment (cmp, &al);
   g_assert_cmpuint (al.total, >, 1000);
   g_assert_cmpuint (al.exact * 100, >=, al.total * 10);

@@ -225,6 +225,25 @@ fl_test_flag_set (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The default size counts the frame around the window: grow it by what the frame takes, so
+ * the window has the size asked for. */
+void
+fl_test_fit_window (GtkWindow *window, int width, int height)
+{
+  for (int attempt = 0; attempt < 3; attempt++)
+    {
+      int dw = width - gtk_widget_get_width (GTK_WIDGET (window));
+      int dh = height - gtk_widget_get_height (GTK_WIDGET (window));
+      int w, h;
+
+      if (dw == 0 && dh == 0)
+        break;
+      gtk_window_get_default_size (window, &w, &h);
+      gtk_window_set_default_size (window, w + dw, h + dh);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+}
+
 void
 fl_test_settle (void)
 {

@@ -26,6 +26,8 @@ GPtrArray  *fl_test_find_views      (GtkWidget    *root);
 /* The first widget in `root`'s tree, `root` included, that `match` accepts, or NULL. */
 typedef gboolean (*FlWidgetMatch) (GtkWidget *widget, gconstpointer data);
 GtkWidget  *fl_test_find_widget     (GtkWidget *root, FlWidgetMatch match, gconstpointer data);
+/* Resizes the window to width × height, its frame counted, and waits for it to be drawn. */
+void        fl_test_fit_window      (GtkWindow *window, int width, int height);
 /* Lets whatever the last action set off happen (idles, redraws) for 200 ms. */
 void        fl_test_settle          (void);
 /* Makes every warning and critical, structured or not, fail the test with its text. */

@@ -17,7 +17,7 @@ sub_view (FlPaintCtx *p, FlPaintFn paint, double x, double y, double w, double h
   cairo_translate (p->cr, x, y);
   cairo_rectangle (p->cr, 0, 0, w, h);
   cairo_clip (p->cr);
-  fl_paint_fitted (paint, FALSE, p->cr, p->sim, &vp, p->pal, p->elided, &p->view_matrix);
+  fl_paint_fitted (paint, FALSE, p->cr, p->sim, &vp, p->pal, p->elided, p->note_all, &p->view_matrix);
   cairo_restore (p->cr);
 }
 

@@ -164,6 +164,29 @@ keep_rows (const FlPaintCtx *p, guint *rows, guint n, guint keep, guint touched)
   return out;
 }
 
+/* What the CPUs without a column hold of one line: "S×37", or a dim dot when nothing. */
+static void
+draw_others (FlPaintCtx *p, const FlLine *l, const guint *col_cpu, guint ncols, double x,
+             double y, double w, double size)
+{
+  guint ncpus = p->st->sizes.ncpus, count[4] = { 0 };
+  for (guint c = 0, i = 0; c < ncpus; c++)
+    {
+      while (i < ncols && col_cpu[i] < c)
+        i++;
+      if (i < ncols && col_cpu[i] == c)
+        continue;
+      count[mesi_of (l, c)]++;
+    }
+  GString *s = g_string_new (NULL);
+  for (guint m = FL_MESI_M; m > FL_MESI_I; m--)
+    if (count[m])
+      g_string_append_printf (s, "%s%c×%u", s->len ? " " : "", mesi_letters[m], count[m]);
+  fl_text_draw (p, FL_FONT_SANS, size, s->len ? &p->pal->text : &p->pal->text_dim, x + w / 2, y,
+                w, FL_ALIGN_CENTER, s->len ? s->str : "·");
+  g_string_free (s, TRUE);
+}
+
 static void
 paint_cache (FlPaintCtx *p, GArray *boxes)
 {
@@ -254,9 +277,13 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
                   + fl_text_width (p, FL_FONT_SANS, size, " → ")
                   + fl_text_width (p, FL_FONT_BOLD, size, from_buf) + pad;
   last_w = MAX (last_w, fl_text_width (p, FL_FONT_SANS, small, last_head) + pad);
+  /* A column is never narrower than its head's number and a letter: past that, the CPUs
+   * that hold or moved the lines shown keep theirs and the others are counted in one. */
+  g_snprintf (buf, sizeof buf, "%u", ncpus - 1);
+  double cw_min = MAX (p->fs * 1.4, fl_text_width (p, FL_FONT_BOLD, small, buf) + 6);
   /* Names come first, then the cells at a readable size, then the "last" column: where a
    * line went last is also the outlined cell, so that column goes before a name is cut. */
-  double cells_min = ncpus * MIN (p->fs * 1.4, MAX (4.0, (p->w * 0.5) / ncpus));
+  double cells_min = MIN (ncpus, 8u) * cw_min;
   double name_need = name_w + pad;
   double room_w = p->w - 2 * pad - count_w;
   if (room_w - last_w - cells_min < name_need)
@@ -264,26 +291,55 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   name_w = MIN (name_need, MAX (room_w - last_w - cells_min, p->w * 0.3));
   double cells_x = pad + name_w;
   double cells_w = p->w - pad - cells_x - count_w - last_w;
-  double cw = MIN (cells_w / ncpus, p->fs * 3.2);
+  g_autofree guint *col_cpu = g_new (guint, ncpus);
+  guint ncols = ncpus;
+  double others_w = 0;
+  char others_head[48];
+  for (guint c = 0; c < ncpus; c++)
+    col_cpu[c] = c;
+  if (ncpus * cw_min > cells_w)
+    {
+      g_snprintf (others_head, sizeof others_head,
+                  g_dngettext (NULL, "+%u more", "+%u more", ncpus), ncpus);
+      g_snprintf (buf, sizeof buf, "S×%u", ncpus);
+      double w = MAX (fl_text_width (p, FL_FONT_SANS, small, others_head),
+                      fl_text_width (p, FL_FONT_SANS, size, buf)) + pad;
+      guint fit_cols = (guint) floor ((cells_w - w) / cw_min);
+      /* in a view too small for even two columns, all of them, narrow, as before */
+      if (fit_cols >= 2)
+        {
+          others_w = w;
+          ncols = fl_cache_columns (p, rows, nrows, touched ? (gint) touch.cpu : -1, fit_cols,
+                                    col_cpu);
+          g_snprintf (others_head, sizeof others_head,
+                      g_dngettext (NULL, "+%u more", "+%u more", ncpus - ncols), ncpus - ncols);
+        }
+    }
+  double cw = MIN ((cells_w - others_w) / ncols, p->fs * 3.2);
   double row_h = MIN (room / nrows, p->fs * 1.9);
   double cell_h = MAX (row_h - 3, 2.0);
-  double cells_end = cells_x + ncpus * cw;
+  double others_x = cells_x + ncols * cw;
+  double cells_end = others_x + others_w;
 
   /* column heads: each CPU in its colour; numbers only, or every k-th, when narrow */
   g_snprintf (buf, sizeof buf, "cpu%u", ncpus - 1);
   gboolean words = fl_text_width (p, FL_FONT_BOLD, small, buf) + 4 <= cw;
   g_snprintf (buf, sizeof buf, "%u", ncpus - 1);
   guint stride = words ? 1 : (guint) ceil ((fl_text_width (p, FL_FONT_BOLD, small, buf) + 4) / cw);
-  for (guint c = 0; c < ncpus; c += MAX (stride, 1u))
+  for (guint i = 0; i < ncols; i += MAX (stride, 1u))
     {
-      g_snprintf (buf, sizeof buf, words ? "cpu%u" : "%u", c);
+      g_snprintf (buf, sizeof buf, words ? "cpu%u" : "%u", col_cpu[i]);
       double head_w = fl_text_width (p, FL_FONT_BOLD, small, buf);
-      /* a head wider than its column stays clear of the counts' head */
-      if (cells_x + (c + 0.5) * cw + head_w / 2 > cells_end + pad * 0.5)
+      /* a head wider than its column stays clear of the next head */
+      if (cells_x + (i + 0.5) * cw + head_w / 2 > others_x + pad * 0.5)
         continue;
-      label (p, boxes, 0, FL_FONT_BOLD, small, fl_palette_cpu (pal, c), cells_x + (c + 0.5) * cw,
-             top, 0, FL_ALIGN_CENTER, buf);
+      label (p, boxes, 0, FL_FONT_BOLD, small, fl_palette_cpu (pal, col_cpu[i]),
+             cells_x + (i + 0.5) * cw, top, 0, FL_ALIGN_CENTER, buf);
     }
+  if (others_w > 0)
+    /* the CPUs without a column of their own, counted */
+    label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, others_x + others_w / 2, top,
+           others_w, FL_ALIGN_CENTER, others_head);
   double count_x = cells_end + pad * 0.5;
   label (p, boxes, 0, FL_FONT_SANS, small, &pal->text_dim, count_x + count_w - pad * 0.5, top,
          count_w - pad, FL_ALIGN_RIGHT, transfers_head);
@@ -310,10 +366,11 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
       label (p, boxes, rows[i], rows[i] == touched ? FL_FONT_BOLD : FL_FONT_SANS, size,
              &pal->text, pad, ty, name_w - pad * 0.5, FL_ALIGN_LEFT, line_name);
       gint last_to = (gint) l->last_to - 1, last_from = (gint) l->last_from - 1;
-      for (guint c = 0; c < ncpus; c++)
+      for (guint col = 0; col < ncols; col++)
         {
+          guint c = col_cpu[col];
           FlMesi m = mesi_of (l, c);
-          double x = cells_x + c * cw;
+          double x = cells_x + col * cw;
           double g = cw >= 6 ? 1.5 : 0;
           cairo_rectangle (cr, x + g, y + (row_h - cell_h) / 2, cw - 2 * g, cell_h);
           fl_set_rgba (cr, &pal->mesi[m]);
@@ -344,6 +401,8 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
                             x + cw / 2, y + (row_h - lh) / 2, cw, FL_ALIGN_CENTER, s);
             }
         }
+      if (others_w > 0)
+        draw_others (p, l, col_cpu, ncols, others_x, ty, others_w, size);
       g_snprintf (buf, sizeof buf, "%u", l->transfers);
       label (p, boxes, rows[i], FL_FONT_SANS, size, l->transfers ? &pal->text : &pal->text_dim,
              count_x + count_w - pad * 0.5, ty, count_w - pad, FL_ALIGN_RIGHT, buf);

@@ -117,10 +117,41 @@ fl_compare_align (FlCompare *cmp)
     a[i].s = a[i - 1].s + (double) MAX (a[i].t[0] - a[i - 1].t[0], a[i].t[1] - a[i - 1].t[1]);
 }
 
+void
+fl_compare_set_axis (FlCompare *cmp, FlCompareAxis axis)
+{
+  g_return_if_fail (cmp != NULL);
+  cmp->axis = axis;
+}
+
+FlCompareAxis
+fl_compare_get_axis (FlCompare *cmp)
+{
+  g_return_val_if_fail (cmp != NULL, FL_COMPARE_AXIS_CYCLES);
+  return cmp->axis;
+}
+
+guint64
+fl_compare_run_cycles (FlCompare *cmp, guint run)
+{
+  g_return_val_if_fail (cmp != NULL && run < 2, 0);
+  return fl_last_cycle (cmp->sim[run]);
+}
+
+/* The longer run's cycles: the cycle axis' length, and the length each run is stretched to
+ * when each is fitted. */
+static double
+longest (FlCompare *cmp)
+{
+  return (double) MAX (MAX (fl_last_cycle (cmp->sim[0]), fl_last_cycle (cmp->sim[1])), 1u);
+}
+
 /* The shared axis' end: where both runs are over. */
 double
 fl_compare_s_end (FlCompare *cmp)
 {
+  if (cmp->axis != FL_COMPARE_AXIS_OPERATIONS)
+    return longest (cmp);
   fl_compare_align (cmp);
   const GArray *an = cmp->anchors;
   return an->len ? g_array_index (an, FlCompareAnchor, an->len - 1).s : 0;
@@ -130,6 +161,10 @@ fl_compare_s_end (FlCompare *cmp)
 double
 fl_compare_s_of (FlCompare *cmp, guint run, guint64 t)
 {
+  if (cmp->axis == FL_COMPARE_AXIS_CYCLES)
+    return (double) t;
+  if (cmp->axis == FL_COMPARE_AXIS_FIT)
+    return (double) t * longest (cmp) / (double) MAX (fl_last_cycle (cmp->sim[run]), 1u);
   fl_compare_align (cmp);
   const FlCompareAnchor *a = (const FlCompareAnchor *) cmp->anchors->data;
   guint n = cmp->anchors->len;
@@ -156,6 +191,13 @@ fl_compare_s_of (FlCompare *cmp, guint run, guint64 t)
 guint64
 fl_compare_t_of (FlCompare *cmp, guint run, double s)
 {
+  if (s <= 0)
+    return 0;
+  if (cmp->axis == FL_COMPARE_AXIS_CYCLES)
+    return (guint64) llround (s);
+  if (cmp->axis == FL_COMPARE_AXIS_FIT)
+    return (guint64) llround (s * (double) MAX (fl_last_cycle (cmp->sim[run]), 1u)
+                              / longest (cmp));
   fl_compare_align (cmp);
   const FlCompareAnchor *a = (const FlCompareAnchor *) cmp->anchors->data;
   guint n = cmp->anchors->len;
@@ -209,8 +251,9 @@ fl_compare_now (FlSim *sim)
  * @step: a step of that run
  *
  * The other run's step at the same moment: the moment of @step (the furthest any CPU's
- * clock had reached), through the operation alignment to the other run's time, and there
- * the step whose moment is nearest. Nondecreasing in @step.
+ * clock had reached), through the axis (the same cycle, the same share of the run, or the
+ * operation alignment) to the other run's time, and there the step whose moment is
+ * nearest. Nondecreasing in @step.
  *
  * Returns: a step of the other run, at most its total steps
  */

@@ -16,6 +16,7 @@ typedef struct {
 struct _FlCompare {
   FlSim           *sim[2];
   FlCompareLayout  layout;
+  FlCompareAxis    axis;
   GArray          *anchors;       /* FlCompareAnchor, t[0], t[1] and s all nondecreasing */
   gsize            n_events[2];   /* the event counts the anchors were built from */
 };
@@ -39,5 +40,34 @@ void    fl_compare_paint_lanes  (FlPaintCtx *p, FlCompare *cmp, guint run,
                                  const FlCompareLanesBox *box);
 double  fl_compare_ruler_height (FlPaintCtx *p);
 guint   fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max);
+
+guint   fl_compare_findings_so_far (FlSim *sim);
+
+/* The table (fl-paint-compare-table.c): laid out in a rectangle, then drawn a part at a
+ * time from the top. */
+typedef struct {
+  double x, y, w, h;
+} FlCompareRect;
+
+typedef struct {
+  FlPaintCtx    *p;
+  FlCompareRect  r;
+  double         label_w, num_w, words_w;
+  double         size, line, row_h;
+  double         y;
+  guint          shown;        /* rows drawn, for the stripes */
+} FlCompareTable;
+
+double  fl_compare_table_width           (FlPaintCtx *p, GArray *rows);
+void    fl_compare_table_init            (FlCompareTable *t, FlPaintCtx *p, GArray *rows,
+                                          const FlCompareRect *r);
+void    fl_compare_table_head            (FlCompareTable *t, const char *title,
+                                          gboolean columns);
+double  fl_compare_table_whole_height    (FlCompareTable *t);
+void    fl_compare_table_whole           (FlCompareTable *t, FlCompare *cmp);
+void    fl_compare_table_rows            (FlCompareTable *t, GArray *rows, gboolean lines,
+                                          double bottom);
+double  fl_compare_table_findings_height (FlCompareTable *t, FlCompare *cmp);
+void    fl_compare_table_findings        (FlCompareTable *t, FlCompare *cmp);
 
 G_END_DECLS

@@ -108,8 +108,8 @@ fl_compare_sync (FlCompare *cmp)
   return fl_sim_seek (cmp->sim[1], step);
 }
 
-static guint
-findings_so_far (FlSim *sim)
+guint
+fl_compare_findings_so_far (FlSim *sim)
 {
   GPtrArray *all = fl_sim_get_findings (sim);
   guint64 step = fl_sim_get_step (sim);
@@ -171,20 +171,35 @@ fl_compare_rows (FlCompare *cmp)
   fl_sim_get_counters (cmp->sim[1], &k[1]);
   /* The counters' labels stay untranslated here (the table tells "findings" by its label);
    * row_label() translates them where they are drawn. */
-  const struct { const char *label; guint64 a, b; } counters[] = {
-    /* Translators: the counters compared in the comparison table, one row each */
-    { N_("faults"), k[0].total, k[1].total },
-    { N_("speculative"), k[0].speculative, k[1].speculative },
-    { N_("retried"), k[0].retried, k[1].retried },
-    { N_("locked"), k[0].locked, k[1].locked },
-    { N_("errors"), k[0].errors, k[1].errors },
-    { N_("cycles"), k[0].cycles, k[1].cycles },
-    { N_("transfers"), k[0].transfers, k[1].transfers },
-    { N_("findings"), findings_so_far (cmp->sim[0]), findings_so_far (cmp->sim[1]) },
+  guint64 rate[2];
+  for (guint run = 0; run < 2; run++)
+    {
+      /* faults per simulated second so far: what the 2010 numbers compare */
+      guint mhz = fl_sim_get_config (cmp->sim[run])->cost.mhz;
+      rate[run] = k[run].cycles ? (guint64) ((double) k[run].total * mhz * 1e6
+                                             / (double) k[run].cycles)
+                                : 0;
+    }
+  const struct { const char *label; guint64 a, b; FlBetter better; gboolean rate; } counters[] = {
+    /* Translators: the counters compared in the comparison table, one row each ("faults/s":
+     * faults per simulated second) */
+    { N_("faults"), k[0].total, k[1].total, FL_BETTER_HIGHER, FALSE },
+    { N_("faults/s"), rate[0], rate[1], FL_BETTER_HIGHER, TRUE },
+    { N_("speculative"), k[0].speculative, k[1].speculative, FL_BETTER_NEITHER, FALSE },
+    { N_("retried"), k[0].retried, k[1].retried, FL_BETTER_LOWER, FALSE },
+    { N_("locked"), k[0].locked, k[1].locked, FL_BETTER_NEITHER, FALSE },
+    { N_("errors"), k[0].errors, k[1].errors, FL_BETTER_LOWER, FALSE },
+    { N_("cycles"), k[0].cycles, k[1].cycles, FL_BETTER_LOWER, FALSE },
+    { N_("transfers"), k[0].transfers, k[1].transfers, FL_BETTER_LOWER, FALSE },
+    { N_("findings"), fl_compare_findings_so_far (cmp->sim[0]),
+      fl_compare_findings_so_far (cmp->sim[1]), FL_BETTER_LOWER, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (counters); i++)
     {
-      FlCompareRow row = { g_strdup (counters[i].label), { counters[i].a, counters[i].b }, FALSE };
+      if (counters[i].rate && rate[0] == 0 && rate[1] == 0)
+        continue;
+      FlCompareRow row = { g_strdup (counters[i].label), { counters[i].a, counters[i].b }, FALSE,
+                           counters[i].better, counters[i].rate };
       g_array_append_val (rows, row);
     }
 
@@ -215,7 +230,7 @@ fl_compare_rows (FlCompare *cmp)
               g_free (label);
               continue;
             }
-          FlCompareRow row = { label, { 0, 0 }, TRUE };
+          FlCompareRow row = { label, { 0, 0 }, TRUE, FL_BETTER_LOWER, FALSE };
           row.value[run] = st->lines[l].transfers;
           g_hash_table_insert (by_name, label, GUINT_TO_POINTER (lines->len));
           g_array_append_val (lines, row);
@@ -225,7 +240,8 @@ fl_compare_rows (FlCompare *cmp)
                        fl_sim_get_state (cmp->sim[1])->g->page_transfers };
   if (pages[0] || pages[1])
     {
-      FlCompareRow row = { g_strdup (STRUCT_PAGES), { pages[0], pages[1] }, TRUE };
+      FlCompareRow row = { g_strdup (STRUCT_PAGES), { pages[0], pages[1] }, TRUE,
+                           FL_BETTER_LOWER, FALSE };
       g_array_append_val (lines, row);
     }
   g_hash_table_remove_all (by_name);
@@ -237,259 +253,6 @@ fl_compare_rows (FlCompare *cmp)
 }
 
 /* ---- drawing ---------------------------------------------------------------------------- */
-
-/* A count for the table: exact up to a million, then in millions, so the columns stay
- * narrow enough to read on a slide (the CLI prints the exact numbers). */
-static void
-format_value (guint64 v, char *buf, gsize size)
-{
-  if (v >= 10000000)
-    g_snprintf (buf, size, "%.1f M", v / 1e6);
-  else if (v >= 1000000)
-    g_snprintf (buf, size, "%.2f M", v / 1e6);
-  else
-    fl_format_count (v, buf, size);
-}
-
-static void
-format_delta (guint64 a, guint64 b, char *buf, gsize size)
-{
-  char num[48];
-  if (a == b)
-    {
-      g_strlcpy (buf, "0", size);
-      return;
-    }
-  format_value (b > a ? b - a : a - b, num, sizeof num);
-  g_snprintf (buf, size, "%s%s", b > a ? "+" : "−", num);
-}
-
-static void
-format_ratio (guint64 a, guint64 b, char *buf, gsize size)
-{
-  if (a == 0)
-    /* Translators: the ratio B / A of a count that was zero in run A */
-    g_strlcpy (buf, b == 0 ? "—" : _("new"), size);
-  else
-    {
-      double r = (double) b / (double) a;
-      g_snprintf (buf, size, r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
-    }
-}
-
-typedef struct {
-  double x, y, w, h;
-} Rect;
-
-/* A row's label as drawn: the counters' are translated, the lines' are kernel names. */
-static const char *
-row_label (const FlCompareRow *row)
-{
-  return row->line ? row->label : _(row->label);
-}
-
-/* The number columns' natural width, and the labels' (capped: long names are ellipsized). */
-static void
-table_widths (FlPaintCtx *p, GArray *rows, double *label_w, double *num_w)
-{
-  double size = p->fs * 0.9;
-  *label_w = fl_text_width (p, FL_FONT_BOLD, size, _("cache-line transfers"));
-  *num_w = fl_text_width (p, FL_FONT_BOLD, size, "B − A");
-  char buf[64];
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const FlCompareRow *r = &g_array_index (rows, FlCompareRow, i);
-      *label_w = MAX (*label_w, fl_text_width (p, FL_FONT_SANS, size, row_label (r)) + size);
-      for (guint c = 0; c < 2; c++)
-        {
-          format_value (r->value[c], buf, sizeof buf);
-          *num_w = MAX (*num_w, fl_text_width (p, FL_FONT_BOLD, size, buf));
-        }
-      format_delta (r->value[0], r->value[1], buf, sizeof buf);
-      *num_w = MAX (*num_w, fl_text_width (p, FL_FONT_BOLD, size, buf));
-    }
-  *label_w = MIN (*label_w, p->fs * 12);
-  *num_w += size * 0.9;
-}
-
-typedef struct {
-  FlPaintCtx *p;
-  Rect        r;
-  double      label_w, num_w;
-  double      size, line, row_h;
-  double      y;
-  guint       shown;        /* rows drawn, for the stripes */
-} Table;
-
-static void
-table_init (Table *t, FlPaintCtx *p, GArray *rows, const Rect *r)
-{
-  t->p = p;
-  t->r = *r;
-  t->size = p->fs * 0.9;
-  t->line = fl_text_height (p, FL_FONT_SANS, t->size);
-  t->row_h = t->line * 1.3;
-  t->y = r->y;
-  t->shown = 0;
-  double label_w, num_w;
-  table_widths (p, rows, &label_w, &num_w);
-  /* numbers keep their width while they can; the labels take the rest */
-  if (4 * num_w > r->w * 0.72)
-    num_w = r->w * 0.72 / 4;
-  t->num_w = num_w;
-  t->label_w = r->w - 4 * num_w;
-}
-
-static void
-table_cells (Table *t, FlFont font, const FlRgba *ink, const char *const cells[5],
-             const FlRgba *const cell_ink[5], double indent)
-{
-  FlPaintCtx *p = t->p;
-  fl_text_draw (p, font, t->size, ink, t->r.x + indent, t->y, t->label_w - indent - t->size * 0.4,
-                FL_ALIGN_LEFT, cells[0]);
-  for (guint c = 1; c < 5; c++)
-    fl_text_draw (p, font, t->size, cell_ink[c] ? cell_ink[c] : ink,
-                  t->r.x + t->label_w + t->num_w * c, t->y, t->num_w - t->size * 0.3,
-                  FL_ALIGN_RIGHT, cells[c]);
-  t->y += t->row_h;
-}
-
-/* The column titles, or a section's title over the first column. */
-static void
-table_head (Table *t, const char *title, gboolean columns)
-{
-  static const FlRgba *const none[5] = { NULL };
-  const char *head[5] = { title, "A", "B", "B − A", "B / A" };
-  if (columns)
-    table_cells (t, FL_FONT_BOLD, &t->p->pal->text_dim, head, none, 0);
-  else
-    {
-      fl_text_draw (t->p, FL_FONT_BOLD, t->size, &t->p->pal->text_dim, t->r.x, t->y, t->r.w,
-                    FL_ALIGN_LEFT, title);
-      t->y += t->row_h;
-    }
-  fl_set_rgba (t->p->cr, &t->p->pal->grid);
-  cairo_rectangle (t->p->cr, t->r.x, floor (t->y - t->row_h * 0.12), t->r.w, 1);
-  cairo_fill (t->p->cr);
-}
-
-/* The counters (lines FALSE) or the lines' transfers (TRUE), as many as fit above
- * `bottom`; a note says how many were left out. */
-static void
-table_rows (Table *t, GArray *rows, gboolean lines, double bottom)
-{
-  FlPaintCtx *p = t->p;
-  const FlPalette *pal = p->pal;
-  char a[48], b[48], d[48], r[48];
-  guint total = 0, drawn = 0;
-  for (guint i = 0; i < rows->len; i++)
-    total += g_array_index (rows, FlCompareRow, i).line == lines;
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const FlCompareRow *row = &g_array_index (rows, FlCompareRow, i);
-      if (row->line != lines)
-        continue;
-      /* keep a row for the note when some would be left out */
-      if (t->y + t->row_h * (drawn + 1 < total ? 2 : 1) > bottom)
-        {
-          g_snprintf (a, sizeof a, g_dngettext (NULL, "+%u more", "+%u more", total - drawn),
-                      total - drawn);
-          fl_text_draw (p, FL_FONT_ITALIC, t->size * 0.9, &pal->text_dim, t->r.x + t->size,
-                        t->y, t->r.w, FL_ALIGN_LEFT, a);
-          t->y += t->row_h;
-          return;
-        }
-      if (t->shown++ % 2 == 0)
-        {
-          fl_set_rgba_alpha (p->cr, &pal->surface, 0.9);
-          cairo_rectangle (p->cr, t->r.x - t->size * 0.3, t->y - t->row_h * 0.12,
-                           t->r.w + t->size * 0.3, t->row_h);
-          cairo_fill (p->cr);
-        }
-      format_value (row->value[0], a, sizeof a);
-      format_value (row->value[1], b, sizeof b);
-      format_delta (row->value[0], row->value[1], d, sizeof d);
-      format_ratio (row->value[0], row->value[1], r, sizeof r);
-      const char *cells[5] = { row_label (row), a, b, d, r };
-      const FlRgba *ink[5] = { NULL };
-      gboolean same = row->value[0] == row->value[1];
-      ink[3] = ink[4] = same ? &pal->text_dim : NULL;
-      if (!lines && strcmp (row->label, "findings") == 0)
-        {
-          ink[1] = row->value[0] ? &pal->error : NULL;
-          ink[2] = row->value[1] ? &pal->error : NULL;
-        }
-      table_cells (t, same ? FL_FONT_SANS : FL_FONT_BOLD, &pal->text, cells, ink,
-                   lines ? t->size * 0.6 : 0);
-      drawn++;
-    }
-}
-
-/* The height the findings take: a title and, per run, its findings (two at most) or
- * "none". */
-static double
-findings_height (Table *t, FlCompare *cmp)
-{
-  guint n = 0;
-  for (guint run = 0; run < 2; run++)
-    n += CLAMP (findings_so_far (cmp->sim[run]), 1u, 2u);
-  return t->line * 0.5 + t->line * 1.15 * (n + 1);
-}
-
-static void
-table_findings (Table *t, FlCompare *cmp)
-{
-  FlPaintCtx *p = t->p;
-  cairo_t *cr = p->cr;
-  const FlPalette *pal = p->pal;
-  double line = t->line, size = t->size, bottom = t->r.y + t->r.h;
-  t->y += line * 0.5;
-  if (t->y + line * 2 > bottom)
-    return;
-  fl_text_draw (p, FL_FONT_BOLD, size, &pal->text_dim, t->r.x, t->y, t->r.w, FL_ALIGN_LEFT,
-                _("Findings"));
-  t->y += line * 1.15;
-  for (guint run = 0; run < 2 && t->y + line <= bottom; run++)
-    {
-      GPtrArray *all = fl_sim_get_findings (cmp->sim[run]);
-      guint64 step = fl_sim_get_step (cmp->sim[run]);
-      guint total = findings_so_far (cmp->sim[run]), drawn = 0;
-      double x = t->r.x + fl_text_draw (p, FL_FONT_BOLD, size, &pal->text, t->r.x, t->y, 0,
-                                        FL_ALIGN_LEFT, run ? "B  " : "A  ");
-      double room = t->r.x + t->r.w - x;
-      if (total == 0)
-        {
-          /* Translators: a compared run without findings */
-          fl_text_draw (p, FL_FONT_ITALIC, size, &pal->text_dim, x, t->y, room, FL_ALIGN_LEFT,
-                        _("none"));
-          t->y += line * 1.15;
-          continue;
-        }
-      for (guint i = 0; all && i < all->len; i++)
-        {
-          const FlFinding *f = g_ptr_array_index (all, i);
-          if (f->step > step)
-            continue;
-          g_autofree char *text = NULL;
-          /* the last line that fits says how many more there are */
-          if (drawn == 1 && total > 2)
-            text = g_strdup_printf (g_dngettext (NULL, "+%u more", "+%u more", total - 1),
-                                    total - 1);
-          else
-            /* Translators: a finding: its kind (e.g. use-after-free), its step and its CPU */
-            text = g_strdup_printf (_("%s · step %" PRIu64 " · cpu%u"),
-                                    fl_finding_kind_name (f->kind), f->step, f->cpu);
-          fl_diamond (cr, x + line * 0.3, t->y + line * 0.5, line * 0.3);
-          fl_set_rgba (cr, &pal->error);
-          cairo_fill (cr);
-          fl_text_draw (p, FL_FONT_SANS, size, &pal->error, x + line * 0.8, t->y,
-                        room - line * 0.8, FL_ALIGN_LEFT, text);
-          t->y += line * 1.15;
-          if (++drawn == 2 || t->y + line > bottom)
-            break;
-        }
-    }
-}
 
 /* A run's title line: a badge with its letter, the switches that make it differ, and its
  * step and findings on the right. Returns its height. */
@@ -512,7 +275,7 @@ run_header (FlPaintCtx *p, FlCompare *cmp, guint run, double x, double y, double
   char s1[48], s2[48];
   fl_format_count (fl_sim_get_step (sim), s1, sizeof s1);
   fl_format_count (fl_sim_get_total_steps (sim), s2, sizeof s2);
-  guint nf = findings_so_far (sim);
+  guint nf = fl_compare_findings_so_far (sim);
   g_autofree char *right = g_strdup_printf (_("step %s / %s"), s1, s2);
   g_autofree char *found = nf ? g_strdup_printf (g_dngettext (NULL, "%u finding", "%u findings",
                                                               nf), nf)
@@ -529,6 +292,9 @@ run_header (FlPaintCtx *p, FlCompare *cmp, guint run, double x, double y, double
                 w - bw - size * 1.5 - fw - rw - small, FL_ALIGN_LEFT, switches);
   return line;
 }
+
+typedef FlCompareRect Rect;
+typedef FlCompareTable Table;
 
 typedef struct {
   FlPaintCtx *p[2];
@@ -566,12 +332,16 @@ paint_compare (View *v, FlCompare *cmp)
   const FlScenario *sc = fl_sim_get_scenario (cmp->sim[0]);
   g_autofree char *title = g_strdup_printf (_("Compare · %s"), sc && sc->id ? sc->id
                                                                              : _("scenario"));
-  double top = fl_paint_header (p, title, _("lanes aligned by scenario operation"));
+  const char *axis = cmp->axis == FL_COMPARE_AXIS_CYCLES
+    /* Translators: the compare view's subtitle: what its time axis measures */
+    ? _("one time axis: both runs in cycles")
+    : cmp->axis == FL_COMPARE_AXIS_FIT ? _("each run fitted to the width: not one time")
+                                       : _("lanes aligned by scenario operation");
+  double top = fl_paint_header (p, title, axis);
   double pad = p->fs * 0.6;
   guint nc[2] = { MAX (p->st->sizes.ncpus, 1u), MAX (v->p[1]->st->sizes.ncpus, 1u) };
 
-  double label_w = 0, num_w = 0;
-  table_widths (p, v->rows, &label_w, &num_w);
+  double natural_w = fl_compare_table_width (p, v->rows);
   char name[32];
   g_snprintf (name, sizeof name, "cpu%u", MAX (nc[0], nc[1]) - 1);
   double cpu_w = fl_text_width (p, FL_FONT_BOLD, p->fs * 0.9, name) + pad;
@@ -583,7 +353,7 @@ paint_compare (View *v, FlCompare *cmp)
   Table t;
   if (cmp->layout == FL_COMPARE_STACKED)
     {
-      double table_w = CLAMP (label_w + 4 * num_w, p->w * 0.3, p->w * 0.47);
+      double table_w = CLAMP (natural_w, p->w * 0.3, p->w * 0.47);
       table = (Rect) { p->w - pad - table_w, top, table_w, avail_h };
       lanes = (Rect) { pad, top, p->w - table_w - 4 * pad, avail_h };
     }
@@ -591,11 +361,13 @@ paint_compare (View *v, FlCompare *cmp)
     {
       /* the table under the lanes in two columns: counters and findings, then the lines */
       table = (Rect) { pad, 0, p->w - 2 * pad, 0 };
-      table_init (&t, p, v->rows, &table);
+      fl_compare_table_init (&t, p, v->rows, &table);
       guint counters = 0;
       for (guint i = 0; i < v->rows->len; i++)
         counters += !g_array_index (v->rows, FlCompareRow, i).line;
-      table.h = MIN (avail_h * 0.55, t.row_h * (counters + 1) + findings_height (&t, cmp));
+      /* the counters under their heads of which way is better, and the whole runs */
+      table.h = MIN (avail_h * 0.55, t.row_h * (counters + 4) + fl_compare_table_whole_height (&t)
+                                     + fl_compare_table_findings_height (&t, cmp));
       table.y = p->h - pad - table.h;
       lanes = (Rect) { pad, top, p->w - 2 * pad, avail_h - table.h - pad * 1.5 };
     }
@@ -625,13 +397,15 @@ paint_compare (View *v, FlCompare *cmp)
       cairo_rectangle (cr, table.x - 1.5 * pad, top, 1, avail_h);
       cairo_fill (cr);
 
-      table_init (&t, p, v->rows, &table);
-      table_head (&t, "", TRUE);
-      table_rows (&t, v->rows, FALSE, table.y + table.h);
+      fl_compare_table_init (&t, p, v->rows, &table);
+      fl_compare_table_whole (&t, cmp);
+      fl_compare_table_head (&t, "", TRUE);
+      fl_compare_table_rows (&t, v->rows, FALSE, table.y + table.h);
       t.y += t.row_h * 0.3;
-      table_head (&t, _("cache-line transfers"), FALSE);
-      table_rows (&t, v->rows, TRUE, table.y + table.h - findings_height (&t, cmp));
-      table_findings (&t, cmp);
+      fl_compare_table_head (&t, _("cache-line transfers: lower is better"), FALSE);
+      fl_compare_table_rows (&t, v->rows, TRUE,
+                             table.y + table.h - fl_compare_table_findings_height (&t, cmp));
+      fl_compare_table_findings (&t, cmp);
     }
   else
     {
@@ -651,13 +425,17 @@ paint_compare (View *v, FlCompare *cmp)
 
       Rect left = { table.x, table.y, half, table.h };
       Rect right = { table.x + half + 2 * pad, table.y, half, table.h };
-      table_init (&t, p, v->rows, &left);
-      table_head (&t, "", TRUE);
-      table_rows (&t, v->rows, FALSE, left.y + left.h);
-      table_findings (&t, cmp);
-      table_init (&t, p, v->rows, &right);
-      table_head (&t, _("cache-line transfers"), TRUE);
-      table_rows (&t, v->rows, TRUE, right.y + right.h);
+      fl_compare_table_init (&t, p, v->rows, &left);
+      fl_compare_table_whole (&t, cmp);
+      fl_compare_table_head (&t, "", TRUE);
+      fl_compare_table_rows (&t, v->rows, FALSE, left.y + left.h);
+      fl_compare_table_findings (&t, cmp);
+      fl_compare_table_init (&t, p, v->rows, &right);
+      /* the title across the column, the heads under it: the title is too long for the
+       * labels' column */
+      fl_compare_table_head (&t, _("cache-line transfers: lower is better"), FALSE);
+      fl_compare_table_head (&t, "", TRUE);
+      fl_compare_table_rows (&t, v->rows, TRUE, right.y + right.h);
     }
 }
 

@@ -48,6 +48,15 @@ describe_lanes (GString *s, FlPaintCtx *p)
             ncpus, p->step, fl_sim_get_total_steps (p->sim));
   /* Translators: the simulated time at the lanes' cursor, as the counters give it */
   sentence (s, _("Cursor at cycle %" PRIu64 "."), fl_lanes_now (p));
+  if (p->vp->time_end > p->vp->time_start)
+    /* Translators: the lanes show a window of simulated time, not the whole run */
+    sentence (s, _("Showing cycles %" PRIu64 " to %" PRIu64 " of %" PRIu64 "."),
+              p->vp->time_start, p->vp->time_end, fl_last_cycle (p->sim));
+  guint first, shown = fl_lanes_shown (p->sim, p->vp, &first);
+  if (shown > 0 && shown < ncpus)
+    /* Translators: the lanes show only some CPUs at a time, at a readable height */
+    sentence (s, _("Lanes of cpu%u to cpu%u shown; scroll for the others."), first,
+              first + shown - 1);
   g_autofree int *act = g_new (int, MAX (ncpus, 1u));
   cpu_activities (p->sim, p->step, ncpus, act);
   if (ncpus <= 8)

@@ -51,6 +51,7 @@ typedef struct {
   double  legend_y, legend_h;
   double  label_size, label_h, label_w, swatch;
   guint   stride;           /* every stride-th lane is named */
+  guint   first, shown;     /* the lanes on screen: first .. first + shown - 1 */
   TimeMap m;
   guint   lw;               /* pixel columns */
 } Layout;
@@ -60,5 +61,9 @@ guint     fl_lanes_legend_items (FlPaintCtx *p, FlLegendItem *legend);
 void      fl_lanes_layout       (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
                                  guint64 last);
 guint64   fl_lanes_last_end     (FlSim *sim, guint64 step);
+/* The top of the lane of `cpu` in the layout (above or below the lanes area when it is
+ * scrolled out of view), and whether it is on screen. */
+double    fl_lanes_y            (const Layout *g, guint cpu);
+gboolean  fl_lanes_on_screen    (const Layout *g, guint cpu);
 
 G_END_DECLS

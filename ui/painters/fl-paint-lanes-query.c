@@ -71,7 +71,7 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
       fl_lanes_layout (&p, &g, legend, nl, fl_last_cycle (sim));
       if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
         {
-          guint c = MIN ((guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
+          guint c = MIN (g.first + (guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
           guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
           /* the segment under t, or the nearest: it leads up to the step that ends it; the
            * lane's last segment only closes it */
@@ -128,6 +128,125 @@ fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *
     *t1 = g.m.t1;
   measure_clear (&m);
   return TRUE;
+}
+
+/* The layout the lanes are drawn with, measured as they are drawn; FALSE for no CPUs. */
+static gboolean
+measure_layout (FlSim *sim, const FlViewport *viewport, Layout *g, double *scale)
+{
+  if (viewport->width < 1 || viewport->height < 1 || fl_sim_get_state (sim)->sizes.ncpus == 0)
+    return FALSE;
+  Measure m;
+  measure_init (&m, sim, viewport);
+  FlLegendItem legend[FL_ACT_N + 4];
+  guint nl = fl_lanes_legend_items (&m.p, legend);
+  fl_lanes_layout (&m.p, g, legend, nl, fl_last_cycle (sim));
+  *scale = m.scale;
+  measure_clear (&m);
+  return TRUE;
+}
+
+/**
+ * fl_lanes_shown:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with
+ * @first: (out) (optional): the first CPU whose lane is on screen
+ *
+ * Returns: how many lanes the view shows at once: all CPUs when they fit at a readable
+ *   height, else as many as do, from @viewport's lane_first kept in range
+ */
+guint
+fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  Layout g;
+  double scale;
+  if (!measure_layout (sim, viewport, &g, &scale))
+    {
+      if (first)
+        *first = 0;
+      return 0;
+    }
+  if (first)
+    *first = g.first;
+  return g.shown;
+}
+
+/**
+ * fl_lanes_lane_box:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with
+ * @cpu: a CPU
+ * @y: (out) (optional): the top of its lane, in the view's units
+ * @height: (out) (optional): the lane's height
+ *
+ * Returns: %TRUE when the lane of @cpu is on screen
+ */
+gboolean
+fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
+                   double *height)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  Layout g;
+  double scale;
+  if (!measure_layout (sim, viewport, &g, &scale) || !fl_lanes_on_screen (&g, cpu))
+    return FALSE;
+  if (y)
+    *y = fl_lanes_y (&g, cpu) * scale;
+  if (height)
+    *height = g.lane_h * scale;
+  return TRUE;
+}
+
+/* A run longer than this many steps per pixel column of the lanes is long: its whole span
+ * shows where it goes, not what a fault is. Around the cursor the lanes then show this many
+ * steps per column, at the run's average pace: a fault of a few dozen steps spans tens of
+ * pixels. */
+#define LONG_STEPS_PER_COLUMN   200
+#define FOLLOW_STEPS_PER_COLUMN 2
+
+/**
+ * fl_lanes_follow_span:
+ * @sim: the simulation, as drawn
+ * @viewport: the viewport the lanes view is drawn with (its time window is ignored)
+ *
+ * Returns: the cycles of the window the lanes open on around the cursor of a long run, or
+ *   0 when the whole run reads at this width
+ */
+guint64
+fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  FlViewport whole = *viewport;
+  whole.time_start = whole.time_end = 0;
+  Layout g;
+  double scale;
+  if (!measure_layout (sim, &whole, &g, &scale))
+    return 0;
+  guint64 total = fl_sim_get_total_steps (sim);
+  double columns = MAX (g.m.w, 1.0);
+  if ((double) total <= columns * LONG_STEPS_PER_COLUMN)
+    return 0;
+  double span = (double) (g.m.t1 - g.m.t0) * columns * FOLLOW_STEPS_PER_COLUMN / (double) total;
+  return MAX ((guint64) span, 16);
+}
+
+/**
+ * fl_lanes_cursor_cycle:
+ * @sim: the simulation
+ *
+ * Returns: the simulated time of the current step, where the lanes draw their cursor
+ */
+guint64
+fl_lanes_cursor_cycle (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL, 0);
+  Measure m;
+  FlViewport vp = { .width = 1, .height = 1, .font_scale = 1 };
+  measure_init (&m, sim, &vp);
+  guint64 now = fl_lanes_now (&m.p);
+  measure_clear (&m);
+  return now;
 }
 
 /**

@@ -405,6 +405,29 @@ ruler_height (FlPaintCtx *p)
   return small * 0.45 + fl_text_height (p, FL_FONT_SANS, small) * (p->config->cost.mhz ? 2 : 1) + 2;
 }
 
+/* The smallest lane height whose name still reads: below it, the view shows fewer lanes
+ * and scrolls through them (lane_first) instead of squeezing every lane into a stripe that
+ * no label can be matched with. */
+#define LABEL_MIN_SIZE 10.5
+
+static double
+readable_lane_height (FlPaintCtx *p)
+{
+  return ceil (fl_text_height (p, FL_FONT_BOLD, MAX (LABEL_MIN_SIZE, p->fs * 0.8)) * 1.15);
+}
+
+double
+fl_lanes_y (const Layout *g, guint cpu)
+{
+  return g->lanes_y + ((double) cpu - (double) g->first) * g->lane_h;
+}
+
+gboolean
+fl_lanes_on_screen (const Layout *g, guint cpu)
+{
+  return cpu >= g->first && cpu < g->first + g->shown;
+}
+
 /* The height at which every lane is comfortable and nothing is left empty: what the
  * window's layout gives the lanes when the machine has few CPUs. */
 double
@@ -415,7 +438,10 @@ fl_lanes_preferred_height (FlPaintCtx *p)
   double pad = p->fs * 0.6;
   double legend_h = fl_paint_legend (p, pad, 0, p->w - 2 * pad, legend, nl, FALSE);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
-  return fl_paint_header_height (p) + ncpus * p->fs * 2.2 + 2 + ruler_height (p) + pad * 0.8
+  /* a few CPUs get roomy lanes; many get the readable minimum each, so an export of 256
+   * CPUs shows every lane named rather than growing to metres */
+  double lane = ncpus <= 16 ? p->fs * 2.2 : readable_lane_height (p);
+  return fl_paint_header_height (p) + ncpus * lane + 2 + ruler_height (p) + pad * 0.8
          + legend_h + pad;
 }
 
@@ -433,15 +459,24 @@ fl_lanes_layout (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
   g->ruler_h = ruler_height (p);
   g->lanes_y = g->top;
   g->lanes_h = p->h - pad - g->legend_h - pad * 0.8 - g->ruler_h - 2 - g->lanes_y;
-  if (g->lanes_h < ncpus)
+  if (g->lanes_h < MIN (ncpus, 3u) * readable_lane_height (p))
     {
       /* too small for everything: lanes first */
       g->legend_h = 0;
       g->lanes_h = MAX (p->h - g->ruler_h - 2 - g->lanes_y, 1.0);
     }
-  /* a few CPUs get comfortable lanes, not the whole height */
-  g->lane_h = MIN (g->lanes_h / ncpus, MAX (p->fs * 2.6, g->lanes_h / 6));
-  g->lanes_h = g->lane_h * ncpus;
+  /* a few CPUs get comfortable lanes, not the whole height; many get at least a readable
+   * height each, as many as fit, from lane_first on */
+  double readable = readable_lane_height (p);
+  g->shown = ncpus;
+  if (g->lanes_h / ncpus < readable)
+    g->shown = CLAMP ((guint) floor (g->lanes_h / readable), 1u, ncpus);
+  g->first = MIN (p->vp->lane_first, ncpus - g->shown);
+  if (g->shown == ncpus)
+    g->lane_h = MIN (g->lanes_h / ncpus, MAX (p->fs * 2.6, g->lanes_h / 6));
+  else
+    g->lane_h = g->lanes_h / g->shown;
+  g->lanes_h = g->lane_h * g->shown;
   g->ruler_y = g->lanes_y + g->lanes_h + 2;
   g->legend_y = g->ruler_y + g->ruler_h + pad * 0.8;
 
@@ -449,6 +484,13 @@ fl_lanes_layout (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
    * when lanes are thinner than that, every k-th is named */
   g->label_size = MIN (p->fs, MAX (g->lane_h * 0.78, 9.5));
   g->label_h = fl_text_height (p, FL_FONT_BOLD, g->label_size);
+  /* a name a little smaller rather than every other lane unnamed (line heights come in
+   * steps, so a step at a time) */
+  while (g->label_h * 1.05 > g->lane_h && g->label_size > LABEL_MIN_SIZE)
+    {
+      g->label_size = MAX (LABEL_MIN_SIZE, g->label_size - 0.5);
+      g->label_h = fl_text_height (p, FL_FONT_BOLD, g->label_size);
+    }
   char name[32];
   g_snprintf (name, sizeof name, "cpu%u", ncpus - 1);
   g->label_w = fl_text_width (p, FL_FONT_BOLD, g->label_size, name);
@@ -456,7 +498,8 @@ fl_lanes_layout (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
   g->stride = MAX ((guint) ceil (g->label_h * 1.05 / g->lane_h), 1u);
 
   g->m.x0 = pad + g->swatch + pad * 0.5 + g->label_w + pad;
-  g->m.w = MAX (p->w - g->m.x0 - pad, 1.0);
+  /* lanes that scroll keep room on the right for the bar that says where they are */
+  g->m.w = MAX (p->w - g->m.x0 - pad - (g->shown < ncpus ? pad : 0), 1.0);
   if (p->vp->time_end > p->vp->time_start)
     {
       g->m.t0 = p->vp->time_start;
@@ -494,6 +537,24 @@ fl_lanes_last_end (FlSim *sim, guint64 step)
   return lo > 0 ? fl_sim_get_event (sim, lo - 1).cycle : 0;
 }
 
+/* Where one socket's CPUs end and the next's begin: a rule across the lanes, so that the
+ * cross-socket transfers the costs come from can be told apart from the near ones. */
+static void
+draw_sockets (FlPaintCtx *p, const Layout *g)
+{
+  guint per = p->config->cores_per_socket, ncpus = p->st->sizes.ncpus;
+  if (p->config->sockets < 2 || per == 0 || per >= ncpus || g->lane_h < 4)
+    return;
+  fl_set_rgba (p->cr, &p->pal->text_dim);
+  for (guint c = MAX (g->first, 1u); c < g->first + g->shown; c++)
+    if (c % per == 0)
+      {
+        cairo_rectangle (p->cr, p->fs * 0.3, floor (fl_lanes_y (g, c)) - 0.5,
+                         g->m.x0 + g->m.w - p->fs * 0.3, 1.5);
+        cairo_fill (p->cr);
+      }
+}
+
 void
 fl_paint_lanes (FlPaintCtx *p)
 {
@@ -520,9 +581,11 @@ fl_paint_lanes (FlPaintCtx *p)
                                 (double) now / mhz);
   else
     subtitle = g_strdup_printf (_("step %s of %s · cycle %s"), s1, s2, s3);
-  fl_paint_header (p, _("CPU lanes"), subtitle);
   if (ncpus == 0)
-    return;
+    {
+      fl_paint_header (p, _("CPU lanes"), subtitle);
+      return;
+    }
 
   /* One forward pass over the events (or the last frame's, for the same events): each
    * CPU's steps for its lane, the latest cycle of the run (what fl_last_cycle() finds,
@@ -546,6 +609,17 @@ fl_paint_lanes (FlPaintCtx *p)
   guint nl = fl_lanes_legend_items (p, legend);
   Layout g;
   fl_lanes_layout (p, &g, legend, nl, last);
+  if (g.shown < ncpus)
+    {
+      /* the picture says it shows part of the machine, and which part */
+      g_autofree char *part = g_strdup_printf (
+        /* Translators: the lanes' subtitle when only some lanes fit: the first and last CPU
+         * shown, how many there are, then the step and cycle */
+        _("cpu%u–cpu%u of %u · %s"), g.first, g.first + g.shown - 1, ncpus, subtitle);
+      g_free (subtitle);
+      subtitle = g_steal_pointer (&part);
+    }
+  fl_paint_header (p, _("CPU lanes"), subtitle);
   double lanes_y = g.lanes_y, lanes_h = g.lanes_h, lane_h = g.lane_h;
   double ruler_y = g.ruler_y, legend_y = g.legend_y, legend_h = g.legend_h;
   double label_size = g.label_size, label_h = g.label_h, label_w = g.label_w;
@@ -554,9 +628,9 @@ fl_paint_lanes (FlPaintCtx *p)
   TimeMap m = g.m;
   char name[32];
 
-  for (guint c = 0; c < ncpus; c++)
+  for (guint c = g.first; c < g.first + g.shown; c++)
     {
-      double y = lanes_y + c * lane_h;
+      double y = fl_lanes_y (&g, c);
       if (c % 2 == 1 && lane_h >= 4)
         {
           fl_set_rgba_alpha (cr, &pal->surface, 0.8);
@@ -575,6 +649,20 @@ fl_paint_lanes (FlPaintCtx *p)
                         pad + swatch + pad * 0.5, ly, label_w + 2, FL_ALIGN_LEFT, name);
         }
     }
+  draw_sockets (p, &g);
+  if (g.shown < ncpus)
+    {
+      /* where the lanes on screen lie among all of them, as a scroll bar would show it */
+      double track_x = m.x0 + m.w + pad * 0.25, track_w = MAX (pad * 0.45, 3.0);
+      fl_set_rgba (cr, &pal->grid);
+      fl_rounded_rect (cr, track_x, lanes_y, track_w, lanes_h, track_w / 2);
+      cairo_fill (cr);
+      double thumb_h = MAX (lanes_h * g.shown / ncpus, track_w * 2);
+      double thumb_y = lanes_y + (lanes_h - thumb_h) * g.first / (ncpus - g.shown);
+      fl_set_rgba (cr, &pal->text_dim);
+      fl_rounded_rect (cr, track_x, thumb_y, track_w, thumb_h, track_w / 2);
+      cairo_fill (cr);
+    }
 
   /* arrows and retry markers, thinned to one per pixel column of a lane, in event order */
   gsize bits = (gsize) ncpus * lw;
@@ -585,15 +673,17 @@ fl_paint_lanes (FlPaintCtx *p)
       const ArrowAt *a = &g_array_index (arrows_at, ArrowAt, k);
       Arrow ar = { x_of (&m, a->ca), x_of (&m, a->cb), a->sender, a->target,
                    a->step >= step_now ? 0.35 : 0.95, arrow_list->len };
+      if (!fl_lanes_on_screen (&g, a->sender) && !fl_lanes_on_screen (&g, a->target))
+        continue;
       if (mark_once (seen_arrow, lw, a->target, ar.xb, m.x0))
         g_array_append_val (arrow_list, ar);
     }
   for (guint k = 0; k < retries_at->len; k++)
     {
       const MarkAt *a = &g_array_index (retries_at, MarkAt, k);
-      Mark mk = { x_of (&m, a->cycle), lanes_y + (a->cpu + 0.5) * lane_h,
+      Mark mk = { x_of (&m, a->cycle), fl_lanes_y (&g, a->cpu) + 0.5 * lane_h,
                   a->step >= step_now ? 0.45 : 1.0 };
-      if (mark_once (seen_mark, lw, a->cpu, mk.x, m.x0))
+      if (fl_lanes_on_screen (&g, a->cpu) && mark_once (seen_mark, lw, a->cpu, mk.x, m.x0))
         g_array_append_val (retries, mk);
     }
 
@@ -601,13 +691,13 @@ fl_paint_lanes (FlPaintCtx *p)
   lane_pool_columns (pool, ncpus, m.t0, m.t1, lw);
   Batches batches = { { NULL } };
   double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
-  for (guint c = 0; c < ncpus; c++)
+  for (guint c = g.first; c < g.first + g.shown; c++)
     {
       const Lane *l = &lanes[c];
       guint boundary = l->boundary;
       FlLaneOngoing ongoing;
       fl_lane_ongoing (l, p->st, c, last_end, &ongoing);
-      double y = lanes_y + c * lane_h + inset;
+      double y = fl_lanes_y (&g, c) + inset;
       double h = lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
@@ -661,17 +751,18 @@ fl_paint_lanes (FlPaintCtx *p)
       for (guint k = a; k < end; k++)
         {
           const Arrow *ar = &g_array_index (arrow_list, Arrow, k);
-          cairo_move_to (cr, ar->xa, lanes_y + (ar->sender + 0.5) * lane_h);
-          cairo_line_to (cr, ar->xb, lanes_y + (ar->target + (ar->target > ar->sender ? 0.2 : 0.8))
-                                     * lane_h);
+          cairo_move_to (cr, ar->xa, fl_lanes_y (&g, ar->sender) + 0.5 * lane_h);
+          cairo_line_to (cr, ar->xb, fl_lanes_y (&g, ar->target)
+                                     + (ar->target > ar->sender ? 0.2 : 0.8) * lane_h);
         }
       cairo_stroke (cr);
       for (guint k = a; k < end; k++)
         {
           const Arrow *ar = &g_array_index (arrow_list, Arrow, k);
-          double ya = lanes_y + (ar->sender + 0.5) * lane_h;
+          double ya = fl_lanes_y (&g, ar->sender) + 0.5 * lane_h;
           double xb = ar->xb;
-          double yb = lanes_y + (ar->target + (ar->target > ar->sender ? 0.2 : 0.8)) * lane_h;
+          double yb = fl_lanes_y (&g, ar->target)
+                      + (ar->target > ar->sender ? 0.2 : 0.8) * lane_h;
           double ang = atan2 (yb - ya, xb - ar->xa);
           cairo_move_to (cr, xb, yb);
           cairo_line_to (cr, xb - head * cos (ang - 0.45), yb - head * sin (ang - 0.45));
@@ -699,9 +790,9 @@ fl_paint_lanes (FlPaintCtx *p)
     {
       const FlEvent *e = &g_array_index (findings, FlEvent, k);
       double x = x_of (&m, e->cycle);
-      if (!mark_once (seen_mark, lw, e->cpu, x, m.x0))
+      if (!fl_lanes_on_screen (&g, e->cpu) || !mark_once (seen_mark, lw, e->cpu, x, m.x0))
         continue;
-      double y = lanes_y + (e->cpu + 0.5) * lane_h;
+      double y = fl_lanes_y (&g, e->cpu) + 0.5 * lane_h;
       double alpha = e->step >= p->step ? 0.45 : 1.0;
       /* a dark rim: a finding while spinning must not vanish in a red lane */
       fl_diamond (cr, x, y, r * 1.3);
@@ -714,10 +805,10 @@ fl_paint_lanes (FlPaintCtx *p)
 
   /* where each CPU's clock stands at this step */
   if (lane_h >= 8)
-    for (guint c = 0; c < ncpus; c++)
+    for (guint c = g.first; c < g.first + g.shown; c++)
       {
         double x = x_of (&m, p->st->cpus[c].clock);
-        double y = lanes_y + c * lane_h + inset;
+        double y = fl_lanes_y (&g, c) + inset;
         double s = MIN (lane_h * 0.3, p->fs * 0.4);
         fl_set_rgba (cr, &pal->text);
         cairo_move_to (cr, x, y + s);

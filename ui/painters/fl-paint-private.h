@@ -28,6 +28,7 @@ typedef struct {
   /* Where fl_text_draw() and fl_text_paragraph() note the texts they shorten
    * (FlElidedText), for fl_paint_view_noting(); NULL when nobody asked. */
   GArray           *elided;
+  gboolean          note_all;   /* note every text there, not only the shortened ones */
   cairo_matrix_t    view_matrix; /* the view's own user space, where the notes are given */
   /* the findings of the current step, whose objects every view marks (fl-paint-finding.c) */
   const FlFinding  *marks[4];
@@ -41,7 +42,8 @@ typedef void (*FlPaintFn) (FlPaintCtx *p);
 double fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport);
 void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
                          const FlViewport *viewport, const FlPalette *palette,
-                         GArray *elided, const cairo_matrix_t *view_matrix);
+                         GArray *elided, gboolean note_all,
+                         const cairo_matrix_t *view_matrix);
 
 /* the current step's findings and the objects they name (fl-paint-finding.c) */
 void     fl_paint_ctx_find_marks (FlPaintCtx *p);
@@ -55,6 +57,11 @@ typedef enum {
 gboolean fl_marks       (const FlPaintCtx *p, FlMark what, guint32 id, guint index);
 gboolean fl_marks_line  (const FlPaintCtx *p, guint line);
 void     fl_mark_ring   (FlPaintCtx *p, double x, double y, double w, double h, double radius);
+
+/* the cache view's columns when not every CPU fits (fl-paint-cache-columns.c) */
+gboolean fl_cache_holds   (const FlLine *l, guint cpu);
+guint    fl_cache_columns (const FlPaintCtx *p, const guint *rows, guint nrows, gint touch_cpu,
+                           guint max, guint *cpus);
 
 /* counts in progress (fl-paint-counters.c) */
 guint    fl_faults_in_progress (const FlState *st, guint *in_fault);

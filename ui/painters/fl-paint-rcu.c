@@ -113,8 +113,49 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
     }
 }
 
-/* Many CPUs: a summary line and one small cell per CPU, its border in the CPU's colour,
- * filled while it reads, with a dot while the grace period waits for it. */
+/* The names of the CPUs that matter to the grace period (inside a read-side section, or
+ * owing it a quiescent state), in their colours, as many as fit on one line: at 256 CPUs
+ * the grid shows the pattern, and this says who. Returns the height taken. */
+static double
+draw_names (FlPaintCtx *p, double x, double y, double w, double size)
+{
+  const FlState *st = p->st;
+  guint ncpus = st->sizes.ncpus, named = 0, wanted = 0;
+  char buf[48];
+  double tx = x, end = x + w;
+  for (guint c = 0; c < ncpus; c++)
+    wanted += st->cpus[c].rcu_nesting > 0 || owes_qs (st, c);
+  if (wanted == 0)
+    return 0;
+  for (guint c = 0; c < ncpus; c++)
+    {
+      if (st->cpus[c].rcu_nesting == 0 && !owes_qs (st, c))
+        continue;
+      g_snprintf (buf, sizeof buf, st->cpus[c].rcu_nesting ? "cpu%u R×%u" : "cpu%u",
+                  c, st->cpus[c].rcu_nesting);
+      double bw = fl_text_width (p, FL_FONT_BOLD, size, buf) + size * 0.8;
+      /* room is kept for the count of those left out */
+      if (tx + bw > end - (named + 1 < wanted ? size * 4 : 0))
+        {
+          g_snprintf (buf, sizeof buf, g_dngettext (NULL, "+%u more", "+%u more", wanted - named),
+                      wanted - named);
+          fl_text_draw (p, FL_FONT_ITALIC, size, &p->pal->text_dim, tx, y, end - tx,
+                        FL_ALIGN_LEFT, buf);
+          break;
+        }
+      tx += fl_text_draw (p, FL_FONT_BOLD, size,
+                          owes_qs (st, c) && !st->cpus[c].rcu_nesting ? &p->pal->warning
+                                                                      : fl_palette_cpu (p->pal, c),
+                          tx, y, bw, FL_ALIGN_LEFT, buf) + size * 0.8;
+      named++;
+    }
+  return fl_text_height (p, FL_FONT_BOLD, size) + 3;
+}
+
+/* Many CPUs: a summary line, who reads or holds the grace period up, and one cell per CPU
+ * in a grid whose rows are named by their first CPU ("cpu32") and whose columns by the
+ * offset from it ("+5"), so every cell can be told at 64 or 256 CPUs. A cell is filled while
+ * its CPU reads, bordered in its colour, dotted while the grace period waits for it. */
 static double
 draw_cells (FlPaintCtx *p, double x, double y, double w, double h)
 {
@@ -136,19 +177,60 @@ draw_cells (FlPaintCtx *p, double x, double y, double w, double h)
   double size = p->fs * 0.9;
   fl_text_draw (p, FL_FONT_SANS, size, &pal->text_dim, x, y, w, FL_ALIGN_LEFT, buf);
   double top = y + fl_text_height (p, FL_FONT_SANS, size) + 3;
-  h -= top - y;
-  double cell = MIN (p->fs * 2, 32.0);
-  guint cols = 1;
-  for (; cell > 4; cell -= 1)
+  top += draw_names (p, x, top, w, size);
+
+  /* the grid: as many columns (a power of two, so rows start at round numbers) as give the
+   * largest cells whose row names still read */
+  double lf = MAX (9.5, p->fs * 0.75);
+  double lh = fl_text_height (p, FL_FONT_BOLD, lf);
+  char name[32];
+  g_snprintf (name, sizeof name, "cpu%u", ncpus - 1);
+  double label_w = fl_text_width (p, FL_FONT_BOLD, lf, name) + lf * 0.6;
+  double head_h = lh + 2;
+  double room_h = y + h - top - head_h;
+  guint cols = MIN (ncpus, 8u);
+  double cell = 0;
+  for (guint k = MIN (ncpus, 8u); k <= MAX (ncpus, 8u); k *= 2)
     {
-      cols = MAX ((guint) floor (w / cell), 1u);
-      if (((ncpus + cols - 1) / cols) * cell <= h)
+      guint rows = (ncpus + k - 1) / k;
+      double c = MIN (MIN ((w - label_w) / k, room_h / rows), p->fs * 2.2);
+      /* a row's name may fill its row: the ink of a line is less than its line height */
+      if (c > cell + 0.5 && (c >= lh * 0.8 || cell < lh * 0.8))
+        {
+          cell = c;
+          cols = k;
+        }
+      if (k >= ncpus)
         break;
     }
+  guint rows = (ncpus + cols - 1) / cols;
+  guint row_stride = cell >= lh * 0.8 ? 1u : (guint) ceil (lh * 0.8 / MAX (cell, 1.0));
+  double gx = x + label_w, gy = top + head_h;
+
+  /* column heads, thinned to what their width allows */
+  g_snprintf (name, sizeof name, "+%u", cols - 1);
+  double head_size = lf * 0.9;
+  guint col_stride = 1;
+  while (col_stride < cols
+         && fl_text_width (p, FL_FONT_SANS, head_size, name) + 3 > cell * col_stride)
+    col_stride *= 2;
+  for (guint k = 0; k < cols; k += col_stride)
+    {
+      g_snprintf (name, sizeof name, "+%u", k);
+      fl_text_draw (p, FL_FONT_SANS, head_size, &pal->text_dim, gx + (k + 0.5) * cell, top, 0,
+                    FL_ALIGN_CENTER, name);
+    }
+  for (guint r = 0; r < rows; r += row_stride)
+    {
+      g_snprintf (name, sizeof name, "cpu%u", r * cols);
+      fl_text_draw (p, FL_FONT_BOLD, lf, fl_palette_cpu (pal, r * cols), x,
+                    gy + r * cell + (cell - lh) / 2, label_w - lf * 0.4, FL_ALIGN_LEFT, name);
+    }
+
   double g = cell >= 8 ? 1.5 : 0.5;
   for (guint c = 0; c < ncpus; c++)
     {
-      double cx = x + (c % cols) * cell, cy = top + (c / cols) * cell;
+      double cx = gx + (c % cols) * cell, cy = gy + (c / cols) * cell;
       cairo_rectangle (cr, cx + g, cy + g, cell - 2 * g, cell - 2 * g);
       if (st->cpus[c].rcu_nesting)
         fl_set_rgba (cr, &pal->activity[FL_ACT_RCU]);
@@ -166,7 +248,7 @@ draw_cells (FlPaintCtx *p, double x, double y, double w, double h)
           cairo_fill (cr);
         }
     }
-  return top - y + ((ncpus + cols - 1) / cols) * cell;
+  return gy - y + rows * cell;
 }
 
 void

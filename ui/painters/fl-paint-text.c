@@ -277,7 +277,7 @@ fl_text_draw (FlPaintCtx *p, FlFont font, double size, const FlRgba *color, doub
   cairo_move_to (p->cr, left - logical.x, y);
   pango_cairo_show_layout (p->cr, layout);
   fl_svg_text_note (p->cr, layout, left - logical.x, y);
-  if (pango_layout_is_ellipsized (layout))
+  if (p->note_all || pango_layout_is_ellipsized (layout))
     note_elided (p, left, y, w, logical.height, text);
   return w;
 }
@@ -309,7 +309,7 @@ fl_text_paragraph (FlPaintCtx *p, FlFont font, double size, const FlRgba *color,
   cairo_move_to (p->cr, x, y);
   pango_cairo_show_layout (p->cr, layout);
   fl_svg_text_note (p->cr, layout, x, y);
-  if (pango_layout_is_ellipsized (layout))
+  if (p->note_all || pango_layout_is_ellipsized (layout))
     note_elided (p, x, y, width, logical.height, text);
   return logical.height;
 }

@@ -117,9 +117,9 @@ fl_elided_texts_new (void)
  *
  * fl_paint_view(), and what a widget needs to show a shortened text in full on hover.
  */
-void
-fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
-                      const FlPalette *palette, GArray *elided)
+static void
+paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+                   const FlPalette *palette, GArray *elided, gboolean note_all)
 {
   g_return_if_fail ((guint) view < FL_VIEW_N);
   g_return_if_fail (cr != NULL && sim != NULL && viewport != NULL && palette != NULL);
@@ -135,8 +135,42 @@ fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *vi
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, sim, viewport, palette, elided,
-                   &view_matrix);
+                   note_all, &view_matrix);
   cairo_restore (cr);
+}
+
+void
+fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+                      const FlPalette *palette, GArray *elided)
+{
+  paint_view_noting (view, cr, sim, viewport, palette, elided, FALSE);
+}
+
+/**
+ * fl_view_texts:
+ * @view: which view
+ * @sim: the simulation, at the step to draw
+ * @viewport: the view's size, font scale, selection, time window and first lane
+ *
+ * Every text @view draws, where it draws it: for tests that a label sits on what it names
+ * and is large enough to read, without reading pixels back.
+ *
+ * Returns: (transfer full) (element-type FlElidedText): the texts in drawing order, each
+ *   in full, with its box in the view's units
+ */
+GArray *
+fl_view_texts (FlView view, FlSim *sim, const FlViewport *viewport)
+{
+  g_return_val_if_fail ((guint) view < FL_VIEW_N && sim != NULL && viewport != NULL, NULL);
+  GArray *texts = fl_elided_texts_new ();
+  FlPalette palette;
+  fl_palette_init_light (&palette);
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  paint_view_noting (view, cr, sim, viewport, &palette, texts, TRUE);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return texts;
 }
 
 const FlElidedText *
@@ -171,7 +205,7 @@ fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *vi
 void
 fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
                  const FlViewport *viewport, const FlPalette *palette, GArray *elided,
-                 const cairo_matrix_t *view_matrix)
+                 gboolean note_all, const cairo_matrix_t *view_matrix)
 {
   double scale = fl_paint_fit_scale (paint, whole_window, viewport);
   FlViewport vp = *viewport;
@@ -180,6 +214,7 @@ fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim
   FlPaintCtx p;
   fl_paint_ctx_init (&p, cr, sim, &vp, palette);
   p.elided = elided;
+  p.note_all = note_all;
   if (view_matrix != NULL)
     p.view_matrix = *view_matrix;
   cairo_save (cr);

@@ -43,6 +43,9 @@ typedef struct {
   guint    selected_cpu;
   /* lanes: visible window of simulated time, in cycles; 0/0 = the whole run so far */
   guint64  time_start, time_end;
+  /* lanes: the first CPU shown when the lanes do not all fit at a readable height (the
+   * view scrolls through them rather than squeezing 64 lanes into unreadable stripes) */
+  guint    lane_first;
 } FlViewport;
 
 void        fl_palette_init_light (FlPalette *palette);
@@ -66,6 +69,8 @@ GArray     *fl_elided_texts_new  (void);
 void        fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim,
                                   const FlViewport *viewport, const FlPalette *palette,
                                   GArray *elided);
+/* Added for layout tests: every text the view draws (shortened or not), with its box. */
+GArray     *fl_view_texts        (FlView view, FlSim *sim, const FlViewport *viewport);
 /* The shortened text under (x, y), in the view's units, or NULL. */
 const FlElidedText *fl_elided_texts_at (GArray *elided, double x, double y);
 const char *fl_view_name    (FlView view);      /* "lanes", "vma", ... as the CLI spells it */
@@ -88,6 +93,17 @@ gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, d
 gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
                                 double *width, guint64 *t0, guint64 *t1);
 double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
+/* Added for the lanes' vertical scrolling and its tests: how many lanes the view shows at
+ * once and the first of them (the viewport's lane_first, kept in range), and where the lane
+ * of `cpu` lies (FALSE when it is scrolled out of view). */
+guint       fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first);
+gboolean    fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
+                               double *height);
+/* Added for long runs: how much simulated time (cycles) the lanes show around the cursor
+ * when the whole run, at this width, would crowd thousands of steps into each pixel; 0
+ * when the whole run reads; and the cycle the cursor stands at. */
+guint64     fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport);
+guint64     fl_lanes_cursor_cycle (FlSim *sim);
 /* Added for single-view exports sized to their content, not to 720 pixels of mostly white. */
 double      fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport);
 /* Added for the lanes' test against the CPUs' status: what a lane shows at one instant. */
