@@ -322,6 +322,15 @@ fl_cli_bench (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   int status;
   gboolean parsed = fl_cli_parse (context, &argc, &argv);
+  g_auto (GStrv) machine_keys = machine ? fl_config_preset_keys ("machine", machine) : NULL;
+  if (parsed && machine != NULL && machine_keys == NULL)
+    {
+      g_auto (GStrv) names = g_strsplit (fl_config_valid_values ("machine"), "|", -1);
+      g_autofree char *valid = g_strjoinv (", ", names);
+      fl_cli_fail ("--machine '%s': no such machine (valid: %s; docs/model.md, \"Machines\")",
+                   machine, valid);
+      parsed = FALSE;
+    }
   if (parsed && machine != NULL)
     {
       /* first, so that a --set of one of its costs still wins */

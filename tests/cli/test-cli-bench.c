@@ -270,6 +270,11 @@ test_bench_machine (void)
   cli (&big, "bench", "--machine", "nehalem-ep", "--cpus", "16", "--rounds", "1", NULL);
   g_assert_cmpint (big.status, ==, 2);
   g_assert_nonnull (strstr (big.err, "16 CPUs do not fit in 2 sockets × 4 cores"));
+
+  g_auto (Result) unknown = { 0 };
+  cli (&unknown, "bench", "--machine", "vax", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "--machine 'vax': no such machine (valid: westmere-ex"));
 }
 
 /* The table as before, and the chart beside it; an unknown chart format before any run. */
