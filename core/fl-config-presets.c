@@ -44,7 +44,8 @@ static const FlSetting spf_as_posted[] = {
   { "cost.remote-load", "289" }, { "cost.remote-store", "320" }, { "cost.remote-rmw", "324" }, \
   { "cost.hold", "44" }, { "cost.mhz", "2130" }
 
-static const FlSetting westmere_ex[] = { WESTMERE_EX_COSTS, { NULL, NULL } };
+/* one zone, so that choosing it after a NUMA box gives the default machine's memory back */
+static const FlSetting westmere_ex[] = { WESTMERE_EX_COSTS, { "numa", "off" }, { NULL, NULL } };
 static const FlSetting westmere_ex_4x10[] = {
   WESTMERE_EX_COSTS, { "sockets", "4" }, { "cores-per-socket", "10" }, { "numa", "per-socket" },
   { NULL, NULL },

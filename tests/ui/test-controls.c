@@ -373,6 +373,15 @@ test_switches_preset (void)
     g_assert_cmpstr (mhz, ==, "2930");
     g_assert_cmpstr (shown, ==, "nehalem-ep");
   }
+  /* back to the default machine: its costs and its one zone */
+  g_assert_true (fl_session_set_switch (session, "machine", "westmere-ex", NULL));
+  fl_wait_loaded (session);
+  {
+    g_autofree char *numa = fl_session_get_switch (session, "numa");
+    g_autofree char *llc = fl_session_get_switch (session, "cost.llc");
+    g_assert_cmpstr (numa, ==, "off");
+    g_assert_cmpstr (llc, ==, "44");
+  }
   g_assert_cmpuint (log.failures, ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
