@@ -20,9 +20,8 @@ typedef struct {
 
 /* The switches a user compares designs with, in the order the story meets them. The cost
  * table (cost.*) is calibration, not design, and `oracle` only changes when findings are
- * checked, so neither is offered here. The machine's size is capped well below the core's
- * FL_MAX_CPUS: beyond 64 lanes the window stops being readable (widened when a scenario
- * asks for more). */
+ * checked, so neither is offered here. The machine goes up to the core's FL_MAX_CPUS: the
+ * lanes keep a readable height and scroll, the RCU and cache views label their CPUs. */
 static const FlSwitchInfo fl_design_switches[] = {
   { "fault-path",      N_("Fault path") },
   { "spf-seqcheck",    N_("VMA sequence count check") },
@@ -40,9 +39,9 @@ static const FlSwitchInfo fl_design_switches[] = {
 
 static const FlSwitchInfo fl_machine_switches[] = {
   { "machine",          N_("Measured machine") },
-  { "cpus",             N_("CPUs"),             1, 64 },
-  { "sockets",          N_("Sockets"),          1, 8 },
-  { "cores-per-socket", N_("Cores per socket"), 1, 64 },
+  { "cpus",             N_("CPUs"),             1, FL_MAX_CPUS },
+  { "sockets",          N_("Sockets"),          1, FL_MAX_SOCKETS },
+  { "cores-per-socket", N_("Cores per socket"), 1, FL_MAX_CPUS },
 };
 
 #define FL_N_SWITCHES (G_N_ELEMENTS (fl_design_switches) + G_N_ELEMENTS (fl_machine_switches))
