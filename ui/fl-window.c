@@ -1,20 +1,16 @@
 /* The main window. Its body is a GtkStack so each mode of the window (the welcome page, which
  * also tells why a load failed, and the views) is one page, and switching modes never
  * rebuilds the header bar. Every view listens to the one FlSession of the window; the window
- * itself only turns actions into session calls and keeps the header current. */
+ * itself keeps the header current; its actions (fl-window-actions.c) turn into session calls. */
 
 #include "fl-window.h"
+#include "fl-window-private.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "fl-bench-window.h"
-#include "fl-bookmark-dialog.h"
 #include "fl-bookmarks-button.h"
-#include "fl-compare-dialog.h"
 #include "fl-compare-page.h"
-#include "fl-editor-window.h"
-#include "fl-export-dialog.h"
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
 #include "fl-lanes-area.h"
@@ -23,7 +19,6 @@
 #include "fl-scrubber.h"
 #include "fl-session.h"
 #include "fl-shortcuts.h"
-#include "fl-store-browser.h"
 #include "fl-switches-button.h"
 #include "fl-view-area.h"
 
@@ -32,42 +27,6 @@
 /* How long a one-line message stays. */
 #define MESSAGE_SECONDS 8
 
-struct _FlWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  GtkStack       *stack;
-  GtkLabel       *subtitle_label;
-  GtkLabel       *scenario_label;
-  GtkLabel       *error_title_label;
-  GtkLabel       *error_label;
-  GtkWidget      *error_edit_button;
-  char           *failed_file; /* the .fault file whose load failed last, NULL after a load */
-  GtkProgressBar *progress_bar;
-  GtkWidget      *stop_loading_button;
-  GtkBox         *scenario_box;
-  GtkBox         *views_box;
-  GtkWidget      *about;       /* the scenario's description over the views */
-  GtkButton      *play_button;
-  GtkLabel       *step_label;
-  GtkScale       *speed_scale;
-  GtkAdjustment  *speed_adjustment;
-  GtkPaned       *paned;
-  FlScrubber     *scrubber;
-  FlViewArea     *lanes;
-  FlSession      *session;
-  GtkLabel       *message_label;
-  FlBookmarks    *bookmarks;
-  GtkWidget      *bookmarks_button;
-  FlPresentation *presentation;
-  GtkWidget      *compare_page;
-  guint           message_id;
-
-  GSettings      *settings;
-  GtkWidget      *last_view;   /* the view Export means: the one focused or clicked last */
-  guint           place_paned_id;
-  char           *scenario;    /* a built-in scenario id or an absolute path, as given */
-};
 
 G_DEFINE_FINAL_TYPE (FlWindow, fl_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -343,128 +302,7 @@ fl_window_format_speed (GtkScale *scale, double value, gpointer user_data)
   return g_strdup_printf (_("%s/s"), number);
 }
 
-/* ---- actions ---- */
-
-static void
-fl_window_play (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_set_playing (self->session, !fl_session_is_playing (self->session));
-}
-
-static void
-fl_window_step_forward (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_set_playing (self->session, FALSE);
-  fl_session_step_forward (self->session);
-}
-
-static void
-fl_window_step_back (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_set_playing (self->session, FALSE);
-  fl_session_step_back (self->session);
-}
-
-static void
-fl_window_step_cpu (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_step_selected_cpu (self->session);
-}
-
-static void
-fl_window_start (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_set_playing (self->session, FALSE);
-  fl_session_seek (self->session, 0);
-}
-
-static void
-fl_window_end (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_set_playing (self->session, FALSE);
-  fl_session_seek (self->session, fl_session_get_total_steps (self->session));
-}
-
-static void
-fl_window_next_finding (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  if (!fl_session_next_finding (self->session))
-    gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static void
-fl_window_previous_finding (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  if (!fl_session_previous_finding (self->session))
-    gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static void
-fl_window_select_cpu (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  guint cpu = g_variant_get_uint32 (parameter);
-
-  if (cpu < fl_session_get_n_cpus (self->session))
-    fl_session_select_cpu (self->session, cpu);
-  else
-    gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static void
-fl_window_open (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_scenario_open_file (GTK_WINDOW (self), self->session);
-}
-
-static void
-fl_window_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  FlViewport viewport;
-  FlView view = FL_VIEW_ALL;
-
-  if (fl_window_is_comparing (self))
-    {
-      fl_compare_page_export_dialog (FL_COMPARE_PAGE (self->compare_page), GTK_WINDOW (self));
-      return;
-    }
-  if (self->last_view != NULL)
-    {
-      view = fl_view_area_get_view (FL_VIEW_AREA (self->last_view));
-      fl_view_area_get_viewport (FL_VIEW_AREA (self->last_view), &viewport);
-    }
-  else
-    {
-      viewport = (FlViewport) {
-        .width = gtk_widget_get_width (GTK_WIDGET (self)),
-        .height = gtk_widget_get_height (GTK_WIDGET (self)),
-        .font_scale = 1.0,
-        .selected_cpu = fl_session_get_selected_cpu (self->session),
-      };
-    }
-  fl_export_dialog_present (GTK_WINDOW (self), self->session, view, &viewport);
-}
-
-static void
-fl_window_add_bookmark_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (self->bookmarks_button));
-  fl_session_set_playing (self->session, FALSE);
-  fl_bookmark_dialog_present (GTK_WINDOW (self), self->bookmarks, NULL,
-                              fl_session_get_step (self->session));
-}
+/* ---- what the window reacts to ---- */
 
 static void
 fl_window_bookmarks_failed (FlWindow *self, const GError *error)
@@ -472,116 +310,6 @@ fl_window_bookmarks_failed (FlWindow *self, const GError *error)
   fl_window_show_message (self, error->message);
 }
 
-static void
-fl_window_present (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-
-  if (fl_presentation_is_active (self->presentation))
-    fl_presentation_leave (self->presentation);
-  else if (!fl_presentation_enter (self->presentation))
-    fl_window_show_message (self, _("This run has no bookmarks to present: "
-                                    "Ctrl+D adds one at the current step."));
-}
-
-/* PageDown/PageUp: the walk's next slide when presenting, else the next bookmark by step. */
-static void
-fl_window_next_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  gboolean moved;
-
-  if (fl_presentation_is_active (self->presentation))
-    moved = fl_presentation_next (self->presentation);
-  else
-    {
-      int i = fl_bookmarks_next_after (self->bookmarks, fl_session_get_step (self->session));
-      moved = i >= 0;
-      if (moved)
-        {
-          g_autoptr(FlBookmark) bookmark =
-            g_list_model_get_item (fl_bookmarks_get_model (self->bookmarks), (guint) i);
-          fl_session_set_playing (self->session, FALSE);
-          fl_session_seek (self->session, fl_bookmark_get_step (bookmark));
-        }
-    }
-  if (!moved)
-    gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static void
-fl_window_previous_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  gboolean moved;
-
-  if (fl_presentation_is_active (self->presentation))
-    moved = fl_presentation_previous (self->presentation);
-  else
-    {
-      int i = fl_bookmarks_previous_before (self->bookmarks, fl_session_get_step (self->session));
-      moved = i >= 0;
-      if (moved)
-        {
-          g_autoptr(FlBookmark) bookmark =
-            g_list_model_get_item (fl_bookmarks_get_model (self->bookmarks), (guint) i);
-          fl_session_set_playing (self->session, FALSE);
-          fl_session_seek (self->session, fl_bookmark_get_step (bookmark));
-        }
-    }
-  if (!moved)
-    gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static void
-fl_window_compare (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-
-  fl_session_set_playing (self->session, FALSE);
-  fl_compare_dialog_present (self);
-}
-
-static void
-fl_window_edit_scenario (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-
-  if (self->failed_file != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (self->failed_file);
-      fl_editor_window_show_file (GTK_WINDOW (self), self->session, file);
-    }
-  else
-    fl_editor_window_show (GTK_WINDOW (self), self->session);
-}
-
-static void
-fl_window_browse_store (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  fl_store_browser_present (FL_WINDOW (user_data));
-}
-
-static void
-fl_window_bench (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  gtk_window_present (GTK_WINDOW (fl_bench_window_new (GTK_WINDOW (user_data))));
-}
-
-static void
-fl_window_leave_compare_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  fl_window_leave_compare (FL_WINDOW (user_data));
-}
-
-static void
-fl_window_stop_loading (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  FlWindow *self = user_data;
-  fl_session_stop_loading (self->session);
-}
-
-/* Escape stops a load, or leaves compare mode; otherwise it goes on to whoever else wants it. */
 static gboolean
 fl_window_compare_escape (GtkWidget *widget, GVariant *args, gpointer user_data)
 {
@@ -597,30 +325,6 @@ fl_window_compare_escape (GtkWidget *widget, GVariant *args, gpointer user_data)
   fl_window_leave_compare (self);
   return TRUE;
 }
-
-static const GActionEntry fl_window_actions[] = {
-  { .name = "play", .activate = fl_window_play },
-  { .name = "step-forward", .activate = fl_window_step_forward },
-  { .name = "step-back", .activate = fl_window_step_back },
-  { .name = "step-cpu", .activate = fl_window_step_cpu },
-  { .name = "start", .activate = fl_window_start },
-  { .name = "end", .activate = fl_window_end },
-  { .name = "next-finding", .activate = fl_window_next_finding },
-  { .name = "previous-finding", .activate = fl_window_previous_finding },
-  { .name = "select-cpu", .activate = fl_window_select_cpu, .parameter_type = "u" },
-  { .name = "open", .activate = fl_window_open },
-  { .name = "export", .activate = fl_window_export },
-  { .name = "add-bookmark", .activate = fl_window_add_bookmark_action },
-  { .name = "present", .activate = fl_window_present },
-  { .name = "next-bookmark", .activate = fl_window_next_bookmark },
-  { .name = "previous-bookmark", .activate = fl_window_previous_bookmark },
-  { .name = "compare", .activate = fl_window_compare },
-  { .name = "leave-compare", .activate = fl_window_leave_compare_action },
-  { .name = "bench", .activate = fl_window_bench },
-  { .name = "edit-scenario", .activate = fl_window_edit_scenario },
-  { .name = "browse-store", .activate = fl_window_browse_store },
-  { .name = "stop-loading", .activate = fl_window_stop_loading },
-};
 
 /* The views presentation mode gives larger type: every painter view of the window. */
 static void
@@ -755,8 +459,7 @@ fl_window_init (FlWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = g_settings_new (FL_APP_ID);
-  g_action_map_add_action_entries (G_ACTION_MAP (self), fl_window_actions,
-                                   G_N_ELEMENTS (fl_window_actions), self);
+  fl_window_add_actions (self);
   fl_shortcuts_install (GTK_WINDOW (self));
 
   gtk_box_append (self->scenario_box, fl_scenario_button_new (self->session));
