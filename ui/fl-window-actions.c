@@ -149,16 +149,18 @@ fl_window_present (GSimpleAction *action, GVariant *parameter, gpointer user_dat
 
 /* PageDown/PageUp: the walk's next slide when presenting, else the next bookmark by step. */
 static void
-fl_window_next_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+fl_window_walk_bookmarks (FlWindow *self, gboolean forward)
 {
-  FlWindow *self = user_data;
   gboolean moved;
 
   if (fl_presentation_is_active (self->presentation))
-    moved = fl_presentation_next (self->presentation);
+    moved = forward ? fl_presentation_next (self->presentation)
+                    : fl_presentation_previous (self->presentation);
   else
     {
-      int i = fl_bookmarks_next_after (self->bookmarks, fl_session_get_step (self->session));
+      guint64 step = fl_session_get_step (self->session);
+      int i = forward ? fl_bookmarks_next_after (self->bookmarks, step)
+                      : fl_bookmarks_previous_before (self->bookmarks, step);
       moved = i >= 0;
       if (moved)
         {
@@ -173,27 +175,15 @@ fl_window_next_bookmark (GSimpleAction *action, GVariant *parameter, gpointer us
 }
 
 static void
+fl_window_next_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  fl_window_walk_bookmarks (user_data, TRUE);
+}
+
+static void
 fl_window_previous_bookmark (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  FlWindow *self = user_data;
-  gboolean moved;
-
-  if (fl_presentation_is_active (self->presentation))
-    moved = fl_presentation_previous (self->presentation);
-  else
-    {
-      int i = fl_bookmarks_previous_before (self->bookmarks, fl_session_get_step (self->session));
-      moved = i >= 0;
-      if (moved)
-        {
-          g_autoptr(FlBookmark) bookmark =
-            g_list_model_get_item (fl_bookmarks_get_model (self->bookmarks), (guint) i);
-          fl_session_set_playing (self->session, FALSE);
-          fl_session_seek (self->session, fl_bookmark_get_step (bookmark));
-        }
-    }
-  if (!moved)
-    gtk_widget_error_bell (GTK_WIDGET (self));
+  fl_window_walk_bookmarks (user_data, FALSE);
 }
 
 static void
