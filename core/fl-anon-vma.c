@@ -54,6 +54,7 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_ANON_VMA_PREPARE_find_mergeable:
       {
         /* the next VMA, then the previous one (find_vma_prev's walk, one step here) */
+        fl_note_vma_list (sim);
         guint32 next = v->next, prev = prev_of (st, vma), found = 0;
         if (next)
           {

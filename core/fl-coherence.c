@@ -196,6 +196,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
   guint others;
   gboolean remote_any;
 
+  fl_note (sim, FL_KEY (FL_KEY_LINE, line), access != FL_ACCESS_READ);
   if (access == FL_ACCESS_READ)
     {
       if (l->owner == (gint) cpu || is_sharer (l, cpu))
@@ -310,6 +311,7 @@ fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64
                      guint64 *seen)
 {
   FlState *st = &sim->st;
+  fl_note (sim, FL_KEY (FL_KEY_LINE, line), TRUE);
   FlLine *l = &st->lines[line];
   const FlCostTable *k = &sim->config.cost;
   guint nsockets = MIN (sim->config.sockets, (guint) FL_MAX_SOCKETS);
@@ -383,6 +385,7 @@ fl_touch_page (FlSim *sim, guint cpu, guint32 page)
   const FlCostTable *k = &sim->config.cost;
   guint64 cost;
 
+  fl_note (sim, FL_KEY (FL_KEY_PAGE, page), TRUE);
   if (pg->line_owner == cpu + 1)
     cost = k->l1_hit;
   else if (pg->line_owner == 0)

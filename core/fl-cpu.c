@@ -55,9 +55,23 @@ fl_return (FlSim *sim, guint cpu, guint32 value)
     fl_oracle_op_done (sim, cpu);
 }
 
+/* The explorer's note of a read of one group of every CPU's fields. */
+void
+fl_note_all_cpus (FlSim *sim, FlKeyKind group)
+{
+  if (G_LIKELY (sim->footprint == NULL))
+    return;
+  for (guint c = 0; c < sim->st.sizes.ncpus; c++)
+    fl_footprint_add (sim->footprint, FL_KEY (group, c), FALSE);
+}
+
 void
 fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
 {
+  /* parking asks who waits for whom (the deadlock check): every CPU's waits and IRQs */
+  fl_note_all_cpus (sim, FL_KEY_CPU_SCHED);
+  fl_note_all_cpus (sim, FL_KEY_CPU_TLB);
+  fl_note_all_cpus (sim, FL_KEY_CPU_WRITER);
   FlCpu *c = &sim->st.cpus[cpu];
   fl_cpu_set_status (&sim->st, cpu, status);
   c->wait_obj = wait_obj;

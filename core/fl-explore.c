@@ -3,7 +3,7 @@
  * to try another choice at step N it seeks back to N (the nearest checkpoint, then the
  * recorded choices replayed) and steps a different CPU, which drops the old future. That is
  * CHESS's stateless re-execution of the prefix, without building a new machine each time. */
-#include "fl-explore.h"
+#include "fl-explore-private.h"
 
 #include <string.h>
 
@@ -15,24 +15,12 @@ typedef struct {
   guint8  cpu;       /* the choice being run */
 } Choice;
 
-/* The distinct outcomes: an open-addressing set of 64-bit keys (0 stands for "empty"), so its
- * memory is known and capped. */
 typedef struct {
-  guint64 *keys;
-  gsize    size, used;
-} OutcomeSet;
-
-typedef struct {
-  FlSim *sim;
-  const FlExploreOptions *o;
-  FlExploreResult *r;
+  FlExplorer x;
   GArray *stack;            /* Choice, one per step of the schedule being run */
-  OutcomeSet outcomes;
+  GArray *choices;          /* guint8: the CPUs of the stack, for the leaf */
   guint bound;
   gboolean cut_by_bound;    /* a choice was not tried because it needed one more preemption */
-  gint64 started, deadline; /* g_get_monotonic_time() µs; deadline 0: none */
-  guint64 budget;           /* steps per schedule; 0: none */
-  guint ncpus;
 } Search;
 
 static guint
@@ -50,15 +38,15 @@ preemptions_so_far (const Search *s)
   return top->pre + choice_cost (top);
 }
 
-static gboolean
-outcome_add (OutcomeSet *set, guint64 key)
+int
+fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
 {
   if (key == 0)
     key = 1;
   if (set->used * 2 >= set->size)
     {
-      if (set->size >= 2 * FL_EXPLORE_MAX_OUTCOMES)
-        return FALSE;
+      if (set->size >= 2 * max)
+        return -1;
       gsize size = set->size ? set->size * 2 : 1024;
       guint64 *keys = g_new0 (guint64, size);
       for (gsize i = 0; i < set->size; i++)
@@ -76,18 +64,16 @@ outcome_add (OutcomeSet *set, guint64 key)
   gsize j = key & (set->size - 1);
   while (set->keys[j] != 0 && set->keys[j] != key)
     j = (j + 1) & (set->size - 1);
-  if (set->keys[j] == 0)
-    {
-      set->keys[j] = key;
-      set->used++;
-    }
-  return TRUE;
+  if (set->keys[j] != 0)
+    return 0;
+  set->keys[j] = key;
+  set->used++;
+  return 1;
 }
 
-static guint64
-mix64 (guint64 x)
+guint64
+fl_explore_mix (guint64 x)
 {
-  /* splitmix64's finalizer: the kinds and the state hash end up spread over the whole key */
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
   x ^= x >> 27;
@@ -95,12 +81,12 @@ mix64 (guint64 x)
   return x ^ (x >> 31);
 }
 
-static guint64
-enabled_cpus (Search *s)
+guint64
+fl_explorer_enabled (FlExplorer *x)
 {
   guint64 on = 0;
-  for (guint c = 0; c < s->ncpus; c++)
-    if (fl_sim_cpu_can_step (s->sim, c))
+  for (guint c = 0; c < x->ncpus; c++)
+    if (fl_sim_cpu_can_step (x->sim, c))
       on |= G_GUINT64_CONSTANT (1) << c;
   return on;
 }
@@ -111,7 +97,7 @@ enabled_cpus (Search *s)
 static gboolean
 push_choice (Search *s)
 {
-  guint64 on = enabled_cpus (s);
+  guint64 on = fl_explorer_enabled (&s->x);
   if (on == 0)
     return FALSE;
   Choice ch = { 0 };
@@ -133,38 +119,38 @@ push_choice (Search *s)
       ch.alts = on & (on - 1);
     }
   g_array_append_val (s->stack, ch);
-  if (!fl_sim_step_cpu (s->sim, ch.cpu))
+  if (!fl_sim_step_cpu (s->x.sim, ch.cpu))
     {
       /* a limit of the machine stopped the step: the schedule ends here, cut */
       g_array_set_size (s->stack, s->stack->len - 1);
       return FALSE;
     }
-  s->r->steps++;
+  s->x.r->steps++;
   return TRUE;
 }
 
 static void
-note_peak (Search *s)
+note_peak (FlExplorer *x, gsize own)
 {
-  gsize bytes = s->stack->len * sizeof (Choice) + s->outcomes.size * sizeof (guint64);
-  for (guint i = 0; i < s->r->findings->len; i++)
-    bytes += ((FlExploreFinding *) g_ptr_array_index (s->r->findings, i))->choices->len
+  gsize bytes = own + x->outcomes.size * sizeof (guint64);
+  for (guint i = 0; i < x->r->findings->len; i++)
+    bytes += ((FlExploreFinding *) g_ptr_array_index (x->r->findings, i))->choices->len
              + sizeof (FlExploreFinding);
-  s->r->peak_bytes = MAX (s->r->peak_bytes, bytes);
+  x->r->peak_bytes = MAX (x->r->peak_bytes, bytes);
 }
 
 static void
-keep_finding (Search *s, const FlFinding *f, guint pre)
+keep_finding (FlExplorer *x, const FlFinding *f, guint pre, const guint8 *choices, guint n)
 {
-  GPtrArray *all = s->r->findings;
+  GPtrArray *all = x->r->findings;
   FlExploreFinding *best = NULL;
   guint at = 0;
   for (; at < all->len; at++)
     {
-      FlExploreFinding *x = g_ptr_array_index (all, at);
-      if (x->kind == f->kind)
-        best = x;
-      if (x->kind >= f->kind)
+      FlExploreFinding *e = g_ptr_array_index (all, at);
+      if (e->kind == f->kind)
+        best = e;
+      if (e->kind >= f->kind)
         break;
     }
   /* fewest preemptions, then fewest steps to the finding; ties keep the one found first */
@@ -180,42 +166,53 @@ keep_finding (Search *s, const FlFinding *f, guint pre)
     }
   best->preemptions = pre;
   best->step = f->step;
-  best->length = s->stack->len;
-  best->events_hash = fl_sim_get_hash (s->sim);
+  best->length = n;
+  best->events_hash = fl_sim_get_hash (x->sim);
   g_free (best->message);
   best->message = g_strdup (f->message);
-  g_array_set_size (best->choices, s->stack->len);
-  for (guint i = 0; i < s->stack->len; i++)
-    g_array_index (best->choices, guint8, i) = g_array_index (s->stack, Choice, i).cpu;
+  g_array_set_size (best->choices, n);
+  memcpy (best->choices->data, choices, n);
 }
 
-/* A schedule ran to its end (or was cut). Those with fewer preemptions than the bound ran
- * already at a lower bound: only the re-run is counted. */
-static void
-leaf (Search *s)
+void
+fl_explorer_leaf (FlExplorer *x, const guint8 *choices, guint n, guint pre)
 {
-  FlExploreResult *r = s->r;
-  guint pre = preemptions_so_far (s);
-  r->executions++;
-  if (pre < s->bound)
-    return;
+  FlExploreResult *r = x->r;
   r->schedules++;
-  r->max_length = MAX (r->max_length, s->stack->len);
-  gboolean cut = !fl_sim_is_finished (s->sim);
+  r->max_length = MAX (r->max_length, n);
+  gboolean cut = !fl_sim_is_finished (x->sim);
   r->cut_by_budget += cut;
-  GPtrArray *findings = fl_sim_get_findings (s->sim);
+  GPtrArray *findings = fl_sim_get_findings (x->sim);
   guint64 kinds = cut ? G_GUINT64_CONSTANT (1) << FL_FINDING_N_KINDS : 0;
   for (guint i = 0; i < findings->len; i++)
     {
       const FlFinding *f = g_ptr_array_index (findings, i);
       if (!(kinds & (G_GUINT64_CONSTANT (1) << f->kind)))
-        keep_finding (s, f, pre);
+        keep_finding (x, f, pre, choices, n);
       kinds |= G_GUINT64_CONSTANT (1) << f->kind;
     }
-  if (!outcome_add (&s->outcomes, mix64 (fl_sim_get_state_hash (s->sim) ^ mix64 (kinds))))
+  /* the outcome leaves time out: two orders that end in the same state are one outcome */
+  guint64 state = fl_state_semantic_hash (fl_sim_get_state (x->sim), FL_STATE_OUTCOME);
+  if (fl_key_set_add (&x->outcomes, fl_explore_mix (state ^ fl_explore_mix (kinds)),
+                      FL_EXPLORE_MAX_OUTCOMES) < 0)
     r->stop = FL_EXPLORE_STOP_MEMORY;
-  r->outcomes = s->outcomes.used;
-  note_peak (s);
+  r->outcomes = x->outcomes.used;
+  note_peak (x, n * (sizeof (Choice) + 1));
+}
+
+/* A schedule of the bounded search ended. Those with fewer preemptions than the bound ran
+ * already at a lower bound: only the re-run is counted. */
+static void
+leaf (Search *s)
+{
+  guint pre = preemptions_so_far (s);
+  s->x.r->executions++;
+  if (pre < s->bound)
+    return;
+  g_array_set_size (s->choices, s->stack->len);
+  for (guint i = 0; i < s->stack->len; i++)
+    g_array_index (s->choices, guint8, i) = g_array_index (s->stack, Choice, i).cpu;
+  fl_explorer_leaf (&s->x, (const guint8 *) s->choices->data, s->stack->len, pre);
 }
 
 /* The deepest step with a choice left: seek back there and take the next one. */
@@ -233,29 +230,29 @@ backtrack (Search *s)
       ch->cpu = (guint8) __builtin_ctzll (ch->alts);
       ch->alts &= ch->alts - 1;
       guint64 at = s->stack->len - 1;
-      s->r->replayed += at;
-      if (!fl_sim_seek (s->sim, at) || !fl_sim_step_cpu (s->sim, ch->cpu))
+      s->x.r->replayed += at;
+      if (!fl_sim_seek (s->x.sim, at) || !fl_sim_step_cpu (s->x.sim, ch->cpu))
         {
           /* the recorded run holds every step up to here, and the choice could step there
            * when it was listed: only a limit of the machine refuses it; cut it */
           ch->alts = 0;
           continue;
         }
-      s->r->steps++;
+      s->x.r->steps++;
       return TRUE;
     }
   return FALSE;
 }
 
-static gboolean
-out_of_budget (Search *s)
+gboolean
+fl_explorer_out_of_budget (FlExplorer *x)
 {
-  FlExploreResult *r = s->r;
+  FlExploreResult *r = x->r;
   if (r->stop != FL_EXPLORE_STOP_NONE)
     return TRUE;
-  if (s->o->max_schedules && r->schedules >= s->o->max_schedules)
+  if (x->o->max_schedules && r->schedules >= x->o->max_schedules)
     r->stop = FL_EXPLORE_STOP_SCHEDULES;
-  else if (s->deadline && g_get_monotonic_time () >= s->deadline)
+  else if (x->deadline && g_get_monotonic_time () >= x->deadline)
     r->stop = FL_EXPLORE_STOP_TIME;
   return r->stop != FL_EXPLORE_STOP_NONE;
 }
@@ -264,20 +261,40 @@ out_of_budget (Search *s)
 static void
 explore_bound (Search *s)
 {
+  guint64 budget = s->x.budget;
   g_array_set_size (s->stack, 0);
   s->cut_by_bound = FALSE;
-  fl_sim_seek (s->sim, 0);
+  fl_sim_seek (s->x.sim, 0);
   for (;;)
     {
-      while ((s->budget == 0 || s->stack->len < s->budget) && push_choice (s))
+      while ((budget == 0 || s->stack->len < budget) && push_choice (s))
         ;
       /* nobody can step: finishing runs the checks of the end (a deadlock among them) */
-      if (!fl_sim_is_finished (s->sim) && (s->budget == 0 || s->stack->len < s->budget))
-        fl_sim_step (s->sim);
+      if (!fl_sim_is_finished (s->x.sim) && (budget == 0 || s->stack->len < budget))
+        fl_sim_step (s->x.sim);
       leaf (s);
-      if (out_of_budget (s) || !backtrack (s))
+      if (fl_explorer_out_of_budget (&s->x) || !backtrack (s))
         return;
     }
+}
+
+/* Bounds 0, 1, ... K in turn (CHESS): TRUE when a bound cut no schedule, so every
+ * interleaving ran. */
+static gboolean
+explore_bounds (Search *s)
+{
+  FlExploreResult *r = s->x.r;
+  for (guint k = 0; k <= s->x.o->preemptions; k++)
+    {
+      s->bound = k;
+      r->bound = k;
+      explore_bound (s);
+      if (r->stop != FL_EXPLORE_STOP_NONE || (r->findings->len > 0 && !s->x.o->all))
+        return FALSE;
+      if (!s->cut_by_bound)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 FlExploreResult *
@@ -292,7 +309,12 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
                    FL_EXPLORE_MAX_CPUS, config->cpus);
       return NULL;
     }
-  FlSim *sim = fl_sim_new (scenario, config, scenario->seed, error);
+  /* The hold (a write's next access served by its own copy while requests queue) is a
+   * statement about time; the explorer orders steps without it, so that what a step does
+   * depends on the order of the steps alone. The counterexample carries cost.hold=0. */
+  FlConfig explored = *config;
+  explored.cost.hold = 0;
+  FlSim *sim = fl_sim_new (scenario, &explored, scenario->seed, error);
   if (sim == NULL)
     return NULL;
   /* the scenario's own [schedule], if any, is ignored: the search picks every step */
@@ -300,28 +322,29 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
 
   FlExploreResult *r = g_new0 (FlExploreResult, 1);
   r->findings = g_ptr_array_new ();
+  r->config = explored;
   Search s = {
-    .sim = sim, .o = options, .r = r,
+    .x = { .sim = sim, .o = options, .r = r, .started = g_get_monotonic_time (),
+           .budget = explored.budget, .ncpus = explored.cpus },
     .stack = g_array_new (FALSE, FALSE, sizeof (Choice)),
-    .started = g_get_monotonic_time (),
-    .budget = config->budget, .ncpus = config->cpus,
+    .choices = g_array_new (FALSE, FALSE, sizeof (guint8)),
   };
   if (options->time_limit > 0)
-    s.deadline = s.started + (gint64) (options->time_limit * G_USEC_PER_SEC);
+    s.x.deadline = s.x.started + (gint64) (options->time_limit * G_USEC_PER_SEC);
 
-  gboolean complete = FALSE;
-  for (guint k = 0; k <= options->preemptions; k++)
+  gboolean complete = explore_bounds (&s) && r->cut_by_budget == 0;
+  r->unbounded = FL_EXPLORE_REDUCTION_NONE;
+  if (!complete && (r->findings->len == 0 || options->all) && r->stop == FL_EXPLORE_STOP_NONE
+      && options->reduction != FL_EXPLORE_REDUCTION_NONE)
     {
-      s.bound = k;
-      r->bound = k;
-      explore_bound (&s);
-      if (r->stop != FL_EXPLORE_STOP_NONE || r->findings->len > 0)
-        break;
-      if (!s.cut_by_bound)
-        {
-          complete = r->cut_by_budget == 0;
-          break;
-        }
+      /* no counterexample within the bound: the rest of the interleavings, one per class of
+       * equivalent orders, or every state once */
+      r->unbounded = options->reduction;
+      if (options->reduction == FL_EXPLORE_REDUCTION_DPOR)
+        fl_explore_dpor (&s.x);
+      else
+        fl_explore_states (&s.x);
+      complete = r->stop == FL_EXPLORE_STOP_NONE && r->cut_unbounded == 0;
     }
   if (r->findings->len > 0)
     r->verdict = FL_EXPLORE_FOUND;
@@ -329,10 +352,11 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
     r->verdict = FL_EXPLORE_COMPLETE;
   else
     r->verdict = FL_EXPLORE_BOUNDED;
-  r->seconds = (g_get_monotonic_time () - s.started) / (double) G_USEC_PER_SEC;
+  r->seconds = (g_get_monotonic_time () - s.x.started) / (double) G_USEC_PER_SEC;
 
   g_array_unref (s.stack);
-  g_free (s.outcomes.keys);
+  g_array_unref (s.choices);
+  g_free (s.x.outcomes.keys);
   fl_sim_free (sim);
   return r;
 }

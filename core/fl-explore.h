@@ -28,9 +28,21 @@ typedef enum {
 
 #define FL_EXPLORE_MAX_CPUS 64              /* a choice point's alternatives are one word */
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
+#define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
+
+/* What runs after the bounds when they found nothing and cut some schedules. */
+typedef enum {
+  FL_EXPLORE_REDUCTION_NONE,  /* nothing: the bounds only, every schedule within them run */
+  FL_EXPLORE_REDUCTION_STATES,/* every reachable state once (a search that remembers them) */
+  FL_EXPLORE_REDUCTION_DPOR,  /* one schedule of each class of equivalent orders, by
+                               * source-DPOR with sleep sets (fl-explore-dpor.c) */
+} FlExploreReduction;
 
 typedef struct {
   guint   preemptions;    /* the largest bound tried (default 2) */
+  FlExploreReduction reduction;
+  gboolean all;           /* run the unbounded search after a finding too: every kind, every
+                           * outcome (a finding's shortest schedule is still the bounds') */
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
                            * can make two explorations of the same scenario differ */
@@ -61,6 +73,17 @@ typedef struct {
   gsize   peak_bytes;     /* the explorer's own structures at their largest */
   double  seconds;
   GPtrArray *findings;    /* FlExploreFinding *, by kind */
+  FlConfig config;        /* the configuration explored: the caller's, without the hold */
+  /* the second phase, when the bounds left interleavings out and found nothing: which one
+   * ran (NONE: none did) and what it did */
+  FlExploreReduction unbounded;
+  guint64 cut_unbounded;  /* its schedules that hit the step budget or a limit of the machine */
+  guint64 dpor_schedules; /* DPOR: maximal schedules run, one or more per equivalence class */
+  guint64 dpor_blocked;   /* DPOR: schedules stopped early, every CPU left asleep */
+  guint64 dpor_races;     /* DPOR: races found and reversed */
+  guint   dpor_max_preemptions; /* DPOR: the most preemptions of a schedule it ran */
+  guint64 states;         /* states: distinct states reached */
+  guint64 states_pruned;  /* states: arrivals at a state already explored */
 } FlExploreResult;
 
 FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
@@ -70,6 +93,20 @@ FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
 void             fl_explore_result_free  (FlExploreResult *result);
 const char      *fl_explore_verdict_name (FlExploreVerdict verdict);
 const char      *fl_explore_stop_name    (FlExploreStop stop);
+
+/* The dependence relation checked against the simulation (fl-explore-commute.c): along
+ * @schedules random schedules from @seed, every adjacent pair of steps of different CPUs
+ * whose footprints do not conflict is run in the other order and must give the same state,
+ * time left out, and neither may enable or disable the other. Returns how many did not
+ * (each described in @report), @checked the pairs tried; -1 with @error set when the
+ * scenario cannot run. */
+gint64           fl_explore_check_independence (const FlScenario *scenario,
+                                                const FlConfig   *config,
+                                                guint             schedules,
+                                                guint64           seed,
+                                                guint64          *checked,
+                                                GString          *report,
+                                                GError          **error);
 
 /* The counterexample as a scenario (fl-explore-save.c): @scenario's text with its
  * [schedule] replaced by @choices as `cpuN for K` steps and the keys where @config differs

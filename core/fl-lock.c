@@ -47,7 +47,10 @@ fl_lock_line (FlSim *sim, guint32 lock)
 gint32
 fl_lock_holder (FlSim *sim, guint32 lock)
 {
-  return *fields (sim, lock).holder;
+  LockFields f = fields (sim, lock);
+  /* spin_is_locked: a read of the lock word */
+  fl_note (sim, FL_KEY (FL_KEY_LINE, f.line), FALSE);
+  return *f.holder;
 }
 
 const char *

@@ -4,6 +4,7 @@
 
 #include "fl-sim.h"
 #include "fl-event-log.h"
+#include "fl-footprint.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,8 @@ struct _FlSim {
    * socket a CPU is on for every sharer of every line it fetches */
   guint8        socket_of[FL_MAX_CPUS];
   guint64       socket_cpus[FL_MAX_SOCKETS][FL_MAX_CPUS / 64];
+  /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
+  FlFootprint  *footprint;
 };
 
 typedef void (*FlStepFn) (FlSim *sim, guint cpu, FlFrame *frame);
@@ -73,6 +76,18 @@ fl_line_add_sharer (FlState *st, guint line, guint cpu)
 {
   st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
 }
+
+/* The explorer's record of a step's reads and writes that no line access tells. */
+static inline void
+fl_note (FlSim *sim, guint32 key, gboolean write)
+{
+  if (G_UNLIKELY (sim->footprint != NULL))
+    fl_footprint_add (sim->footprint, key, write);
+}
+
+/* A read of every CPU's group of fields (the oracle asking who is a writer, say). */
+void fl_note_all_cpus (FlSim *sim, FlKeyKind group);
+void fl_note_vma_list (FlSim *sim);
 
 /* events */
 static inline void

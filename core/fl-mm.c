@@ -26,6 +26,20 @@ lowest_free (const guint8 *slots, gsize size, gsize state_offset, guint n, guint
 }
 
 /* Reused slots bump their generation, so a reference kept across the free is still caught. */
+/* For the explorer: a read of the VMA list and tree, every VMA in it (a walk the cost model
+ * charges as cached, but whose answer another CPU's write can change). */
+void
+fl_note_vma_list (FlSim *sim)
+{
+  const FlState *st = &sim->st;
+  if (G_LIKELY (sim->footprint == NULL))
+    return;
+  fl_note (sim, FL_KEY (FL_KEY_LINE, FL_LINE_MM_MMAP), FALSE);
+  for (guint32 v = 1; v < st->sizes.nvmas; v++)
+    if (st->vmas[v].state != FL_OBJ_FREE)
+      fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, v)), FALSE);
+}
+
 guint32
 fl_vma_alloc (FlSim *sim)
 {
@@ -33,6 +47,7 @@ fl_vma_alloc (FlSim *sim)
   guint32 i = lowest_free ((const guint8 *) st->vmas, sizeof (FlVma),
                            G_STRUCT_OFFSET (FlVma, state), st->sizes.nvmas, st->g->vma_hint);
   fl_state_need_vma (st, i);
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, i)), TRUE);
   FlVma *v = &st->vmas[i];
   guint16 gen = v->gen + 1;
   memset (v, 0, sizeof *v);
@@ -47,6 +62,7 @@ void
 fl_vma_free_now (FlSim *sim, guint32 vma)
 {
   FlState *st = &sim->st;
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, vma)), TRUE);
   st->vmas[vma].state = FL_OBJ_FREE;
   st->g->vma_hint = MIN (st->g->vma_hint, vma);
   st->g->vmas_used--;
@@ -63,6 +79,8 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   guint32 i = lowest_free ((const guint8 *) st->tables, sizeof (FlTable),
                            G_STRUCT_OFFSET (FlTable, state), st->sizes.ntables, st->g->table_hint);
   fl_state_need_table (st, i);
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_table (st, i)), TRUE);
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_ptl (st, i)), TRUE);
   FlTable *t = &st->tables[i];
   guint16 gen = t->gen + 1;
   memset (t, 0, sizeof *t);
@@ -85,6 +103,8 @@ fl_table_free (FlSim *sim, guint cpu, guint32 table)
 {
   FlGlobals *g = sim->st.g;
   FlTable *t = &sim->st.tables[table];
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_table (&sim->st, table)), TRUE);
+  fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_ptl (&sim->st, table)), TRUE);
   if (t->level == 1 && t->ptl_holder >= 0)
     {
       FlFinding *f = fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,

@@ -29,10 +29,19 @@ rebalancing (const FlState *st)
   return FALSE;
 }
 
+/* For the explorer: the checks below read who is a writer and the VMA list and tree. */
+static void
+note_vmas_read (FlSim *sim)
+{
+  fl_note_all_cpus (sim, FL_KEY_CPU_WRITER);
+  fl_note_vma_list (sim);
+}
+
 static void
 check_tree (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
+  note_vmas_read (sim);
   FlRbAccess acc = fl_vma_rb_access (st);
   g_autoptr (GString) why = g_string_new (NULL);
   gboolean ok = rebalancing (st)
@@ -141,6 +150,9 @@ static void
 check_mappings (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
+  /* every PTE against every VMA: for the explorer, a read of the whole state */
+  if (sim->footprint != NULL)
+    sim->footprint->everything = TRUE;
   for (guint t = 1; t < st->sizes.ntables; t++)
     {
       const FlTable *table = &st->tables[t];
@@ -219,8 +231,19 @@ void
 fl_oracle_check_pte (FlSim *sim, guint cpu, guint64 addr)
 {
   FlState *st = &sim->st;
+  note_vmas_read (sim);
   if (writers_active (st))
     return;
+  if (G_UNLIKELY (sim->footprint != NULL))
+    {
+      fl_note (sim, FL_KEY (FL_KEY_LINE, FL_LINE_MM_SEM), FALSE);
+      for (guint level = 4; level >= 1; level--)
+        {
+          guint32 at = fl_lookup_table (st, addr, level);
+          if (at)
+            fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_table (st, at)), FALSE);
+        }
+    }
   guint32 t = fl_lookup_table (st, addr, 1);
   if (t && st->tables[t].state == FL_OBJ_LIVE)
     pte_allowed (sim, cpu, t, fl_walk_index (1, addr));

@@ -110,6 +110,7 @@ start_gp (FlSim *sim)
   r->in_progress = TRUE;
   r->gp_started_step = (guint32) st->g->step + 1;
   memset (r->qs_needed, 0, sizeof r->qs_needed);
+  fl_note_all_cpus (sim, FL_KEY_CPU_RCU);
   /* only CPUs inside a read-side section now can hold a reference to what was unlinked */
   for (guint c = 0; c < st->sizes.ncpus; c++)
     if (st->cpus[c].rcu_nesting > 0)
@@ -131,6 +132,9 @@ fl_rcu_after_step (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
   FlRcu *r = &st->g->rcu;
+  /* any CPU's step may be the one that ends a grace period: for the explorer, every step
+   * reads the RCU state (whether one runs, first of all) */
+  fl_note (sim, FL_KEY (FL_KEY_LINE, FL_LINE_RCU), FALSE);
   if (r->in_progress)
     {
       if (st->cpus[cpu].rcu_nesting == 0)
@@ -180,6 +184,7 @@ fl_rcu_do_batch (FlSim *sim, guint cpu)
       FlRcuCb *cb = &st->cbs[i];
       if (!cb->obj || !cb->ready || cb->cpu != cpu)
         continue;
+      fl_note_all_cpus (sim, FL_KEY_CPU_RCU);
       for (guint c = 0; c < st->sizes.ncpus; c++)
         if (st->cpus[c].rcu_nesting > 0 && st->cpus[c].rcu_since_step < cb->queued_step)
           fl_finding (sim, cpu, FL_FINDING_RCU_EARLY_FREE, cb->obj,

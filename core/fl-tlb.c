@@ -92,6 +92,7 @@ step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint sent = 0;
         fl_touch (sim, cpu, FL_LINE_TLB_FLUSH, FL_ACCESS_WRITE);
+        fl_note_all_cpus (sim, FL_KEY_CPU_TLB);
         for (guint c = 0; c < st->sizes.ncpus; c++)
           if (c != cpu && st->cpus[c].in_mm)
             {

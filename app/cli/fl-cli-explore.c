@@ -14,7 +14,11 @@ typedef struct {
   double   time_limit;
   gboolean json;
   char    *save;
+  char    *reduction;
+  gboolean all;
 } ExploreOptions;
+
+static const char *const reduction_names[] = { "none", "states", "dpor" };
 
 /* The process's peak resident size in KiB: the simulation's event log and checkpoints with the
  * explorer's own structures. */
@@ -49,9 +53,23 @@ first_finding (const FlExploreResult *r)
 static char *
 verdict_sentence (const FlExploreResult *r)
 {
+  if (r->verdict == FL_EXPLORE_COMPLETE && r->unbounded == FL_EXPLORE_REDUCTION_DPOR)
+    return g_strdup_printf ("complete: every interleaving, beyond %u preemption%s one of each "
+                            "class of equivalent orders (DPOR)", r->bound,
+                            r->bound == 1 ? "" : "s");
+  if (r->verdict == FL_EXPLORE_COMPLETE && r->unbounded == FL_EXPLORE_REDUCTION_STATES)
+    return g_strdup_printf ("complete: every reachable state, beyond %u preemption%s each "
+                            "explored once", r->bound, r->bound == 1 ? "" : "s");
   if (r->verdict == FL_EXPLORE_COMPLETE)
     return g_strdup_printf ("complete: every interleaving ran, none needed more than %u "
                             "preemption%s", r->bound, r->bound == 1 ? "" : "s");
+  if (r->verdict == FL_EXPLORE_FOUND && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
+    return g_strdup_printf ("found beyond %u preemptions, by the unbounded search (%s)",
+                            r->bound, reduction_names[r->unbounded]);
+  if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop != FL_EXPLORE_STOP_NONE)
+    return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
+                            "(%s) stopped at its %s", r->bound, r->bound == 1 ? "" : "s",
+                            reduction_names[r->unbounded], fl_explore_stop_name (r->stop));
   if (r->verdict == FL_EXPLORE_FOUND)
     return g_strdup_printf ("found at %u preemption%s", r->bound, r->bound == 1 ? "" : "s");
   if (r->stop != FL_EXPLORE_STOP_NONE)
@@ -74,8 +92,16 @@ print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
   fprintf (out, "Schedules  %" G_GUINT64_FORMAT " run to their end (%" G_GUINT64_FORMAT
            " executions with the re-runs of lower bounds), longest %" G_GUINT64_FORMAT " steps\n",
            r->schedules, r->executions, r->max_length);
-  fprintf (out, "Outcomes   %" G_GUINT64_FORMAT " distinct (finding kinds, final-state hash)\n",
-           r->outcomes);
+  if (r->unbounded == FL_EXPLORE_REDUCTION_DPOR)
+    fprintf (out, "DPOR       %" G_GUINT64_FORMAT " schedules beyond the bound, %" G_GUINT64_FORMAT
+             " races reversed, %" G_GUINT64_FORMAT " stopped asleep, up to %u preemptions\n",
+             r->dpor_schedules, r->dpor_races, r->dpor_blocked, r->dpor_max_preemptions);
+  if (r->unbounded == FL_EXPLORE_REDUCTION_STATES)
+    fprintf (out, "States     %" G_GUINT64_FORMAT " distinct beyond the bound (time left out), "
+             "%" G_GUINT64_FORMAT " arrivals at one already explored\n", r->states,
+             r->states_pruned);
+  fprintf (out, "Outcomes   %" G_GUINT64_FORMAT " distinct (finding kinds, final state without "
+           "time)\n", r->outcomes);
   fprintf (out, "Steps      %" G_GUINT64_FORMAT " stepped, %" G_GUINT64_FORMAT
            " replayed by seeks to a branch point\n", r->steps, r->replayed);
   fprintf (out, "Time       %s s: %s schedules/s, %s steps/s (replays included)\n",
@@ -109,6 +135,12 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
   fl_cli_json_string (b, "verdict", fl_explore_verdict_name (r->verdict));
   fl_cli_json_string (b, "stopped-by", fl_explore_stop_name (r->stop));
   fl_cli_json_int (b, "bound", r->bound);
+  fl_cli_json_string (b, "unbounded", reduction_names[r->unbounded]);
+  fl_cli_json_int (b, "dpor-schedules", (gint64) r->dpor_schedules);
+  fl_cli_json_int (b, "dpor-races", (gint64) r->dpor_races);
+  fl_cli_json_int (b, "dpor-blocked", (gint64) r->dpor_blocked);
+  fl_cli_json_int (b, "states", (gint64) r->states);
+  fl_cli_json_int (b, "states-pruned", (gint64) r->states_pruned);
   fl_cli_json_int (b, "schedules", (gint64) r->schedules);
   fl_cli_json_int (b, "executions", (gint64) r->executions);
   fl_cli_json_int (b, "cut-by-budget", (gint64) r->cut_by_budget);
@@ -189,8 +221,20 @@ explore_scenario (gconstpointer options_, const char *id)
   g_autoptr (FlScenario) scenario = fl_cli_load_with_sets (id, o->sets, &config);
   if (scenario == NULL)
     return FL_EXIT_USAGE;
+  FlExploreReduction reduction = FL_EXPLORE_REDUCTION_STATES;
+  if (o->reduction != NULL)
+    {
+      guint i = 0;
+      while (i < G_N_ELEMENTS (reduction_names) && g_strcmp0 (o->reduction, reduction_names[i]))
+        i++;
+      if (i == G_N_ELEMENTS (reduction_names))
+        return fl_cli_fail ("--reduction %s: expected dpor, states or none", o->reduction);
+      reduction = (FlExploreReduction) i;
+    }
   FlExploreOptions search = {
     .preemptions = (guint) o->preemptions,
+    .reduction = reduction,
+    .all = o->all,
     .max_schedules = (guint64) o->max_schedules,
     .time_limit = o->time_limit,
   };
@@ -202,7 +246,8 @@ explore_scenario (gconstpointer options_, const char *id)
     print_json (scenario, r, stdout);
   else
     print_text (scenario, r, stdout);
-  if (o->save && !save_counterexample (scenario, &config, r, o->save))
+  /* the counterexample carries the configuration explored (the hold off) */
+  if (o->save && !save_counterexample (scenario, &r->config, r, o->save))
     return FL_EXIT_USAGE;
   return r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
 }
@@ -218,6 +263,8 @@ fl_cli_explore (int argc, char **argv)
     { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &o.time_limit, "Stop after S seconds (0: no limit)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the result as JSON", NULL },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &o.save, "Write the first counterexample as a scenario", "FILE" },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, "Go on after a finding: every kind, every outcome", NULL },
+    { "reduction", 0, 0, G_OPTION_ARG_STRING, &o.reduction, "Beyond the bound: states (default), dpor or none", "HOW" },
     { NULL }
   };
   g_autoptr (GOptionContext) context =
@@ -225,12 +272,16 @@ fl_cli_explore (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   int status = fl_cli_on_one_scenario (context,
     "SCENARIO is a built-in id (see `faultline-cli list`) or a path to a .fault file; its\n"
-    "[schedule], if any, is ignored. Bounds 0, 1, ... N are explored in turn; the verdict is\n"
-    "complete, bounded or found. --save writes the first counterexample as a scenario that\n"
-    "`faultline-cli run` replays.\n"
+    "[schedule], if any, is ignored. Bounds 0, 1, ... N are explored in turn, so the first\n"
+    "counterexample has the fewest preemptions. With nothing found, the rest is explored\n"
+    "without a bound: --reduction states (default) visits every reachable state once,\n"
+    "dpor runs one schedule of each class of equivalent orders (source-DPOR with sleep\n"
+    "sets), none stops at the bound. The verdict is complete, bounded or found. --save\n"
+    "writes the first counterexample as a scenario that `faultline-cli run` replays.\n"
     "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
     argc, argv, explore_scenario, &o);
   g_strfreev (o.sets);
   g_free (o.save);
+  g_free (o.reduction);
   return status;
 }

@@ -35,11 +35,19 @@ static void
 test_explore_safe (void)
 {
   g_auto (Result) r = { 0 };
-  cli (&r, "explore", "spf-tlb-ipi", "--preemptions", "1", NULL);
+  cli (&r, "explore", "spf-tlb-ipi", "--preemptions", "1", "--reduction", "none", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "bounded: complete up to 1 preemption"));
   g_assert_nonnull (strstr (r.out, "Findings   none"));
   g_assert_nonnull (strstr (r.out, "schedules/s"));
+
+  /* beyond the bound, every reachable state: the verdict is complete */
+  g_auto (Result) all = { 0 };
+  cli (&all, "explore", "spf-tlb-ipi", "--preemptions", "1", NULL);
+  g_assert_cmpint (all.status, ==, 0);
+  g_assert_nonnull (strstr (all.out, "complete: every reachable state"));
+  g_assert_nonnull (strstr (all.out, "Findings   none"));
+  g_assert_nonnull (strstr (all.out, "States  "));
 }
 
 static void
@@ -50,6 +58,7 @@ test_explore_bad_input (void)
     { "explore", "no-such-scenario", NULL },
     { "explore", "spf-vs-munmap", "--preemptions=-1", NULL },
     { "explore", "spf-vs-munmap", "--set", "vma-free=sometimes" },
+    { "explore", "spf-vs-munmap", "--reduction", "clever" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {

@@ -3,6 +3,7 @@
  * explores to its verdict with no finding, and on tiny scenarios the search runs exactly the
  * interleavings a brute-force enumeration counts. */
 #include "fl-explore.h"
+#include "fl-footprint.h"
 
 #include <string.h>
 
@@ -106,7 +107,7 @@ test_safe (gconstpointer data)
 typedef struct {
   const FlScenario *sc;
   GArray *prefix;            /* guint8 */
-  GHashTable *outcomes;      /* "kinds:hash" strings */
+  GHashTable *outcomes;      /* "kinds:hash" strings, the state without time */
   guint64 leaves;
 } Brute;
 
@@ -115,7 +116,10 @@ typedef struct {
 static void
 brute_force (Brute *b)
 {
-  g_autoptr (FlSim) sim = fl_sim_new (b->sc, &b->sc->config, b->sc->seed, NULL);
+  /* as the explorer runs it: without the hold, which is about time */
+  FlConfig config = b->sc->config;
+  config.cost.hold = 0;
+  g_autoptr (FlSim) sim = fl_sim_new (b->sc, &config, b->sc->seed, NULL);
   g_assert_nonnull (sim);
   fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
   for (guint i = 0; i < b->prefix->len; i++)
@@ -139,7 +143,8 @@ brute_force (Brute *b)
   for (guint i = 0; i < findings->len; i++)
     kinds |= 1u << ((FlFinding *) g_ptr_array_index (findings, i))->kind;
   g_hash_table_add (b->outcomes, g_strdup_printf ("%x:%" G_GINT64_MODIFIER "x", kinds,
-                                                  fl_sim_get_state_hash (sim)));
+                                                  fl_state_semantic_hash (fl_sim_get_state (sim),
+                                                                          FL_STATE_OUTCOME)));
   b->leaves++;
 }
 
@@ -147,16 +152,30 @@ static const char tiny_head[] =
   "[scenario]\ntitle=tiny\nseed=1\n\n[config]\ncpus=2\nfault-path=speculative\n\n"
   "[mm]\nvma=0x7f0000000000-0x7f0000004000 rw- anon\npte=0x7f0000001000 present\n\n";
 
-static void
-test_soundness (gconstpointer data)
+static FlScenario *
+tiny_scenario (const char *programs)
 {
-  g_autofree char *text = g_strconcat (tiny_head, data, NULL);
+  g_autofree char *text = g_strconcat (tiny_head, programs, NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) sc = fl_scenario_parse (text, "tiny", &error);
+  FlScenario *sc = fl_scenario_parse (text, "tiny", &error);
   g_assert_no_error (error);
+  return sc;
+}
+
+static Brute
+brute_force_all (const FlScenario *sc)
+{
   Brute b = { sc, g_array_new (FALSE, FALSE, 1),
               g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), 0 };
   brute_force (&b);
+  return b;
+}
+
+static void
+test_soundness (gconstpointer data)
+{
+  g_autoptr (FlScenario) sc = tiny_scenario (data);
+  Brute b = brute_force_all (sc);
 
   /* a bound no schedule can reach: the search must say complete and count the same */
   g_autoptr (FlExploreResult) r = explore (sc, NULL, NULL, 1000);
@@ -192,6 +211,103 @@ test_max_schedules (void)
   g_assert_cmpuint (r->schedules, ==, 10);
 }
 
+/* ---- the searches beyond the bound --------------------------------------------------- */
+
+static FlExploreResult *
+explore_with (const FlScenario *sc, FlExploreReduction reduction, guint bound)
+{
+  g_autoptr (GError) error = NULL;
+  FlExploreOptions options = { .preemptions = bound, .reduction = reduction, .all = TRUE };
+  FlExploreResult *r = fl_explore_run (sc, &sc->config, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+  return r;
+}
+
+/* The dependence relation the reduction rests on, against the simulation: every pair of
+ * adjacent steps it calls independent gives the same state in the other order. */
+static void
+test_independence (gconstpointer data)
+{
+  const Race *race = data;
+  g_autoptr (FlScenario) sc = load_unscheduled (race->scenario);
+  for (guint unsafe = 0; unsafe <= 1; unsafe++)
+    {
+      FlConfig config = sc->config;
+      if (unsafe)
+        g_assert_true (fl_config_set (&config, race->key, race->value, NULL));
+      g_autoptr (GString) report = g_string_new (NULL);
+      guint64 checked = 0;
+      gint64 bad = fl_explore_check_independence (sc, &config, 40, 1 + unsafe, &checked, report,
+                                                  NULL);
+      g_test_message ("%s%s: %" G_GUINT64_FORMAT " independent pairs tried", race->scenario,
+                      unsafe ? " (unsafe)" : "", checked);
+      if (bad != 0)
+        g_test_message ("%s", report->str);
+      g_assert_cmpint (bad, ==, 0);
+      g_assert_cmpuint (checked, >, 200);
+    }
+}
+
+/* The two searches beyond the bound reach every outcome brute force does, no more. */
+static void
+test_reductions (gconstpointer data)
+{
+  g_autoptr (FlScenario) sc = tiny_scenario (data);
+  Brute b = brute_force_all (sc);
+  guint outcomes = g_hash_table_size (b.outcomes);
+  for (FlExploreReduction how = FL_EXPLORE_REDUCTION_STATES; how <= FL_EXPLORE_REDUCTION_DPOR;
+       how++)
+    {
+      g_autoptr (FlExploreResult) r = explore_with (sc, how, 0);
+      g_test_message ("brute force %" G_GUINT64_FORMAT " interleavings, %u outcomes; %s: %"
+                      G_GUINT64_FORMAT " schedules (%" G_GUINT64_FORMAT " states, %"
+                      G_GUINT64_FORMAT " DPOR), %" G_GUINT64_FORMAT " outcomes", b.leaves,
+                      outcomes, how == FL_EXPLORE_REDUCTION_DPOR ? "dpor" : "states",
+                      r->schedules, r->states, r->dpor_schedules, r->outcomes);
+      g_assert_cmpint (r->unbounded, ==, how);
+      g_assert_cmpint (r->stop, ==, FL_EXPLORE_STOP_NONE);
+      g_assert_cmpuint (r->cut_unbounded, ==, 0);
+      g_assert_cmpuint (r->outcomes, ==, outcomes);
+      g_assert_cmpuint (r->schedules, <=, b.leaves);
+    }
+  g_array_unref (b.prefix);
+  g_hash_table_unref (b.outcomes);
+}
+
+/* Too big for brute force: the two searches agree with each other. */
+static void
+test_reductions_agree (void)
+{
+  g_autoptr (FlScenario) sc = tiny_scenario ("pte=0x7f0000002000 present\n\n"
+                                             "[cpu0]\nops=swap-out 0x7f0000001000\n\n"
+                                             "[cpu1]\nops=swap-out 0x7f0000002000\n");
+  g_autoptr (FlExploreResult) states = explore_with (sc, FL_EXPLORE_REDUCTION_STATES, 0);
+  g_autoptr (FlExploreResult) dpor = explore_with (sc, FL_EXPLORE_REDUCTION_DPOR, 0);
+  g_test_message ("states: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT " outcomes; dpor: %"
+                  G_GUINT64_FORMAT " schedules, %" G_GUINT64_FORMAT " outcomes", states->states,
+                  states->outcomes, dpor->dpor_schedules, dpor->outcomes);
+  g_assert_cmpint (states->verdict, ==, FL_EXPLORE_COMPLETE);
+  g_assert_cmpint (dpor->verdict, ==, FL_EXPLORE_COMPLETE);
+  g_assert_cmpuint (states->outcomes, ==, dpor->outcomes);
+  g_assert_cmpuint (dpor->outcomes, >, 1);
+}
+
+/* The safe design explores to complete with no finding: every reachable state. */
+static void
+test_complete (gconstpointer data)
+{
+  const Race *race = data;
+  g_autoptr (FlScenario) sc = load_unscheduled (race->scenario);
+  g_autoptr (FlExploreResult) r = explore_with (sc, FL_EXPLORE_REDUCTION_STATES, 2);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " schedules, %" G_GUINT64_FORMAT " states, %"
+                  G_GUINT64_FORMAT " outcomes, %.2f s", race->scenario, r->schedules, r->states,
+                  r->outcomes, r->seconds);
+  g_assert_cmpint (r->verdict, ==, FL_EXPLORE_COMPLETE);
+  g_assert_cmpuint (r->findings->len, ==, 0);
+  g_assert_cmpuint (r->states, >, 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -210,5 +326,20 @@ main (int argc, char **argv)
                         "[cpu0]\nops=barrier; barrier; barrier\n\n[cpu1]\nops=barrier; barrier; barrier\n",
                         test_soundness);
   g_test_add_func ("/explore/max-schedules", test_max_schedules);
+  /* each scenario once (the race list names spf-vs-mprotect twice) */
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *indep = g_strdup_printf ("/explore/independence/%s", races[i].scenario);
+      g_autofree char *done = g_strdup_printf ("/explore/complete/%s", races[i].scenario);
+      g_test_add_data_func (indep, &races[i], test_independence);
+      g_test_add_data_func (done, &races[i], test_complete);
+    }
+  g_test_add_data_func ("/explore/reductions/barriers",
+                        "[cpu0]\nops=barrier; barrier\n\n[cpu1]\nops=barrier; barrier\n",
+                        test_reductions);
+  g_test_add_data_func ("/explore/reductions/swap-out-vs-barrier",
+                        "[cpu0]\nops=swap-out 0x7f0000001000\n\n[cpu1]\nops=barrier\n",
+                        test_reductions);
+  g_test_add_func ("/explore/reductions/two-swap-outs", test_reductions_agree);
   return g_test_run ();
 }

@@ -1,0 +1,49 @@
+#pragma once
+
+/* What the explorer's two searches share (fl-explore.c: preemption bounding; fl-explore-dpor.c:
+ * dynamic partial-order reduction). Internal to the core. */
+
+#include "fl-explore.h"
+#include "fl-footprint.h"
+#include "fl-machine.h"
+
+G_BEGIN_DECLS
+
+/* A set of 64-bit keys (outcomes, states): open addressing, 0 standing for "empty", so its
+ * memory is known and capped. */
+typedef struct {
+  guint64 *keys;
+  gsize    size, used;
+} FlKeySet;
+
+/* 1 when @key is new, 0 when it was there, -1 when the set holds @max keys already. */
+int      fl_key_set_add         (FlKeySet *set, guint64 key, gsize max);
+/* splitmix64's finalizer: spreads a hash (or a mask of kinds) over the whole key. */
+guint64  fl_explore_mix         (guint64 x);
+
+typedef struct {
+  FlSim *sim;
+  const FlExploreOptions *o;
+  FlExploreResult *r;
+  FlKeySet outcomes;
+  gint64 started, deadline; /* g_get_monotonic_time() µs; deadline 0: none */
+  guint64 budget;           /* steps per schedule; 0: none */
+  guint ncpus;
+} FlExplorer;
+
+guint64  fl_explorer_enabled    (FlExplorer *x);
+/* A schedule ran to its end (or was cut): its findings and its outcome are kept. */
+void     fl_explorer_leaf       (FlExplorer *x, const guint8 *choices, guint n, guint preemptions);
+gboolean fl_explorer_out_of_budget (FlExplorer *x);
+
+/* One step of @cpu with what it read and wrote in @fp (@snap: scratch space for the fields
+ * compared before and after). FALSE when it could not step. */
+gboolean fl_explore_step        (FlSim *sim, guint cpu, FlFootprint *fp,
+                                 FlFootprintSnapshot *snap);
+
+/* Source-DPOR with sleep sets over every interleaving (fl-explore-dpor.c). */
+void     fl_explore_dpor        (FlExplorer *x);
+/* Depth first over every state once (fl-explore-states.c). */
+void     fl_explore_states      (FlExplorer *x);
+
+G_END_DECLS

@@ -1,0 +1,118 @@
+/* fl-explore-states.c — every interleaving by a search that remembers the states it has
+ * seen: depth first, every CPU that can step tried at every state, a state already seen
+ * (its time left out, with the kinds of finding met on the way) not explored again. What
+ * follows a state depends on the state alone, so this reaches every outcome the full
+ * enumeration does; it runs in the number of distinct states, not of interleavings. */
+#include "fl-explore-private.h"
+
+typedef struct {
+  guint64 left;         /* CPUs still to try from this state */
+} Frame;
+
+static guint64
+kinds_of (GPtrArray *findings)
+{
+  guint64 kinds = 0;
+  for (guint i = 0; i < findings->len; i++)
+    kinds |= G_GUINT64_CONSTANT (1) << ((const FlFinding *) g_ptr_array_index (findings, i))->kind;
+  return kinds;
+}
+
+static guint
+count_preemptions (const GArray *choices, const GArray *enabled)
+{
+  guint pre = 0;
+  for (guint i = 1; i < choices->len; i++)
+    {
+      guint8 prev = g_array_index (choices, guint8, i - 1);
+      if (g_array_index (choices, guint8, i) != prev
+          && (g_array_index (enabled, guint64, i) >> prev & 1))
+        pre++;
+    }
+  return pre;
+}
+
+void
+fl_explore_states (FlExplorer *x)
+{
+  FlSim *sim = x->sim;
+  FlExploreResult *r = x->r;
+  FlKeySet seen = { 0 };
+  GArray *stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+  GArray *choices = g_array_new (FALSE, FALSE, sizeof (guint8));
+  GArray *enabled = g_array_new (FALSE, FALSE, sizeof (guint64));
+  fl_sim_seek (sim, 0);
+  gboolean fresh = TRUE;     /* at a state just reached, not yet looked at */
+  while (!fl_explorer_out_of_budget (x))
+    {
+      guint depth = choices->len;
+      if (fresh)
+        {
+          fresh = FALSE;
+          GPtrArray *findings = fl_sim_get_findings (sim);
+          guint64 kinds = kinds_of (findings);
+          guint64 state = fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE);
+          int added = fl_key_set_add (&seen, fl_explore_mix (state ^ fl_explore_mix (kinds)),
+                                      FL_EXPLORE_MAX_STATES);
+          if (added < 0)
+            {
+              r->stop = FL_EXPLORE_STOP_MEMORY;
+              break;
+            }
+          r->states = seen.used;
+          guint64 on = added ? fl_explorer_enabled (x) : 0;
+          g_array_set_size (enabled, depth + 1);
+          g_array_index (enabled, guint64, depth) = on;
+          if (!added)
+            r->states_pruned++;
+          else if (on == 0 || (x->budget && depth >= x->budget))
+            {
+              /* an end: nobody can step (finishing runs the checks of the end), or the
+               * step budget */
+              gboolean cut = on != 0;
+              if (!cut)
+                fl_sim_step (sim);
+              r->executions++;
+              r->cut_unbounded += cut;
+              fl_explorer_leaf (x, (const guint8 *) choices->data, depth,
+                                count_preemptions (choices, enabled));
+            }
+          else
+            {
+              Frame f = { on };
+              g_array_append_val (stack, f);
+            }
+        }
+      /* the deepest state with a CPU left to try */
+      while (stack->len > 0 && g_array_index (stack, Frame, stack->len - 1).left == 0)
+        g_array_set_size (stack, stack->len - 1);
+      if (stack->len == 0)
+        break;
+      Frame *top = &g_array_index (stack, Frame, stack->len - 1);
+      guint at = stack->len - 1;
+      guint c = (guint) __builtin_ctzll (top->left);
+      top->left &= top->left - 1;
+      /* frames are pushed one per depth, so the frame's depth is its index */
+      g_array_set_size (choices, at);
+      if (fl_sim_get_step (sim) != at)
+        {
+          r->replayed += at;
+          fl_sim_seek (sim, at);
+        }
+      if (!fl_sim_step_cpu (sim, c))
+        {
+          r->cut_unbounded++;     /* a limit of the machine refused the step */
+          continue;
+        }
+      r->steps++;
+      guint8 cpu = (guint8) c;
+      g_array_append_val (choices, cpu);
+      fresh = TRUE;
+    }
+  r->peak_bytes = MAX (r->peak_bytes, seen.size * sizeof (guint64)
+                                      + stack->len * sizeof (Frame) + choices->len * 9);
+  g_free (seen.keys);
+  g_array_unref (stack);
+  g_array_unref (choices);
+  g_array_unref (enabled);
+}
