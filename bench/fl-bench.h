@@ -68,6 +68,7 @@ gboolean  fl_bench_steps     (FlBench *bench, GError **error);
 gboolean  fl_bench_long_run  (FlBench *bench, GError **error);
 gboolean  fl_bench_record    (FlBench *bench, GError **error);
 gboolean  fl_bench_paint     (FlBench *bench, GError **error);
+gboolean  fl_bench_explore   (FlBench *bench, GError **error);
 
 /* fl-bench-machine.c: name, value, name, value, ... NULL */
 GStrv     fl_bench_machine   (void);

@@ -15,6 +15,8 @@ static const char *const labels[] = {
   "fl_store_record_sim", "bare batched SQLite insert", "store rate / bare rate",
   "render view 'lanes'", "render view 'vma'", "render view 'pgtable'", "render view 'cache'",
   "render view 'rcu'", "render view 'listing'", "render view 'counters'", "render view 'all'",
+  "spf-vs-munmap, vma-free=immediate: first counterexample", "spf-vs-munmap: states explored",
+  "spf-vs-munmap: steps per second exploring", "spf-vs-munmap: explorer memory",
 };
 
 static void

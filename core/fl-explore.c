@@ -319,6 +319,8 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
     return NULL;
   /* the scenario's own [schedule], if any, is ignored: the search picks every step */
   fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
+  /* the searches seek back a few steps at a time: a copy of the state every 8 steps */
+  fl_sim_fix_checkpoints (sim, 8);
 
   FlExploreResult *r = g_new0 (FlExploreResult, 1);
   r->findings = g_ptr_array_new ();

@@ -44,6 +44,7 @@ struct _FlSim {
    * socket a CPU is on for every sharer of every line it fetches */
   guint8        socket_of[FL_MAX_CPUS];
   guint64       socket_cpus[FL_MAX_SOCKETS][FL_MAX_CPUS / 64];
+  gboolean      checkpoint_fixed; /* the explorer's spacing: not widened as the state grows */
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
 };
@@ -88,6 +89,7 @@ fl_note (FlSim *sim, guint32 key, gboolean write)
 /* A read of every CPU's group of fields (the oracle asking who is a writer, say). */
 void fl_note_all_cpus (FlSim *sim, FlKeyKind group);
 void fl_note_vma_list (FlSim *sim);
+void fl_sim_fix_checkpoints (FlSim *sim, guint64 every);
 
 /* events */
 static inline void

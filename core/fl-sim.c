@@ -69,15 +69,16 @@ add_checkpoint (FlSim *sim)
   cp.block = fl_spare_alloc (cp.bytes);
   fl_state_save (&sim->st, cp.block);
   g_array_append_val (sim->checkpoints, cp);
-  /* the state grows with the run: copies of a bigger one are spaced wider */
-  while (sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < cp.bytes)
+  /* the state grows with the run: copies of a bigger one are spaced wider (unless the
+   * explorer fixed the spacing: it seeks back a few steps thousands of times a second) */
+  while (!sim->checkpoint_fixed && sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < cp.bytes)
     sim->checkpoint_every *= 2;
   /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
   gsize kept_bytes = 0;
   for (guint i = 0; i < sim->checkpoints->len; i++)
     kept_bytes += g_array_index (sim->checkpoints, FlCheckpoint, i).bytes;
   if (sim->checkpoints->len > CHECKPOINT_MAX || kept_bytes > CHECKPOINT_BUDGET
-      || (sim->checkpoints->len > CHECKPOINT_FREE_COUNT
+      || (!sim->checkpoint_fixed && sim->checkpoints->len > CHECKPOINT_FREE_COUNT
           && kept_bytes > CHECKPOINT_BYTES_PER_EVENT * sim->events.len))
     {
       guint kept = 1;
@@ -601,6 +602,16 @@ fl_sim_get_total_steps (FlSim *sim)
  *
  * Returns: %FALSE when @step lies beyond the recorded run.
  */
+/* For the explorer: a copy of the state every @every steps (a power of two) from now on,
+ * whatever the state's size, so a seek back replays at most @every - 1 steps. */
+void
+fl_sim_fix_checkpoints (FlSim *sim, guint64 every)
+{
+  g_return_if_fail (every > 0 && (every & (every - 1)) == 0);
+  sim->checkpoint_every = every;
+  sim->checkpoint_fixed = TRUE;
+}
+
 gboolean
 fl_sim_seek (FlSim *sim, guint64 step)
 {

@@ -1,0 +1,73 @@
+/* fl-bench-explore.c — the race explorer's own speed (issue 17): for each race scenario, the
+ * time to the first counterexample with one safeguard off, and the time to the verdict
+ * `complete` of the safe design, with the states, steps per second and memory it took. */
+#include "fl-bench.h"
+#include "fl-explore.h"
+
+#include <math.h>
+
+typedef struct {
+  const char *scenario, *key, *value;
+} Race;
+
+static const Race races[] = {
+  { "spf-vs-munmap", "vma-free", "immediate" },
+  { "spf-vs-mprotect", "spf-seqcheck", "off" },
+  { "spf-tlb-ipi", "pte-map-lock", "spin-irqs-off" },
+  { "spf-ptl-vs-munmap", "pin-page-tables", "none" },
+  { "spf-mmap-cache-race", "spf-mmap-cache", "update" },
+};
+
+static FlExploreResult *
+explore (const FlScenario *sc, const char *key, const char *value, double time_limit,
+         GError **error)
+{
+  FlConfig config = sc->config;
+  if (key != NULL && !fl_config_set (&config, key, value, error))
+    return NULL;
+  FlExploreOptions options = { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_STATES,
+                               .time_limit = time_limit };
+  return fl_explore_run (sc, &config, &options, error);
+}
+
+gboolean
+fl_bench_explore (FlBench *bench, GError **error)
+{
+  fl_bench_section (bench, "The race explorer",
+                    "`faultline-cli explore` on the 2-CPU race scenarios, their [schedule] "
+                    "ignored: with one safeguard off, the time to the first counterexample "
+                    "(preemption bounds 0, 1, 2); with all on, the time to the verdict complete "
+                    "(the bounds, then every reachable state once). Steps per second count the "
+                    "steps the search took, not those replayed by seeks.");
+  guint n = bench->quick ? 1 : G_N_ELEMENTS (races);
+  for (guint i = 0; i < n; i++)
+    {
+      const Race *race = &races[i];
+      g_autoptr (FlScenario) sc = fl_scenario_load_builtin (race->scenario, error);
+      if (sc == NULL)
+        return FALSE;
+      g_array_set_size (sc->schedule, 0);
+      g_autoptr (FlExploreResult) found = explore (sc, race->key, race->value, 0, error);
+      if (found == NULL)
+        return FALSE;
+      g_autoptr (FlExploreResult) safe = explore (sc, NULL, NULL, bench->quick ? 0.2 : 0, error);
+      if (safe == NULL)
+        return FALSE;
+      g_autofree char *first = g_strdup_printf ("%s, %s=%s: first counterexample",
+                                                race->scenario, race->key, race->value);
+      g_autofree char *done = g_strdup_printf ("%s: time to complete", race->scenario);
+      g_autofree char *states = g_strdup_printf ("%s: states explored", race->scenario);
+      g_autofree char *rate = g_strdup_printf ("%s: steps per second exploring", race->scenario);
+      g_autofree char *memory = g_strdup_printf ("%s: explorer memory", race->scenario);
+      /* never found, never complete: infinitely long, which misses any target */
+      fl_bench_add (bench, first, found->findings->len ? found->seconds * 1000 : INFINITY, "ms",
+                    FL_GOAL_AT_MOST, 100);
+      fl_bench_add (bench, done, safe->verdict == FL_EXPLORE_COMPLETE ? safe->seconds : INFINITY,
+                    "s", FL_GOAL_AT_MOST, 1);
+      fl_bench_add (bench, states, (double) safe->states, "states", FL_GOAL_NONE, 0);
+      fl_bench_add (bench, rate, safe->seconds > 0 ? safe->steps / safe->seconds : 0, "steps/s",
+                    FL_GOAL_AT_LEAST, 5e6);
+      fl_bench_add (bench, memory, (double) safe->peak_bytes / 1024.0, "KiB", FL_GOAL_NONE, 0);
+    }
+  return TRUE;
+}
