@@ -135,6 +135,7 @@ occupy (FlLine *l, const FlCostTable *k, guint64 at, guint64 cost)
 {
   guint64 start = MAX (at, l->busy_until);
   l->busy_until = start + cost * k->occupancy / 100;
+  l->rfo_prev = 0;   /* a request booked since: whatever crossed before it has arrived */
   return start + cost;
 }
 
@@ -173,6 +174,146 @@ hold (FlCpu *c, guint line, const FlCostTable *k)
   c->held_until = c->clock + k->hold;
 }
 
+/* The arbitration. In the source-snoop protocol of these Xeons, conflicting requests for a
+ * line held Modified or Exclusive in one cache are resolved where that copy is: a core of
+ * the holder's socket asks its own inclusive L3, a core of another socket's request first
+ * crosses the interconnect (`crossing` cycles: half of what a transfer from the other socket
+ * costs over one from the same socket). So a request issued on the holder's socket while
+ * requests from another one are still crossing reaches the line first and is served first;
+ * they wait behind it. The fairness bound is the crossing itself: only a request issued
+ * before the first of them arrives can overtake them. What the values are (what a load
+ * returns, whether a cmpxchg succeeds) stays in the order the steps were taken; only the
+ * timing and the path of the line follow the arbitration. */
+
+static inline gboolean
+is_taker (const FlLine *l, guint cpu)
+{
+  return (l->rfo_takers[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/* After a request was booked: one that takes the unique copy from another socket starts a
+ * crossing group (a load, a group of one); an ownership request of that socket queued right
+ * behind an ownership group (it took the line from one of them, nothing else booked in
+ * between) joins it, since it crosses too. Anything else has arrived by the time it is
+ * served: occupy() dropped the record. */
+static void
+note_crossing (FlSim *sim, FlLine *l, guint cpu, gint prev, FlAccess access, guint64 issued,
+               guint64 before, guint32 record, guint64 record_end)
+{
+  const FlCostTable *k = &sim->config.cost;
+  if (k->crossing == 0 || prev < 0)
+    return;
+  if (sim->socket_of[prev] != sim->socket_of[cpu])
+    {
+      l->rfo_prev = (guint32) prev + 1;
+      l->rfo_arrive = issued + k->crossing;
+      l->rfo_before = before;
+      l->rfo_start = MAX (issued, before);
+      l->rfo_load = access == FL_ACCESS_READ;
+      memset (l->rfo_takers, 0, sizeof l->rfo_takers);
+    }
+  else if (access != FL_ACCESS_READ && record != 0 && !l->rfo_load && before == record_end
+           && issued < before && is_taker (l, (guint) prev))
+    l->rfo_prev = record;
+  else
+    return;
+  l->rfo_takers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+  l->rfo_busy_end = l->busy_until;
+}
+
+/* Every request of the group is still waiting for its line: none has stepped since (under
+ * the time scheduler each one's clock is past the line's arrival, so past now). */
+static gboolean
+takers_waiting (const FlSim *sim, const FlLine *l, guint64 now)
+{
+  for (guint w = 0; w < (sim->st.sizes.ncpus + 63) / 64; w++)
+    for (guint64 bits = l->rfo_takers[w]; bits; bits &= bits - 1)
+      {
+        const FlCpu *t = &sim->st.cpus[w * 64 + (guint) __builtin_ctzll (bits)];
+        if (t->status != FL_CPU_RUNNING || t->clock <= now)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* A request of the old holder's socket issued while the crossing group has not arrived:
+ * served from the old holder's copy before them, and each of them waits that much longer.
+ * Steps taken out of time order (a script, the dice, the user) keep the order they were
+ * taken in. Returns %TRUE when served so, with @done when it completes and @unchanged what
+ * fl_touch() returns. Behind ownership requests the line's state stays theirs (they take it
+ * after this access); behind a load this must be a store or an atomic (a load is served by
+ * the socket's copy anyway), which takes the line as usual, the load's copy included. */
+static gboolean
+overtake (FlSim *sim, guint line, guint cpu, FlAccess access, guint64 *done,
+          gboolean *unchanged)
+{
+  FlState *st = &sim->st;
+  FlLine *l = &st->lines[line];
+  const FlCostTable *k = &sim->config.cost;
+  guint64 now = st->cpus[cpu].clock;
+
+  if (l->rfo_prev == 0 || l->busy_until != l->rfo_busy_end || now >= l->rfo_arrive
+      || sim->policy != FL_SCHED_TIME || (l->rfo_load && access == FL_ACCESS_READ))
+    return FALSE;
+  guint prev = l->rfo_prev - 1;
+  if (sim->socket_of[prev] != sim->socket_of[cpu] || !takers_waiting (sim, l, now))
+    return FALSE;
+
+  guint64 cost, start, freed;
+  FlXfer kind;
+  if (prev == cpu)
+    {
+      /* its own copy: the requests that will take it have not reached it yet */
+      cost = access == FL_ACCESS_RMW ? k->locked_rmw : k->l1_hit;
+      start = now;
+      freed = now + cost;
+      kind = FL_XFER_OWN_COPY;
+      l->own_copy++;
+    }
+  else
+    {
+      cost = transfer_cost (k, FL_XFER_LOCAL, access);
+      start = MAX (now, l->rfo_before);
+      freed = start + cost * k->occupancy / 100;
+      kind = FL_XFER_LOCAL;
+      l->transfers++;
+      l->last_to = cpu + 1;
+    }
+  /* the group is served once its first request has arrived and the line is free again */
+  guint64 served = l->rfo_start + k->crossing;
+  if (freed > served)
+    {
+      guint64 delay = freed - served;
+      l->busy_until += delay;
+      l->rfo_busy_end = l->busy_until;
+      l->rfo_start += delay;
+      for (guint w = 0; w < (st->sizes.ncpus + 63) / 64; w++)
+        for (guint64 bits = l->rfo_takers[w]; bits; bits &= bits - 1)
+          {
+            FlCpu *t = &st->cpus[w * 64 + (guint) __builtin_ctzll (bits)];
+            t->clock += delay;
+            if (t->held_line == line)
+              t->held_until += delay;
+          }
+    }
+  l->rfo_before = freed;
+  if (access != FL_ACCESS_READ)
+    l->rfo_prev = cpu + 1;
+  *done = start + cost;
+  *unchanged = FALSE;
+  if (l->rfo_load)
+    {
+      *unchanged = is_sharer (l, cpu);
+      clear_sharers (l);
+      l->owner = cpu;
+      l->owner_state = FL_MESI_M;
+      l->rfo_prev = 0;
+    }
+  l->overtook++;
+  note_event (sim, line, kind, cost);
+  return TRUE;
+}
+
 /**
  * fl_touch:
  * @sim: the simulation
@@ -194,7 +335,8 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
   FlCpu *c = &st->cpus[cpu];
   const FlCostTable *k = &sim->config.cost;
   guint others;
-  gboolean remote_any;
+  gboolean remote_any, unchanged;
+  guint64 done;
 
   fl_note (sim, FL_KEY (FL_KEY_LINE, line), access != FL_ACCESS_READ);
   if (access == FL_ACCESS_READ)
@@ -212,9 +354,17 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
           note_event (sim, line, FL_XFER_OWN_COPY, k->l1_hit);
           return TRUE;
         }
+      if (overtake (sim, line, cpu, access, &done, &unchanged))
+        {
+          c->clock = done;
+          return unchanged;
+        }
       FlXfer from = source_of (sim, l, cpu, NULL, NULL);
       guint64 cost = read_cost (k, l, from);
+      guint64 issued = c->clock, before = l->busy_until;
+      gint prev = l->owner;
       c->clock = occupy (l, k, c->clock, cost);
+      note_crossing (sim, l, cpu, prev, access, issued, before, 0, 0);
       if (from == FL_XFER_MEMORY)
         {
           l->owner = cpu;
@@ -259,6 +409,12 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
       note_event (sim, line, FL_XFER_OWN_COPY, own_cost);
       return TRUE;
     }
+  if (overtake (sim, line, cpu, access, &done, &unchanged))
+    {
+      c->clock = done;
+      hold (c, line, k);
+      return unchanged;
+    }
   FlXfer from = source_of (sim, l, cpu, &others, &remote_any);
   gboolean was_sharer = is_sharer (l, cpu);   /* nobody wrote since it read */
   guint64 cost;
@@ -279,7 +435,11 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
              + (guint64) k->invalidate_extra * (others - 1);
       if (is_sharer (l, cpu))
         shown = FL_XFER_UPGRADE;
+      guint64 issued = c->clock, before = l->busy_until, record_end = l->rfo_busy_end;
+      guint32 record = l->rfo_prev;
+      gint prev = l->owner;
       c->clock = occupy (l, k, c->clock, cost);
+      note_crossing (sim, l, cpu, prev, access, issued, before, record, record_end);
       l->transfers++;
       l->last_to = cpu + 1;
     }

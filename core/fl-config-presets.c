@@ -42,7 +42,7 @@ static const FlSetting spf_as_posted[] = {
   { "cost.l1-hit", "3" }, { "cost.llc", "44" }, { "cost.dram", "355" }, \
   { "cost.local-load", "109" }, { "cost.local-store", "115" }, { "cost.local-rmw", "120" }, \
   { "cost.remote-load", "289" }, { "cost.remote-store", "320" }, { "cost.remote-rmw", "324" }, \
-  { "cost.hold", "44" }, { "cost.mhz", "2130" }
+  { "cost.hold", "44" }, { "cost.crossing", "90" }, { "cost.mhz", "2130" }
 
 /* one zone, so that choosing it after a NUMA box gives the default machine's memory back */
 static const FlSetting westmere_ex[] = { WESTMERE_EX_COSTS, { "numa", "off" }, { NULL, NULL } };
@@ -59,7 +59,7 @@ static const FlSetting nehalem_ep[] = {
   { "cost.local-load", "75" }, { "cost.local-store", "81" }, { "cost.local-rmw", "86" },
   { "cost.remote-load", "300" }, { "cost.remote-store", "331" }, { "cost.remote-rmw", "335" },
   /* the hold is an L3 round trip (docs/model.md): this machine's L3 */
-  { "cost.hold", "40" }, { "cost.mhz", "2930" },
+  { "cost.hold", "40" }, { "cost.crossing", "112" }, { "cost.mhz", "2930" },
   { "sockets", "2" }, { "cores-per-socket", "4" }, { "numa", "per-socket" }, { NULL, NULL },
 };
 

@@ -135,6 +135,9 @@ static const FlKeyInfo keys[] = {
        N_("Percent of a transfer's latency the line stays busy for the next request")),
   CYCLES ("cost.hold", hold, 100000,
           N_("Cycles a writer's next access is served by its own copy, ahead of the queue")),
+  CYCLES ("cost.crossing", crossing, 100000,
+          N_("Cycles a request takes to reach a line held on another socket; requests from "
+             "that socket issued meanwhile are served first (0: in the order issued)")),
   NUM ("cost.mhz", COST (mhz), 1, 100000, N_("The simulated clock in MHz, for times and rates")),
   NUM ("budget", G_STRUCT_OFFSET (FlConfig, budget), 0, G_MAXUINT32,
        N_("Steps a run may take before it stops (0: no limit)")),
@@ -148,7 +151,7 @@ static const char *const key_names[] = {
   "cost.l1-hit", "cost.llc", "cost.local-load", "cost.local-store", "cost.local-rmw",
   "cost.remote-load", "cost.remote-store", "cost.remote-rmw", "cost.dram", "cost.locked-rmw",
   "cost.invalidate-extra", "cost.exception", "cost.zero-page", "cost.ipi", "cost.swap-io",
-  "cost.op-overhead", "cost.step", "cost.occupancy", "cost.hold", "cost.mhz",
+  "cost.op-overhead", "cost.step", "cost.occupancy", "cost.hold", "cost.crossing", "cost.mhz",
   /* not a design switch: after the costs, so fl_config_describe() leaves it out */
   "budget", NULL
 };
@@ -226,7 +229,7 @@ fl_config_init_defaults (FlConfig *config)
     .remote_load = 289, .remote_store = 320, .remote_rmw = 324, .dram = 355,
     .locked_rmw = 18, .invalidate_extra = 20, .exception = 700, .zero_page = 1000,
     .ipi = 1500, .swap_io = 200000, .op_overhead = 40, .step = 130, .occupancy = 100,
-    .hold = 44, .mhz = 2130,
+    .hold = 44, .crossing = 90, .mhz = 2130,
   };
   config->budget = FL_DEFAULT_BUDGET;
 }

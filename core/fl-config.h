@@ -64,6 +64,7 @@ typedef struct {
   guint32 step;            /* the instructions of one modeled step beyond its memory access */
   guint32 occupancy;       /* % of a transfer's latency the line stays busy for the next one */
   guint32 hold;            /* how long a writer's next access is served by its own copy */
+  guint32 crossing;        /* a request's one-way trip to the socket that holds the line */
   guint32 mhz;             /* simulated clock, for "per second" figures */
 } FlCostTable;
 

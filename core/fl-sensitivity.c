@@ -4,8 +4,11 @@
 #include "fl-config.h"
 
 /* The constants no published measurement fixes (docs/model.md): the calibrated cost of a
- * step, how long a transfer keeps its line busy, and how long a writer holds its line. */
-static const char *const keys[] = { "cost.step", "cost.occupancy", "cost.hold", NULL };
+ * step, how long a transfer keeps its line busy, how long a writer holds its line, and how
+ * long a request takes to cross to the other socket (derived from two measurements, on the
+ * assumption that the way there and the way back cost the same). */
+static const char *const keys[] = { "cost.step", "cost.occupancy", "cost.hold", "cost.crossing",
+                                    NULL };
 static const guint percents[] = { 50, 100, 150 };
 
 const char *const *

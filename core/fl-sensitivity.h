@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 #define FL_SENSITIVITY_DESIGNS 4
 
 typedef struct {
-  const char *key;          /* the constant: "cost.step", "cost.occupancy", "cost.hold" */
+  const char *key;          /* the constant: "cost.step", "cost.occupancy", ... */
   guint       value;        /* what it was set to */
   guint       percent;      /* of the value the model uses: 50, 100, 150 */
   double      per_sec[FL_SENSITIVITY_DESIGNS];

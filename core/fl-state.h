@@ -67,7 +67,17 @@ typedef struct {
   guint32 obj;
   guint32 transfers;        /* times the line moved between CPUs */
   guint32 own_copy;         /* accesses the hold served from the writer's copy, ahead of the queue */
+  guint32 overtook;         /* requests served ahead of an ownership request still crossing */
   guint32 last_from, last_to; /* last transfer, for the cache view's arrow (cpu + 1, 0 none) */
+  /* The ownership requests from another socket still crossing to it (fl-coherence.c: the
+   * arbitration): when the first reaches the line, when its transfer was booked to start,
+   * the line's busy_until before the first and after the last (the record holds while
+   * nothing else was booked since), who held the unique copy they come to take (cpu + 1,
+   * 0: no record), their CPUs, and whether it is one load rather than ownership requests. */
+  guint64 rfo_arrive, rfo_start, rfo_before, rfo_busy_end;
+  guint64 rfo_takers[FL_MAX_CPUS / 64];
+  guint32 rfo_prev;
+  guint8  rfo_load;
 } FlLine;
 
 typedef struct {

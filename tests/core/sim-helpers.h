@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include "fl-sim.h"
+#include "fl-workload.h"
 
 static inline FlSim *
 run_builtin (const char *id, const char *const *sets, guint64 max_steps)
@@ -21,6 +22,25 @@ run_builtin (const char *id, const char *const *sets, guint64 max_steps)
   g_assert_no_error (error);
   g_assert_nonnull (sim);
   fl_sim_run (sim, max_steps);
+  return sim;
+}
+
+/* A bench workload (fl-workload.c) run to its end with overrides ("key", "value", ...,
+ * NULL): it must finish clean. */
+static inline FlSim *
+run_workload (const char *id, guint cpus, guint rounds, const char *const *sets)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_workload_build (id, cpus, rounds, &error);
+  g_assert_no_error (error);
+  FlConfig config = sc->config;
+  for (guint i = 0; sets && sets[i]; i += 2)
+    g_assert_true (fl_config_set (&config, sets[i], sets[i + 1], NULL));
+  FlSim *sim = fl_sim_new (sc, &config, 1, &error);
+  g_assert_no_error (error);
+  fl_sim_run (sim, 0);
+  g_assert_true (fl_sim_is_finished (sim));
+  g_assert_cmpuint (fl_sim_get_findings (sim)->len, ==, 0);
   return sim;
 }
 

@@ -7,21 +7,13 @@
 #include "fl-sim.h"
 #include "fl-state.h"
 #include "fl-workload.h"
+#include "sim-helpers.h"
 
 static FlSim *
 run_multi_fault (const char *numa)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) sc = fl_workload_build ("multi-fault", 8, 1, &error);
-  g_assert_no_error (error);
-  FlConfig config = sc->config;
-  g_assert_true (fl_config_set (&config, "numa", numa, NULL));
-  FlSim *sim = fl_sim_new (sc, &config, 1, &error);
-  g_assert_no_error (error);
-  fl_sim_run (sim, 0);
-  g_assert_true (fl_sim_is_finished (sim));
-  g_assert_cmpuint (fl_sim_get_findings (sim)->len, ==, 0);
-  return sim;
+  const char *const sets[] = { "numa", numa, NULL };
+  return run_workload ("multi-fault", 8, 1, sets);
 }
 
 /* Every page a thread faulted in came from the zone of its CPU's socket, and both sockets'

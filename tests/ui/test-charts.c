@@ -261,6 +261,9 @@ static const FlSensitivityRow sensitivity_rows[] = {
   { "cost.hold", 22, 50, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
   { "cost.hold", 44, 100, { 0 }, { 1.00, 2.72, 3.30, 3.33 }, 0 },
   { "cost.hold", 66, 150, { 0 }, { 1.00, 2.73, 3.32, 3.31 }, 0 },
+  { "cost.crossing", 45, 50, { 0 }, { 1.00, 2.71, 3.63, 3.63 }, 0 },
+  { "cost.crossing", 90, 100, { 0 }, { 1.00, 2.76, 3.53, 3.66 }, 0 },
+  { "cost.crossing", 135, 150, { 0 }, { 1.00, 2.87, 3.59, 3.57 }, 0 },
 };
 
 static cairo_surface_t *
