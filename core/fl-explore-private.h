@@ -29,6 +29,7 @@ typedef struct {
   gint64 started, deadline; /* g_get_monotonic_time() µs; deadline 0: none */
   guint64 budget;           /* steps per schedule; 0: none */
   guint ncpus;
+  guint64 seed;             /* PCT: the seed of the run being taken (0: a systematic search) */
 } FlExplorer;
 
 guint64  fl_explorer_enabled    (FlExplorer *x);
@@ -45,5 +46,7 @@ gboolean fl_explore_step        (FlSim *sim, guint cpu, FlFootprint *fp,
 void     fl_explore_dpor        (FlExplorer *x);
 /* Depth first over every state once (fl-explore-states.c). */
 void     fl_explore_states      (FlExplorer *x);
+/* PCT runs, seeds 1 .. options->pct_runs (fl-explore-pct.c). */
+void     fl_explore_pct         (FlExplorer *x, const FlScenario *scenario);
 
 G_END_DECLS

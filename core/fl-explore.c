@@ -165,6 +165,7 @@ keep_finding (FlExplorer *x, const FlFinding *f, guint pre, const guint8 *choice
       g_ptr_array_insert (all, (gint) at, best);
     }
   best->preemptions = pre;
+  best->seed = x->seed;
   best->step = f->step;
   best->length = n;
   best->events_hash = fl_sim_get_hash (x->sim);
@@ -190,6 +191,12 @@ fl_explorer_leaf (FlExplorer *x, const guint8 *choices, guint n, guint pre)
       if (!(kinds & (G_GUINT64_CONSTANT (1) << f->kind)))
         keep_finding (x, f, pre, choices, n);
       kinds |= G_GUINT64_CONSTANT (1) << f->kind;
+    }
+  r->with_findings += findings->len > 0;
+  for (guint i = 0; i < r->findings->len; i++)
+    {
+      FlExploreFinding *e = g_ptr_array_index (r->findings, i);
+      e->hits += (kinds >> e->kind) & 1;
     }
   /* the outcome leaves time out: two orders that end in the same state are one outcome */
   guint64 state = fl_state_semantic_hash (fl_sim_get_state (x->sim), FL_STATE_OUTCOME);
@@ -297,6 +304,34 @@ explore_bounds (Search *s)
   return FALSE;
 }
 
+/* The bounds, then (when they found nothing and cut some schedules) the search without one;
+ * sets the verdict. */
+static void
+explore_systematic (Search *s)
+{
+  FlExploreResult *r = s->x.r;
+  gboolean complete = explore_bounds (s) && r->cut_by_budget == 0;
+  r->unbounded = FL_EXPLORE_REDUCTION_NONE;
+  if (!complete && (r->findings->len == 0 || s->x.o->all) && r->stop == FL_EXPLORE_STOP_NONE
+      && s->x.o->reduction != FL_EXPLORE_REDUCTION_NONE)
+    {
+      /* no counterexample within the bound: the rest of the interleavings, one per class of
+       * equivalent orders, or every state once */
+      r->unbounded = s->x.o->reduction;
+      if (s->x.o->reduction == FL_EXPLORE_REDUCTION_DPOR)
+        fl_explore_dpor (&s->x);
+      else
+        fl_explore_states (&s->x);
+      complete = r->stop == FL_EXPLORE_STOP_NONE && r->cut_unbounded == 0;
+    }
+  if (r->findings->len > 0)
+    r->verdict = FL_EXPLORE_FOUND;
+  else if (complete && r->stop == FL_EXPLORE_STOP_NONE)
+    r->verdict = FL_EXPLORE_COMPLETE;
+  else
+    r->verdict = FL_EXPLORE_BOUNDED;
+}
+
 FlExploreResult *
 fl_explore_run (const FlScenario *scenario, const FlConfig *config,
                 const FlExploreOptions *options, GError **error)
@@ -334,26 +369,14 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   if (options->time_limit > 0)
     s.x.deadline = s.x.started + (gint64) (options->time_limit * G_USEC_PER_SEC);
 
-  gboolean complete = explore_bounds (&s) && r->cut_by_budget == 0;
-  r->unbounded = FL_EXPLORE_REDUCTION_NONE;
-  if (!complete && (r->findings->len == 0 || options->all) && r->stop == FL_EXPLORE_STOP_NONE
-      && options->reduction != FL_EXPLORE_REDUCTION_NONE)
+  if (options->pct_runs > 0)
     {
-      /* no counterexample within the bound: the rest of the interleavings, one per class of
-       * equivalent orders, or every state once */
-      r->unbounded = options->reduction;
-      if (options->reduction == FL_EXPLORE_REDUCTION_DPOR)
-        fl_explore_dpor (&s.x);
-      else
-        fl_explore_states (&s.x);
-      complete = r->stop == FL_EXPLORE_STOP_NONE && r->cut_unbounded == 0;
+      /* randomized runs prove nothing: found, or bounded by the number of runs */
+      fl_explore_pct (&s.x, scenario);
+      r->verdict = r->findings->len > 0 ? FL_EXPLORE_FOUND : FL_EXPLORE_BOUNDED;
     }
-  if (r->findings->len > 0)
-    r->verdict = FL_EXPLORE_FOUND;
-  else if (complete && r->stop == FL_EXPLORE_STOP_NONE)
-    r->verdict = FL_EXPLORE_COMPLETE;
   else
-    r->verdict = FL_EXPLORE_BOUNDED;
+    explore_systematic (&s);
   r->seconds = (g_get_monotonic_time () - s.x.started) / (double) G_USEC_PER_SEC;
 
   g_array_unref (s.stack);

@@ -29,6 +29,7 @@ typedef enum {
 #define FL_EXPLORE_MAX_CPUS 64              /* a choice point's alternatives are one word */
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
 #define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
+#define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */
 
 /* What runs after the bounds when they found nothing and cut some schedules. */
 typedef enum {
@@ -43,6 +44,10 @@ typedef struct {
   FlExploreReduction reduction;
   gboolean all;           /* run the unbounded search after a finding too: every kind, every
                            * outcome (a finding's shortest schedule is still the bounds') */
+  /* PCT instead of the systematic search when pct_runs > 0: that many randomized runs,
+   * seeded 1, 2, ..., with pct_depth - 1 priority change points each */
+  guint64 pct_runs;
+  guint   pct_depth;
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
                            * can make two explorations of the same scenario differ */
@@ -57,6 +62,8 @@ typedef struct {
   GArray *choices;        /* guint8: the CPU of each step */
   guint64 events_hash;    /* fl_sim_get_hash() at the end of that run */
   char   *message;
+  guint64 hits;           /* schedules run that found this kind */
+  guint64 seed;           /* PCT: the seed of the run kept (0 for the systematic search) */
 } FlExploreFinding;
 
 typedef struct {
@@ -82,6 +89,9 @@ typedef struct {
   guint64 dpor_blocked;   /* DPOR: schedules stopped early, every CPU left asleep */
   guint64 dpor_races;     /* DPOR: races found and reversed */
   guint   dpor_max_preemptions; /* DPOR: the most preemptions of a schedule it ran */
+  guint64 pct_steps;      /* PCT: k, the steps of the scenario's own run */
+  guint   pct_depth;      /* PCT: d */
+  guint64 with_findings;  /* schedules run that found anything */
   guint64 states;         /* states: distinct states reached */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
 } FlExploreResult;

@@ -16,6 +16,9 @@ typedef struct {
   char    *save;
   char    *reduction;
   gboolean all;
+  char    *schedule;
+  gint     depth;
+  gint64   runs;
 } ExploreOptions;
 
 static const char *const reduction_names[] = { "none", "states", "dpor" };
@@ -53,6 +56,10 @@ first_finding (const FlExploreResult *r)
 static char *
 verdict_sentence (const FlExploreResult *r)
 {
+  if (r->pct_depth > 0)
+    return g_strdup_printf ("%s: %" G_GUINT64_FORMAT " PCT runs of depth %u, %" G_GUINT64_FORMAT
+                            " with a finding", r->verdict == FL_EXPLORE_FOUND ? "found"
+                            : "bounded", r->schedules, r->pct_depth, r->with_findings);
   if (r->verdict == FL_EXPLORE_COMPLETE && r->unbounded == FL_EXPLORE_REDUCTION_DPOR)
     return g_strdup_printf ("complete: every interleaving, beyond %u preemption%s one of each "
                             "class of equivalent orders (DPOR)", r->bound,
@@ -92,6 +99,17 @@ print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
   fprintf (out, "Schedules  %" G_GUINT64_FORMAT " run to their end (%" G_GUINT64_FORMAT
            " executions with the re-runs of lower bounds), longest %" G_GUINT64_FORMAT " steps\n",
            r->schedules, r->executions, r->max_length);
+  if (r->pct_depth > 0)
+    {
+      /* Burckhardt et al.'s bound for one run: 1 / (n k^(d-1)) */
+      double bound = 1.0 / r->config.cpus;
+      for (guint i = 1; i < r->pct_depth; i++)
+        bound /= (double) r->pct_steps;
+      fprintf (out, "PCT        depth %u over k = %" G_GUINT64_FORMAT " steps (the scenario's "
+               "own run), %u CPUs: a bug of depth %u is found by one run with probability "
+               "at least %.3g\n", r->pct_depth, r->pct_steps, r->config.cpus, r->pct_depth,
+               bound);
+    }
   if (r->unbounded == FL_EXPLORE_REDUCTION_DPOR)
     fprintf (out, "DPOR       %" G_GUINT64_FORMAT " schedules beyond the bound, %" G_GUINT64_FORMAT
              " races reversed, %" G_GUINT64_FORMAT " stopped asleep, up to %u preemptions\n",
@@ -121,8 +139,13 @@ print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
       const FlExploreFinding *f = g_ptr_array_index (r->findings, i);
       g_autofree char *steps = fl_explore_schedule_text (f->choices);
       fprintf (out, "  %s at step %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", %u preemption%s: "
-               "%s\n%s", fl_finding_kind_name (f->kind), f->step, f->length, f->preemptions,
-               f->preemptions == 1 ? "" : "s", f->message, steps);
+               "%s\n", fl_finding_kind_name (f->kind), f->step, f->length, f->preemptions,
+               f->preemptions == 1 ? "" : "s", f->message);
+      if (r->pct_depth > 0)
+        fprintf (out, "    in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs (%.1f%%); "
+                 "the schedule below is run %" G_GUINT64_FORMAT "'s\n", f->hits, r->schedules,
+                 r->schedules ? 100.0 * f->hits / r->schedules : 0, f->seed);
+      fputs (steps, out);
     }
 }
 
@@ -140,6 +163,9 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
   fl_cli_json_int (b, "dpor-races", (gint64) r->dpor_races);
   fl_cli_json_int (b, "dpor-blocked", (gint64) r->dpor_blocked);
   fl_cli_json_int (b, "states", (gint64) r->states);
+  fl_cli_json_int (b, "pct-depth", r->pct_depth);
+  fl_cli_json_int (b, "pct-steps", (gint64) r->pct_steps);
+  fl_cli_json_int (b, "with-findings", (gint64) r->with_findings);
   fl_cli_json_int (b, "states-pruned", (gint64) r->states_pruned);
   fl_cli_json_int (b, "schedules", (gint64) r->schedules);
   fl_cli_json_int (b, "executions", (gint64) r->executions);
@@ -162,6 +188,8 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
       json_builder_begin_object (b);
       fl_cli_json_string (b, "kind", fl_finding_kind_name (f->kind));
       fl_cli_json_int (b, "preemptions", f->preemptions);
+      fl_cli_json_int (b, "hits", (gint64) f->hits);
+      fl_cli_json_int (b, "seed", (gint64) f->seed);
       fl_cli_json_int (b, "step", (gint64) f->step);
       fl_cli_json_int (b, "length", (gint64) f->length);
       fl_cli_json_string (b, "message", f->message);
@@ -231,7 +259,17 @@ explore_scenario (gconstpointer options_, const char *id)
         return fl_cli_fail ("--reduction %s: expected dpor, states or none", o->reduction);
       reduction = (FlExploreReduction) i;
     }
+  gboolean pct = FALSE;
+  if (o->schedule != NULL && !(pct = g_strcmp0 (o->schedule, "pct") == 0)
+      && g_strcmp0 (o->schedule, "systematic") != 0)
+    return fl_cli_fail ("--schedule %s: expected systematic or pct", o->schedule);
+  if (o->depth < 1 || o->depth > FL_EXPLORE_PCT_MAX_DEPTH)
+    return fl_cli_fail ("--depth %d: expected 1 to %u", o->depth, FL_EXPLORE_PCT_MAX_DEPTH);
+  if (o->runs < 1)
+    return fl_cli_fail ("--runs %" G_GINT64_FORMAT ": expected 1 or more", o->runs);
   FlExploreOptions search = {
+    .pct_runs = pct ? (guint64) o->runs : 0,
+    .pct_depth = (guint) o->depth,
     .preemptions = (guint) o->preemptions,
     .reduction = reduction,
     .all = o->all,
@@ -255,7 +293,7 @@ explore_scenario (gconstpointer options_, const char *id)
 int
 fl_cli_explore (int argc, char **argv)
 {
-  ExploreOptions o = { .preemptions = 2 };
+  ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "preemptions", 0, 0, G_OPTION_ARG_INT, &o.preemptions, "The largest preemption bound tried (default 2)", "N" },
@@ -263,6 +301,9 @@ fl_cli_explore (int argc, char **argv)
     { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &o.time_limit, "Stop after S seconds (0: no limit)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the result as JSON", NULL },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &o.save, "Write the first counterexample as a scenario", "FILE" },
+    { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "systematic (default) or pct: randomized runs with priority changes", "HOW" },
+    { "depth", 0, 0, G_OPTION_ARG_INT, &o.depth, "PCT: the bug depth sought, d - 1 change points per run (default 3)", "D" },
+    { "runs", 0, 0, G_OPTION_ARG_INT64, &o.runs, "PCT: runs, seeded 1 to N (default 1000)", "N" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, "Go on after a finding: every kind, every outcome", NULL },
     { "reduction", 0, 0, G_OPTION_ARG_STRING, &o.reduction, "Beyond the bound: states (default), dpor or none", "HOW" },
     { NULL }
@@ -276,12 +317,15 @@ fl_cli_explore (int argc, char **argv)
     "counterexample has the fewest preemptions. With nothing found, the rest is explored\n"
     "without a bound: --reduction states (default) visits every reachable state once,\n"
     "dpor runs one schedule of each class of equivalent orders (source-DPOR with sleep\n"
-    "sets), none stops at the bound. The verdict is complete, bounded or found. --save\n"
+    "sets), none stops at the bound. --schedule pct runs --runs randomized schedules instead\n"
+    "(PCT, Burckhardt et al. 2010: random priorities, --depth - 1 change points). The\n"
+    "verdict is complete, bounded or found. --save\n"
     "writes the first counterexample as a scenario that `faultline-cli run` replays.\n"
     "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
     argc, argv, explore_scenario, &o);
   g_strfreev (o.sets);
   g_free (o.save);
   g_free (o.reduction);
+  g_free (o.schedule);
   return status;
 }

@@ -51,6 +51,19 @@ test_explore_safe (void)
 }
 
 static void
+test_explore_pct (void)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--schedule", "pct",
+       "--depth", "2", "--runs", "200", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.out, "PCT runs of depth 2"));
+  g_assert_nonnull (strstr (r.out, "with probability at least"));
+  g_assert_nonnull (strstr (r.out, " of 200 runs ("));
+  g_assert_nonnull (strstr (r.out, "use-after-free at step"));
+}
+
+static void
 test_explore_bad_input (void)
 {
   static const char *const bad[][4] = {
@@ -59,6 +72,8 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--preemptions=-1", NULL },
     { "explore", "spf-vs-munmap", "--set", "vma-free=sometimes" },
     { "explore", "spf-vs-munmap", "--reduction", "clever" },
+    { "explore", "spf-vs-munmap", "--schedule", "lucky" },
+    { "explore", "spf-vs-munmap", "--depth", "0" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -76,6 +91,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/explore/save-replays", test_explore_save_replays);
   g_test_add_func ("/cli/explore/safe", test_explore_safe);
+  g_test_add_func ("/cli/explore/pct", test_explore_pct);
   g_test_add_func ("/cli/explore/bad-input", test_explore_bad_input);
   return g_test_run ();
 }

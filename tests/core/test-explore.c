@@ -308,6 +308,61 @@ test_complete (gconstpointer data)
   g_assert_cmpuint (r->states, >, 1000);
 }
 
+/* The 3-CPU built-ins: no finding within one preemption, and the unsafe switch found. */
+static void
+test_three_cpus (gconstpointer data)
+{
+  const Race *race = data;
+  g_autoptr (FlScenario) sc = load_unscheduled (race->scenario);
+  g_assert_cmpuint (sc->config.cpus, ==, 3);
+  g_autoptr (FlExploreResult) safe = explore (sc, NULL, NULL, 1);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " schedules within 1 preemption, %" G_GUINT64_FORMAT
+                  " outcomes, %.2f s", race->scenario, safe->schedules, safe->outcomes,
+                  safe->seconds);
+  g_assert_cmpint (safe->verdict, ==, FL_EXPLORE_BOUNDED);
+  g_assert_cmpuint (safe->findings->len, ==, 0);
+  g_autoptr (FlExploreResult) unsafe = explore (sc, race->key, race->value, 2);
+  g_assert_cmpint (unsafe->verdict, ==, FL_EXPLORE_FOUND);
+  g_assert_nonnull (finding_of (unsafe, race->kind));
+  g_assert_cmpuint (unsafe->bound, ==, race->bound);
+}
+
+/* PCT finds the use-after-free the uniform dice miss, often; its run replays; same seeds,
+ * same runs. */
+static void
+test_pct (void)
+{
+  g_autoptr (FlScenario) sc = load_unscheduled ("spf-vs-munmap");
+  FlConfig config = sc->config;
+  g_assert_true (fl_config_set (&config, "vma-free", "immediate", NULL));
+  FlExploreOptions options = { .pct_runs = 300, .pct_depth = 2 };
+  g_autoptr (FlExploreResult) r = fl_explore_run (sc, &config, &options, NULL);
+  g_assert_nonnull (r);
+  g_assert_cmpint (r->verdict, ==, FL_EXPLORE_FOUND);
+  g_assert_cmpuint (r->schedules, ==, 300);
+  g_assert_cmpuint (r->pct_depth, ==, 2);
+  g_assert_cmpuint (r->pct_steps, >, 10);
+  const FlExploreFinding *f = finding_of (r, FL_FINDING_USE_AFTER_FREE);
+  g_assert_nonnull (f);
+  g_test_message ("use-after-free in %" G_GUINT64_FORMAT " of 300 runs, kept run %" G_GUINT64_FORMAT,
+                  f->hits, f->seed);
+  /* at least Burckhardt et al.'s 1/(n k) per run, on average: here 300 / (2 k) */
+  g_assert_cmpuint (f->hits * 2 * r->pct_steps, >=, 300);
+  g_assert_cmpuint (f->seed, >=, 1);
+  g_autofree char *text = fl_explore_scenario_text (sc, &r->config, f->choices, "pct");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fl_explore_replay_check (text, f, &error));
+  g_autoptr (FlExploreResult) again = fl_explore_run (sc, &config, &options, NULL);
+  g_assert_cmpuint (finding_of (again, FL_FINDING_USE_AFTER_FREE)->hits, ==, f->hits);
+  g_assert_cmpuint (finding_of (again, FL_FINDING_USE_AFTER_FREE)->events_hash, ==,
+                    f->events_hash);
+}
+
+static const Race three_cpus[] = {
+  { "spf-two-vs-munmap", "vma-free", "immediate", FL_FINDING_USE_AFTER_FREE, 2 },
+  { "spf-vs-mprotect-munmap", "spf-seqcheck", "off", FL_FINDING_STALE_MAPPING, 1 },
+};
+
 int
 main (int argc, char **argv)
 {
@@ -341,5 +396,11 @@ main (int argc, char **argv)
                         "[cpu0]\nops=swap-out 0x7f0000001000\n\n[cpu1]\nops=barrier\n",
                         test_reductions);
   g_test_add_func ("/explore/reductions/two-swap-outs", test_reductions_agree);
+  g_test_add_func ("/explore/pct", test_pct);
+  for (guint i = 0; i < G_N_ELEMENTS (three_cpus); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/explore/three-cpus/%s", three_cpus[i].scenario);
+      g_test_add_data_func (path, &three_cpus[i], test_three_cpus);
+    }
   return g_test_run ();
 }
