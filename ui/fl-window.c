@@ -20,6 +20,7 @@
 #include "fl-session.h"
 #include "fl-shortcuts.h"
 #include "fl-switches-button.h"
+#include "fl-text-scale.h"
 #include "fl-view-area.h"
 
 /* The lanes take at most this share of the height between header and scrubber at first. */
@@ -190,6 +191,24 @@ fl_window_place_paned (GtkWidget *paned, GdkFrameClock *clock, gpointer user_dat
   return G_SOURCE_REMOVE;
 }
 
+/* Again, once the views' type changed size: larger lanes keep their legend. */
+void
+fl_window_fit_lanes (FlWindow *self)
+{
+  g_return_if_fail (FL_IS_WINDOW (self));
+
+  if (self->place_paned_id == 0 && self->paned != NULL)
+    self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
+                                                         fl_window_place_paned, self, NULL);
+}
+
+static void
+fl_window_text_scale_changed (FlWindow *self)
+{
+  fl_presentation_set_text_scale (self->presentation,
+                                  g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY));
+}
+
 static void
 fl_window_loading_changed (FlWindow *self)
 {
@@ -210,9 +229,7 @@ fl_window_loading_changed (FlWindow *self)
   gtk_widget_set_visible (self->error_edit_button, FALSE);
   g_clear_pointer (&self->failed_file, g_free);
   gtk_stack_set_visible_child_name (self->stack, "views");
-  if (self->place_paned_id == 0)
-    self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
-                                                         fl_window_place_paned, self, NULL);
+  fl_window_fit_lanes (self);
   fl_window_session_changed (self);
 
   /* A scenario that loaded is the one to open next time (text from elsewhere is not). */
@@ -480,14 +497,16 @@ fl_window_init (FlWindow *self)
   {
     g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
-    /* The overlay is the window's own child: not bound as a template child, since disposing
-     * the template would unparent it under GtkWindow's feet. */
-    GtkOverlay *overlay = GTK_OVERLAY (gtk_window_get_child (GTK_WINDOW (self)));
-
     fl_window_collect_views (GTK_WIDGET (self->stack), views);
     self->presentation = fl_presentation_new (GTK_WINDOW (self), self->session,
-                                              self->bookmarks, overlay, views);
+                                              self->bookmarks, self->views_box,
+                                              GTK_WIDGET (self->paned), views);
   }
+  /* the text scale a lecturer chose last time, and each one chosen from now on */
+  fl_text_scale_add_actions (G_ACTION_MAP (self), self->settings);
+  g_signal_connect_object (self->settings, "changed::" FL_TEXT_SCALE_KEY,
+                           G_CALLBACK (fl_window_text_scale_changed), self, G_CONNECT_SWAPPED);
+  fl_window_text_scale_changed (self);
 
   /* Compare mode: a page of its own, added after the views were collected for presenting. */
   self->compare_page = fl_compare_page_new (self->session);
@@ -707,4 +726,12 @@ fl_window_get_compare_page (FlWindow *self)
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
 
   return self->compare_page;
+}
+
+GtkWidget *
+fl_window_get_caption (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return fl_presentation_get_caption (self->presentation);
 }

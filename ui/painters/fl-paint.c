@@ -69,10 +69,11 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
   p->w = vp->width;
   p->h = vp->height;
   /* A view shown alone on a projector grows its text with its size, up to half as big
-   * again; a presentation's font scale wins when it asks for more. */
+   * again; a presentation's or the user's text scale wins when it asks for more, and a
+   * text scale below 1 (Ctrl+minus) shrinks whatever the size gave. */
   double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
   double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
-  p->fs = 13.0 * MAX (scale, by_size);
+  p->fs = 13.0 * (scale < 1.0 ? scale * by_size : MAX (scale, by_size));
   p->step = fl_sim_get_step (sim);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   p->selected = MIN (vp->selected_cpu, ncpus - 1);
