@@ -75,3 +75,23 @@ fl_text_scale_add_actions (GActionMap *map, GSettings *settings)
                            G_CALLBACK (fl_text_scale_update), map, 0);
   fl_text_scale_update (settings, FL_TEXT_SCALE_KEY, map);
 }
+
+void
+fl_text_scale_apply_css (GdkDisplay *display, double scale)
+{
+  static GtkCssProvider *provider;
+  g_autofree char *css = NULL;
+
+  g_return_if_fail (GDK_IS_DISPLAY (display));
+
+  if (provider == NULL)
+    {
+      provider = gtk_css_provider_new ();
+      /* above the application's style.css, which sizes some of the same labels */
+      gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+    }
+  /* .fl-views is the views page (data/ui/fl-window.ui); a percentage of the size it inherits */
+  css = g_strdup_printf (".fl-views { font-size: %d%%; }", (int) lround (scale * 100));
+  gtk_css_provider_load_from_data (provider, css, -1);
+}

@@ -14,6 +14,7 @@
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
 #include "fl-lanes-area.h"
+#include "fl-panels.h"
 #include "fl-scenario-about.h"
 #include "fl-scenario-button.h"
 #include "fl-scrubber.h"
@@ -111,9 +112,22 @@ fl_window_update_step (FlWindow *self)
       text = g_strdup_printf (_("%s (stopped)"), plain);
     }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), stopped);
-  /* room for the run's largest step, so the header does not shift while playing */
+  /* room for the run's largest step, so the header does not shift while playing: as wide as
+   * that text is (width-chars would count each narrow space as wide as a digit, which at
+   * 2.9 million steps made the header too wide for a 1024-pixel screen) */
   widest = g_strdup_printf (_("step %s / %s"), of, of);
-  gtk_label_set_width_chars (self->step_label, (int) g_utf8_strlen (widest, -1));
+  if (g_strcmp0 (widest, self->step_widest) != 0)
+    {
+      int natural = 0;
+
+      g_free (self->step_widest);
+      self->step_widest = g_steal_pointer (&widest);
+      gtk_label_set_label (self->step_label, self->step_widest);
+      gtk_widget_set_size_request (GTK_WIDGET (self->step_label), -1, -1);
+      gtk_widget_measure (GTK_WIDGET (self->step_label), GTK_ORIENTATION_HORIZONTAL, -1, NULL,
+                          &natural, NULL, NULL);
+      gtk_widget_set_size_request (GTK_WIDGET (self->step_label), natural, -1);
+    }
   gtk_label_set_label (self->step_label, text);
 }
 
@@ -205,8 +219,10 @@ fl_window_fit_lanes (FlWindow *self)
 static void
 fl_window_text_scale_changed (FlWindow *self)
 {
-  fl_presentation_set_text_scale (self->presentation,
-                                  g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY));
+  double scale = g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY);
+
+  fl_presentation_set_text_scale (self->presentation, scale);
+  fl_text_scale_apply_css (gtk_widget_get_display (GTK_WIDGET (self)), scale);
 }
 
 static void
@@ -319,6 +335,19 @@ fl_window_format_speed (GtkScale *scale, double value, gpointer user_data)
   return g_strdup_printf (_("%s/s"), number);
 }
 
+/* The slider's value, in its tooltip (the header bar has no room beside it at 1024 px). */
+static void
+fl_window_update_speed_tooltip (FlWindow *self)
+{
+  g_autofree char *speed = fl_window_format_speed (self->speed_scale,
+                                                   gtk_adjustment_get_value (self->speed_adjustment),
+                                                   NULL);
+  /* Translators: the speed slider's tooltip; %s is the speed, e.g. "10/s" (steps a second) */
+  g_autofree char *tip = g_strdup_printf (_("Playback speed: %s"), speed);
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->speed_scale), tip);
+}
+
 /* ---- what the window reacts to ---- */
 
 static void
@@ -392,6 +421,7 @@ fl_window_finalize (GObject *object)
 
   g_clear_pointer (&self->scenario, g_free);
   g_clear_pointer (&self->failed_file, g_free);
+  g_clear_pointer (&self->step_widest, g_free);
 
   G_OBJECT_CLASS (fl_window_parent_class)->finalize (object);
 }
@@ -447,6 +477,7 @@ fl_window_class_init (FlWindowClass *klass)
   g_type_ensure (FL_TYPE_LANES_AREA);
   g_type_ensure (FL_TYPE_FINDINGS_LIST);
   g_type_ensure (FL_TYPE_SCRUBBER);
+  g_type_ensure (FL_TYPE_PANELS);
 
   gtk_widget_class_set_template_from_resource (widget_class, FL_RESOURCE_BASE "/ui/fl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stack);
@@ -528,6 +559,9 @@ fl_window_init (FlWindow *self)
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                fl_speed_to_scale, fl_speed_from_scale, NULL, NULL);
   gtk_scale_set_format_value_func (self->speed_scale, fl_window_format_speed, NULL, NULL);
+  g_signal_connect_object (self->speed_adjustment, "value-changed",
+                           G_CALLBACK (fl_window_update_speed_tooltip), self, G_CONNECT_SWAPPED);
+  fl_window_update_speed_tooltip (self);
 
   g_object_bind_property (self->session, "progress", self->progress_bar, "fraction",
                           G_BINDING_SYNC_CREATE);

@@ -265,8 +265,8 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
 
       fl_test_fit_window_scaled (window, sizes[s][0], sizes[s][1], &scale_w, &scale_h);
       fl_check_lanes (sim, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LANES), machine->ncpus, where);
-      fl_check_rcu (sim, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_RCU), machine->ncpus, where);
-      fl_check_cache (sim, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_CACHE), machine->ncpus, where);
+      fl_check_rcu (sim, fl_test_show_view (window, FL_VIEW_RCU), machine->ncpus, where);
+      fl_check_cache (sim, fl_test_show_view (window, FL_VIEW_CACHE), machine->ncpus, where);
     }
 
   /* a CPU chosen out of sight brings its lane on screen, named */

@@ -150,6 +150,36 @@ fl_test_find_view (GtkWidget *root, FlView view)
   g_error ("no %s view in the window", fl_view_name (view));
 }
 
+static gboolean
+fl_is_panels (GtkWidget *widget, gconstpointer data)
+{
+  return FL_IS_PANELS (widget);
+}
+
+FlPanels *
+fl_test_find_panels (GtkWindow *window)
+{
+  GtkWidget *panels = fl_test_find_widget (GTK_WIDGET (window), fl_is_panels, NULL);
+
+  g_assert_nonnull (panels);
+  return FL_PANELS (panels);
+}
+
+FlViewArea *
+fl_test_show_view (GtkWindow *window, FlView view)
+{
+  FlViewArea *area = fl_test_find_view (GTK_WIDGET (window), view);
+  FlPanels *panels = fl_test_find_panels (window);
+  int tab = fl_panels_tab_of (panels, GTK_WIDGET (area));
+
+  if (tab >= 0 && fl_panels_is_compact (panels) && fl_panels_get_tab (panels) != (guint) tab)
+    {
+      fl_panels_set_tab (panels, (guint) tab);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+  return area;
+}
+
 GtkWidget *
 fl_test_find_widget (GtkWidget *root, FlWidgetMatch match, gconstpointer data)
 {

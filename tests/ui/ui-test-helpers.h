@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "fl-application.h"
+#include "fl-panels.h"
 #include "fl-session.h"
 #include "fl-view-area.h"
 #include "fl-window.h"
@@ -27,6 +28,12 @@ GPtrArray  *fl_test_find_views      (GtkWidget    *root);
 /* The window's view of `view` (the first, in widget-tree order); fails the test when
  * there is none. */
 FlViewArea *fl_test_find_view       (GtkWidget    *root,
+                                     FlView        view);
+/* The window's panels under the lanes (fl-panels.h). */
+FlPanels   *fl_test_find_panels     (GtkWindow    *window);
+/* The window's view of `view`, brought on screen first: when the panels are tabs (a small
+ * window), its tab is chosen and the window drawn again. */
+FlViewArea *fl_test_show_view       (GtkWindow    *window,
                                      FlView        view);
 /* The first widget in `root`'s tree, `root` included, that `match` accepts, or NULL. */
 typedef gboolean (*FlWidgetMatch) (GtkWidget *widget, gconstpointer data);
