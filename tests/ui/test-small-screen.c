@@ -14,6 +14,8 @@
 #include "ui-test-helpers.h"
 
 #define MIN_CODE_LINES 10
+/* at a lecture's text scale (1.75) the code is fewer, larger lines under a larger step box */
+#define MIN_LECTURE_LINES 5
 
 static const int sizes[][2] = { { 1024, 700 }, { 1280, 800 }, { 1920, 1080 } };
 /* the longest built-in id, the longest run (its step count is the header's widest text), and
@@ -196,6 +198,56 @@ fl_check_presenting (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_false (gtk_widget_get_visible (caption));
 }
 
+/* A lecture at 1920×1080 with the text at 1.75: the grid's rows are too short for that type,
+ * so the panels are tabs in two groups, and the tree, RCU and the listing are on screen
+ * together (the screen of make test is 1600 wide: wide enough for two groups). */
+static void
+fl_check_lecture (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  FlPanels *panels = fl_test_find_panels (window);
+  double scale_w, scale_h;
+  FlViewport viewport;
+  g_autoptr(GArray) listing = NULL;
+  g_autoptr(GArray) vma = NULL;
+
+  fl_test_wait_loaded (session);
+  fl_window_set_scenario (FL_WINDOW (window), "spf-vs-munmap");
+  fl_test_wait_loaded (session);
+  fl_session_seek (session, 30);
+  for (int i = 0; i < 4; i++)
+    g_action_group_activate_action (G_ACTION_GROUP (window), "text-larger", NULL);
+  fl_test_fit_window_scaled (window, 1920, 1080, &scale_w, &scale_h);
+  g_assert_true (fl_panels_is_compact (panels));
+  fl_test_show_view (window, FL_VIEW_RCU);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fl_test_find_view (GTK_WIDGET (window), FL_VIEW_VMA))));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fl_test_find_view (GTK_WIDGET (window), FL_VIEW_RCU))));
+  listing = fl_texts_of (window, fl_session_get_sim (session), FL_VIEW_LISTING, 1, 1, &viewport);
+  g_assert_cmpfloat (viewport.font_scale, ==, 1.75);
+  g_assert_cmpuint (fl_count_code_lines (listing), >=, MIN_LECTURE_LINES);
+  /* the box of the unlinked VMA: its range in type at least 1.75 times 13 px */
+  vma = fl_texts_of (window, fl_session_get_sim (session), FL_VIEW_VMA, 1, 1, &viewport);
+  guint ranges = 0;
+  for (guint i = 0; i < vma->len; i++)
+    {
+      const FlElidedText *t = &g_array_index (vma, FlElidedText, i);
+      /* "7f0000000000–7f0000004000", or "…0000–…4000" under a note of the digits cut */
+      if (strstr (t->text, "–") != NULL)
+        {
+          g_assert_cmpfloat (t->height, >=, 13 * 1.75);
+          ranges++;
+        }
+    }
+  g_assert_cmpuint (ranges, ==, 1);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
+}
+
+static void
+test_small_screen_lecture (void)
+{
+  fl_test_run_application (fl_check_lecture, NULL);
+}
+
 static void
 test_small_screen_sizes (void)
 {
@@ -217,6 +269,7 @@ main (int argc, char **argv)
   fl_test_init_window_test (&argc, &argv);
   g_test_add_func ("/ui/small-screen/sizes", test_small_screen_sizes);
   g_test_add_func ("/ui/small-screen/presenting", test_small_screen_presenting);
+  g_test_add_func ("/ui/small-screen/lecture", test_small_screen_lecture);
   status = g_test_run ();
   fl_test_remove_data_home (data_home);
   return status;

@@ -172,7 +172,7 @@ fl_test_show_view (GtkWindow *window, FlView view)
   FlPanels *panels = fl_test_find_panels (window);
   int tab = fl_panels_tab_of (panels, GTK_WIDGET (area));
 
-  if (tab >= 0 && fl_panels_is_compact (panels) && fl_panels_get_tab (panels) != (guint) tab)
+  if (tab >= 0 && !fl_panels_is_shown (panels, (guint) tab))
     {
       fl_panels_set_tab (panels, (guint) tab);
       gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
