@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "fl-scenario-about.h"
+#include "fl-text-scale.h"
 #include "fl-view-area.h"
 #include "fl-window.h"
 
@@ -24,6 +25,7 @@ struct _FlPresentation
   FlSession   *session;
   FlBookmarks *bookmarks;
   GPtrArray   *views;       /* FlViewArea, borrowed from the window's tree */
+  GtkWidget   *box;         /* the views page, marked fl-presenting while presenting */
   GtkWidget   *caption;
   GtkLabel    *title;
   GtkLabel    *note;
@@ -75,8 +77,9 @@ fl_presentation_go (FlPresentation *self, int index)
   fl_presentation_show_caption (self);
 }
 
-/* The views' type: the user's text scale, larger while presenting. The lanes' natural
- * height grows with it, so the window gives them room again (their legend stays). */
+/* The views' type: the user's text scale, larger while presenting; GTK's text in the views
+ * page (the tabs, the findings list) follows. The lanes' natural height grows with it, so
+ * the window gives them room again (their legend stays). */
 static void
 fl_presentation_apply_font_scale (FlPresentation *self)
 {
@@ -84,6 +87,12 @@ fl_presentation_apply_font_scale (FlPresentation *self)
 
   for (guint i = 0; i < self->views->len; i++)
     fl_view_area_set_font_scale (g_ptr_array_index (self->views, i), scale);
+  if (self->active)
+    gtk_widget_add_css_class (self->box, "fl-presenting");
+  else
+    gtk_widget_remove_css_class (self->box, "fl-presenting");
+  fl_text_scale_apply_css (gtk_widget_get_display (self->box), self->text_scale,
+                           PRESENT_FONT_SCALE);
   if (FL_IS_WINDOW (self->window))
     fl_window_fit_lanes (FL_WINDOW (self->window));
 }
@@ -241,6 +250,7 @@ fl_presentation_new (GtkWindow *window, FlSession *session, FlBookmarks *bookmar
   self->session = g_object_ref (session);
   self->bookmarks = g_object_ref (bookmarks);
   self->views = g_ptr_array_ref (views);
+  self->box = GTK_WIDGET (box);
 
   /* the caption: a dark band across the window under the views, which give it its room:
    * over them it would hide whatever panel lies at the bottom centre (RCU) */

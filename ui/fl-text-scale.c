@@ -77,7 +77,7 @@ fl_text_scale_add_actions (GActionMap *map, GSettings *settings)
 }
 
 void
-fl_text_scale_apply_css (GdkDisplay *display, double scale)
+fl_text_scale_apply_css (GdkDisplay *display, double scale, double presenting)
 {
   static GtkCssProvider *provider;
   g_autofree char *css = NULL;
@@ -92,6 +92,7 @@ fl_text_scale_apply_css (GdkDisplay *display, double scale)
                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
     }
   /* .fl-views is the views page (data/ui/fl-window.ui); a percentage of the size it inherits */
-  css = g_strdup_printf (".fl-views { font-size: %d%%; }", (int) lround (scale * 100));
+  css = g_strdup_printf (".fl-views { font-size: %d%%; } .fl-views.fl-presenting { font-size: %d%%; }",
+                         (int) lround (scale * 100), (int) lround (scale * presenting * 100));
   gtk_css_provider_load_from_data (provider, css, -1);
 }

@@ -18,9 +18,11 @@ void   fl_text_scale_add_actions (GActionMap *map,
                                   GSettings  *settings);
 
 /* GTK's own text under the header bar (the scenario's description, the panels' tabs, the
- * findings list, presentation mode's caption) at `scale` too, in every window of `display`:
- * the header bar stays as it is, so a larger text never makes a small window wider. */
+ * findings list) at `scale` too, in every window of `display`, and `presenting` times that in
+ * a views page of class fl-presenting: the header bar stays as it is, so a larger text never
+ * makes a small window wider. */
 void   fl_text_scale_apply_css   (GdkDisplay *display,
-                                  double      scale);
+                                  double      scale,
+                                  double      presenting);
 
 G_END_DECLS

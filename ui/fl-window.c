@@ -219,10 +219,8 @@ fl_window_fit_lanes (FlWindow *self)
 static void
 fl_window_text_scale_changed (FlWindow *self)
 {
-  double scale = g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY);
-
-  fl_presentation_set_text_scale (self->presentation, scale);
-  fl_text_scale_apply_css (gtk_widget_get_display (GTK_WIDGET (self)), scale);
+  fl_presentation_set_text_scale (self->presentation,
+                                  g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY));
 }
 
 static void
