@@ -97,8 +97,18 @@ fl_panels_add_tab (FlPanels *self, GtkWidget *panel)
 
       if ((bar == BAR_FIRST && tab >= SPLIT) || (bar == BAR_SECOND && tab < SPLIT))
         continue;
-      button = gtk_toggle_button_new_with_label (
-        view != NULL ? fl_view_get_title (fl_view_area_get_view (view)) : "");
+      {
+        /* a tab's name gives way (whole in its tooltip) before the window grows wider than
+         * the screen, as five tabs at a large text scale on 1024 pixels would make it */
+        const char *title = view != NULL ? fl_view_get_title (fl_view_area_get_view (view)) : "";
+        GtkWidget *label = gtk_label_new (title);
+
+        gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+        gtk_label_set_width_chars (GTK_LABEL (label), 3);
+        button = gtk_toggle_button_new ();
+        gtk_button_set_child (GTK_BUTTON (button), label);
+        gtk_widget_set_tooltip_text (button, title);
+      }
       g_object_set_data (G_OBJECT (button), "fl-tab", GUINT_TO_POINTER (tab));
       if (self->buttons[bar]->len > 0)
         gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), self->buttons[bar]->pdata[0]);

@@ -190,17 +190,21 @@ fl_elided_texts_at (GArray *elided, double x, double y)
 }
 
 /* Below the size a view is laid out for, it is drawn at that size and scaled down: smaller,
- * but never overlapping. The window's layout needs 1280×720, a single view much less. */
+ * but never overlapping. The window's layout needs 1280×720, a single view much less; a
+ * view's text larger than normal (Ctrl+plus, presentation mode) needs as many more lines'
+ * height, so in a panel too short for it the text grows only as far as it fits (across,
+ * the views shorten their texts instead). */
 double
 fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport)
 {
   double min_w = whole_window ? 1280 : 360, min_h = whole_window ? 720 : 200;
+  double larger = whole_window ? 1.0 : MAX (viewport->font_scale, 1.0);
   if (paint == fl_paint_lanes)
     min_h = 110;
   /* the tiles fit in less; the findings below them are left out when there is no room */
   else if (paint == fl_paint_counters)
     min_h = 165;
-  return MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
+  return MIN (1.0, MIN (viewport->width / min_w, viewport->height / (min_h * larger)));
 }
 
 void
