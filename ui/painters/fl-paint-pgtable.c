@@ -728,7 +728,7 @@ fl_paint_pgtable (FlPaintCtx *p)
        * 1920×1080 they filled a tenth of it): the largest zoom at which all of them fit. */
       static const double zooms[] = { 1.8, 1.55, 1.3, 1.15 };
       FlPaintCtx zoomed = *p;
-      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+      for (guint z = 0; z < G_N_ELEMENTS (zooms) && !p->vp->measuring; z++)
         {
           double need_w, need_h;
           tables_extent (&t, p->fs * zooms[z], &need_w, &need_h);

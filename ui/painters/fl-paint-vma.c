@@ -453,7 +453,8 @@ fl_paint_vma (FlPaintCtx *p)
       double pill_h = 0, level_h = 0;
       guint n = MAX (t.nodes->len, 1u);
       char probe[96];
-      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+      /* measured for its natural height, the tree has its normal size: the last zoom */
+      for (guint z = p->vp->measuring ? G_N_ELEMENTS (zooms) - 1 : 0; z < G_N_ELEMENTS (zooms); z++)
         {
           t.size = base * zooms[z];
           line = fl_text_height (p, FL_FONT_MONO, t.size);
@@ -526,8 +527,8 @@ fl_paint_vma (FlPaintCtx *p)
             }
           t.abbreviate = t.mode != MODE_DOT && t.bw < range_w;
           level_h = MIN (level_h, t.bh + pill_h * 1.6 + t.size);
-          if (zooms[z] == 1.0 || fl_vma_zoom_fits (&t, room, full_w, level_h, pill_h, bottom - top,
-                                                   ghost_w))
+          if (zooms[z] == 1.0
+              || fl_vma_zoom_fits (&t, room, full_w, level_h, pill_h, bottom - top, ghost_w))
             break;
         }
 
