@@ -205,7 +205,7 @@ static const GActionEntry fl_application_actions[] = {
  * application accelerators never do. */
 static const struct {
   const char *action;
-  const char *accels[2];
+  const char *accels[4];
 } fl_application_accels[] = {
   { "app.quit", { "<Control>q", NULL } },
   /* GtkWindow's own action: the editor, the store browser, any window (the editor asks
@@ -224,6 +224,11 @@ static const struct {
   { "win.save-as", { "<Control><Shift>s", NULL } },
   { "win.next-finding", { "F8", NULL } },
   { "win.previous-finding", { "<Shift>F8", NULL } },
+  /* the views' text scale (fl-text-scale.c), as a browser's zoom: "plus" is Shift+equal on
+   * most keyboards, so Ctrl+= too, and the keypad's */
+  { "win.text-larger", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+  { "win.text-smaller", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+  { "win.text-normal", { "<Control>0", "<Control>KP_0", NULL } },
 };
 
 /* ---- GApplication ---- */

@@ -11,6 +11,7 @@
 
 #include "fl-scrubber.h"
 #include "fl-style.h"
+#include "fl-text-scale.h"
 
 struct _FlComparePage
 {
@@ -29,6 +30,7 @@ struct _FlComparePage
   FlSim        *b;             /* owned */
   FlCompare    *cmp;
   char         *description;  /* what the area tells assistive technologies */
+  GSettings    *settings;     /* the text scale the compare painters draw at */
 };
 
 G_DEFINE_FINAL_TYPE (FlComparePage, fl_compare_page, GTK_TYPE_WIDGET)
@@ -196,7 +198,8 @@ fl_compare_page_viewport (FlComparePage *self, FlViewport *viewport)
   *viewport = (FlViewport) {
     .width = gtk_widget_get_width (self->area),
     .height = gtk_widget_get_height (self->area),
-    .font_scale = 1.0,
+    /* the lecture's text scale, as the window's views (fl-text-scale.h) */
+    .font_scale = g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY),
     .selected_cpu = fl_session_get_selected_cpu (self->session),
   };
 }
@@ -455,6 +458,7 @@ fl_compare_page_dispose (GObject *object)
   self->spinner = NULL;
   g_clear_object (&self->session);
   g_clear_pointer (&self->description, g_free);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (fl_compare_page_parent_class)->dispose (object);
 }
@@ -548,6 +552,10 @@ fl_compare_page_init (FlComparePage *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Comparison of two designs"),
                                   -1);
   gtk_box_append (GTK_BOX (self->box), self->area);
+
+  self->settings = g_settings_new (FL_APP_ID);
+  g_signal_connect_object (self->settings, "changed::" FL_TEXT_SCALE_KEY,
+                           G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

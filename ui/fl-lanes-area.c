@@ -446,9 +446,14 @@ fl_lanes_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
   *natural = 200;
   if (sim != NULL)
     {
-      FlViewport viewport = { .width = for_size > 0 ? for_size : 1280, .font_scale = 1.0 };
+      FlViewport viewport;
+
+      /* at the type the lanes are drawn at: larger type, taller lanes, legend included */
+      fl_view_area_get_viewport (FL_VIEW_AREA (widget), &viewport);
+      viewport.width = for_size > 0 ? for_size : 1280;
       /* many CPUs get thinner lanes rather than most of the window */
-      *natural = CLAMP ((int) fl_lanes_natural_height (sim, &viewport), *minimum, 360);
+      *natural = CLAMP ((int) fl_lanes_natural_height (sim, &viewport), *minimum,
+                        (int) (360 * MAX (viewport.font_scale, 1.0)));
     }
 }
 

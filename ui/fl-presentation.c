@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "fl-scenario-about.h"
+#include "fl-text-scale.h"
 #include "fl-view-area.h"
 #include "fl-window.h"
 
@@ -24,9 +25,11 @@ struct _FlPresentation
   FlSession   *session;
   FlBookmarks *bookmarks;
   GPtrArray   *views;       /* FlViewArea, borrowed from the window's tree */
+  GtkWidget   *box;         /* the views page, marked fl-presenting while presenting */
   GtkWidget   *caption;
   GtkLabel    *title;
   GtkLabel    *note;
+  double       text_scale;  /* the user's (fl-text-scale.h); presenting multiplies it */
   gboolean     active;
   gboolean     was_fullscreen;
   int          index;
@@ -74,11 +77,43 @@ fl_presentation_go (FlPresentation *self, int index)
   fl_presentation_show_caption (self);
 }
 
+/* The views' type: the user's text scale, larger while presenting; GTK's text in the views
+ * page (the tabs, the findings list) follows. The lanes' natural height grows with it, so
+ * the window gives them room again (their legend stays). */
 static void
-fl_presentation_set_font_scale (FlPresentation *self, double scale)
+fl_presentation_apply_font_scale (FlPresentation *self)
 {
+  double scale = self->text_scale * (self->active ? PRESENT_FONT_SCALE : 1.0);
+
   for (guint i = 0; i < self->views->len; i++)
     fl_view_area_set_font_scale (g_ptr_array_index (self->views, i), scale);
+  if (self->active)
+    gtk_widget_add_css_class (self->box, "fl-presenting");
+  else
+    gtk_widget_remove_css_class (self->box, "fl-presenting");
+  fl_text_scale_apply_css (gtk_widget_get_display (self->box), self->text_scale,
+                           PRESENT_FONT_SCALE);
+  if (FL_IS_WINDOW (self->window))
+    fl_window_fit_lanes (FL_WINDOW (self->window));
+}
+
+void
+fl_presentation_set_text_scale (FlPresentation *self, double scale)
+{
+  g_return_if_fail (FL_IS_PRESENTATION (self));
+  g_return_if_fail (scale > 0);
+
+  if (self->text_scale == scale)
+    return;
+  self->text_scale = scale;
+  fl_presentation_apply_font_scale (self);
+}
+
+GtkWidget *
+fl_presentation_get_caption (FlPresentation *self)
+{
+  g_return_val_if_fail (FL_IS_PRESENTATION (self), NULL);
+  return self->caption;
 }
 
 gboolean
@@ -94,7 +129,7 @@ fl_presentation_enter (FlPresentation *self)
   self->active = TRUE;
   self->was_fullscreen = gtk_window_is_fullscreen (self->window);
   gtk_window_fullscreen (self->window);
-  fl_presentation_set_font_scale (self, PRESENT_FONT_SCALE);
+  fl_presentation_apply_font_scale (self);
   /* the views need the room: the captions tell the story */
   if (FL_IS_WINDOW (self->window))
     fl_scenario_about_set_presenting (fl_window_get_scenario_about (FL_WINDOW (self->window)),
@@ -112,7 +147,7 @@ fl_presentation_leave (FlPresentation *self)
     return;
   self->active = FALSE;
   gtk_widget_set_visible (self->caption, FALSE);
-  fl_presentation_set_font_scale (self, 1.0);
+  fl_presentation_apply_font_scale (self);
   if (FL_IS_WINDOW (self->window))
     fl_scenario_about_set_presenting (fl_window_get_scenario_about (FL_WINDOW (self->window)),
                                       FALSE);
@@ -202,11 +237,12 @@ static void
 fl_presentation_init (FlPresentation *self)
 {
   self->index = -1;
+  self->text_scale = 1.0;
 }
 
 FlPresentation *
 fl_presentation_new (GtkWindow *window, FlSession *session, FlBookmarks *bookmarks,
-                     GtkOverlay *overlay, GPtrArray *views)
+                     GtkBox *box, GtkWidget *sibling, GPtrArray *views)
 {
   FlPresentation *self = g_object_new (FL_TYPE_PRESENTATION, NULL);
 
@@ -214,25 +250,26 @@ fl_presentation_new (GtkWindow *window, FlSession *session, FlBookmarks *bookmar
   self->session = g_object_ref (session);
   self->bookmarks = g_object_ref (bookmarks);
   self->views = g_ptr_array_ref (views);
+  self->box = GTK_WIDGET (box);
 
-  /* the caption: bottom centre, over the views, on a dark plate that reads on any view */
+  /* the caption: a dark band across the window under the views, which give it its room:
+   * over them it would hide whatever panel lies at the bottom centre (RCU) */
   self->caption = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   self->title = GTK_LABEL (gtk_label_new (NULL));
   self->note = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->title, TRUE);
   gtk_label_set_wrap (self->note, TRUE);
   gtk_label_set_max_width_chars (self->note, 80);
+  gtk_label_set_justify (self->title, GTK_JUSTIFY_CENTER);
+  gtk_label_set_justify (self->note, GTK_JUSTIFY_CENTER);
   gtk_widget_add_css_class (GTK_WIDGET (self->title), "fl-caption-title");
   gtk_widget_add_css_class (GTK_WIDGET (self->note), "fl-caption-note");
   gtk_widget_add_css_class (self->caption, "fl-caption");
   gtk_box_append (GTK_BOX (self->caption), GTK_WIDGET (self->title));
   gtk_box_append (GTK_BOX (self->caption), GTK_WIDGET (self->note));
-  gtk_widget_set_halign (self->caption, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (self->caption, GTK_ALIGN_END);
-  gtk_widget_set_margin_bottom (self->caption, 48);
   gtk_widget_set_can_target (self->caption, FALSE);
   gtk_widget_set_visible (self->caption, FALSE);
-  gtk_overlay_add_overlay (overlay, self->caption);
+  gtk_box_insert_child_after (box, self->caption, sibling);
 
   /* Escape leaves; when not presenting it goes on to whoever else wants it. */
   {

@@ -77,6 +77,7 @@ fl_scenario_button_sync (FlScenarioButton *self)
   if (name == NULL || name[0] == '\0')
     {
       gtk_label_set_label (self->label, _("Scenario"));
+      gtk_label_set_ellipsize (self->label, PANGO_ELLIPSIZE_NONE);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button), _("Choose a scenario"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Choose a scenario"),
@@ -87,6 +88,11 @@ fl_scenario_button_sync (FlScenarioButton *self)
       g_autofree char *accessible = NULL;
 
       gtk_label_set_label (self->label, name);
+      /* a built-in's id (20 characters at most) is never cut: at 1024 pixels the header's
+       * title gives way instead; only a longer file name shrinks, to about 20 */
+      gboolean long_name = g_utf8_strlen (name, -1) > 20;
+      gtk_label_set_ellipsize (self->label, long_name ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_NONE);
+      gtk_label_set_width_chars (self->label, long_name ? 20 : -1);
       /* The title says what the run shows; the scenario as given (a path, maybe) is the name
        * in full, which the label may have to ellipsize. */
       if (title != NULL && title[0] != '\0')
@@ -263,8 +269,9 @@ fl_scenario_button_class_init (FlScenarioButtonClass *klass)
 static void
 fl_scenario_button_init (FlScenarioButton *self)
 {
-  /* A file's name can be long; the header bar must still fit a 1280-pixel projector, so the
-   * name gives way (ellipsized in the middle, whole in the tooltip) before the window does. */
+  /* A file's name can be long; the header bar must still fit a 1024-pixel screen, so a long
+   * name gives way (ellipsized in the middle, whole in the tooltip) before the window does;
+   * what is kept whole is set with the name (fl_scenario_button_sync()). */
   self->label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->label, PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (self->label, 28);

@@ -31,6 +31,7 @@ struct _FlWindow
   GtkWidget      *about;       /* the scenario's description over the views */
   GtkButton      *play_button;
   GtkLabel       *step_label;
+  char           *step_widest; /* the text the step label is sized for */
   GtkScale       *speed_scale;
   GtkAdjustment  *speed_adjustment;
   GtkPaned       *paned;

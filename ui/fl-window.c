@@ -14,12 +14,14 @@
 #include "fl-findings-list.h"
 #include "fl-presentation.h"
 #include "fl-lanes-area.h"
+#include "fl-panels.h"
 #include "fl-scenario-about.h"
 #include "fl-scenario-button.h"
 #include "fl-scrubber.h"
 #include "fl-session.h"
 #include "fl-shortcuts.h"
 #include "fl-switches-button.h"
+#include "fl-text-scale.h"
 #include "fl-view-area.h"
 
 /* The lanes take at most this share of the height between header and scrubber at first. */
@@ -110,9 +112,22 @@ fl_window_update_step (FlWindow *self)
       text = g_strdup_printf (_("%s (stopped)"), plain);
     }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), stopped);
-  /* room for the run's largest step, so the header does not shift while playing */
+  /* room for the run's largest step, so the header does not shift while playing: as wide as
+   * that text is (width-chars would count each narrow space as wide as a digit, which at
+   * 2.9 million steps made the header too wide for a 1024-pixel screen) */
   widest = g_strdup_printf (_("step %s / %s"), of, of);
-  gtk_label_set_width_chars (self->step_label, (int) g_utf8_strlen (widest, -1));
+  if (g_strcmp0 (widest, self->step_widest) != 0)
+    {
+      int natural = 0;
+
+      g_free (self->step_widest);
+      self->step_widest = g_steal_pointer (&widest);
+      gtk_label_set_label (self->step_label, self->step_widest);
+      gtk_widget_set_size_request (GTK_WIDGET (self->step_label), -1, -1);
+      gtk_widget_measure (GTK_WIDGET (self->step_label), GTK_ORIENTATION_HORIZONTAL, -1, NULL,
+                          &natural, NULL, NULL);
+      gtk_widget_set_size_request (GTK_WIDGET (self->step_label), natural, -1);
+    }
   gtk_label_set_label (self->step_label, text);
 }
 
@@ -190,6 +205,24 @@ fl_window_place_paned (GtkWidget *paned, GdkFrameClock *clock, gpointer user_dat
   return G_SOURCE_REMOVE;
 }
 
+/* Again, once the views' type changed size: larger lanes keep their legend. */
+void
+fl_window_fit_lanes (FlWindow *self)
+{
+  g_return_if_fail (FL_IS_WINDOW (self));
+
+  if (self->place_paned_id == 0 && self->paned != NULL)
+    self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
+                                                         fl_window_place_paned, self, NULL);
+}
+
+static void
+fl_window_text_scale_changed (FlWindow *self)
+{
+  fl_presentation_set_text_scale (self->presentation,
+                                  g_settings_get_double (self->settings, FL_TEXT_SCALE_KEY));
+}
+
 static void
 fl_window_loading_changed (FlWindow *self)
 {
@@ -210,9 +243,7 @@ fl_window_loading_changed (FlWindow *self)
   gtk_widget_set_visible (self->error_edit_button, FALSE);
   g_clear_pointer (&self->failed_file, g_free);
   gtk_stack_set_visible_child_name (self->stack, "views");
-  if (self->place_paned_id == 0)
-    self->place_paned_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned),
-                                                         fl_window_place_paned, self, NULL);
+  fl_window_fit_lanes (self);
   fl_window_session_changed (self);
 
   /* A scenario that loaded is the one to open next time (text from elsewhere is not). */
@@ -302,6 +333,19 @@ fl_window_format_speed (GtkScale *scale, double value, gpointer user_data)
   return g_strdup_printf (_("%s/s"), number);
 }
 
+/* The slider's value, in its tooltip (the header bar has no room beside it at 1024 px). */
+static void
+fl_window_update_speed_tooltip (FlWindow *self)
+{
+  g_autofree char *speed = fl_window_format_speed (self->speed_scale,
+                                                   gtk_adjustment_get_value (self->speed_adjustment),
+                                                   NULL);
+  /* Translators: the speed slider's tooltip; %s is the speed, e.g. "10/s" (steps a second) */
+  g_autofree char *tip = g_strdup_printf (_("Playback speed: %s"), speed);
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->speed_scale), tip);
+}
+
 /* ---- what the window reacts to ---- */
 
 static void
@@ -375,6 +419,7 @@ fl_window_finalize (GObject *object)
 
   g_clear_pointer (&self->scenario, g_free);
   g_clear_pointer (&self->failed_file, g_free);
+  g_clear_pointer (&self->step_widest, g_free);
 
   G_OBJECT_CLASS (fl_window_parent_class)->finalize (object);
 }
@@ -430,6 +475,7 @@ fl_window_class_init (FlWindowClass *klass)
   g_type_ensure (FL_TYPE_LANES_AREA);
   g_type_ensure (FL_TYPE_FINDINGS_LIST);
   g_type_ensure (FL_TYPE_SCRUBBER);
+  g_type_ensure (FL_TYPE_PANELS);
 
   gtk_widget_class_set_template_from_resource (widget_class, FL_RESOURCE_BASE "/ui/fl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stack);
@@ -480,14 +526,16 @@ fl_window_init (FlWindow *self)
   {
     g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
-    /* The overlay is the window's own child: not bound as a template child, since disposing
-     * the template would unparent it under GtkWindow's feet. */
-    GtkOverlay *overlay = GTK_OVERLAY (gtk_window_get_child (GTK_WINDOW (self)));
-
     fl_window_collect_views (GTK_WIDGET (self->stack), views);
     self->presentation = fl_presentation_new (GTK_WINDOW (self), self->session,
-                                              self->bookmarks, overlay, views);
+                                              self->bookmarks, self->views_box,
+                                              GTK_WIDGET (self->paned), views);
   }
+  /* the text scale a lecturer chose last time, and each one chosen from now on */
+  fl_text_scale_add_actions (G_ACTION_MAP (self), self->settings);
+  g_signal_connect_object (self->settings, "changed::" FL_TEXT_SCALE_KEY,
+                           G_CALLBACK (fl_window_text_scale_changed), self, G_CONNECT_SWAPPED);
+  fl_window_text_scale_changed (self);
 
   /* Compare mode: a page of its own, added after the views were collected for presenting. */
   self->compare_page = fl_compare_page_new (self->session);
@@ -509,6 +557,9 @@ fl_window_init (FlWindow *self)
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
                                fl_speed_to_scale, fl_speed_from_scale, NULL, NULL);
   gtk_scale_set_format_value_func (self->speed_scale, fl_window_format_speed, NULL, NULL);
+  g_signal_connect_object (self->speed_adjustment, "value-changed",
+                           G_CALLBACK (fl_window_update_speed_tooltip), self, G_CONNECT_SWAPPED);
+  fl_window_update_speed_tooltip (self);
 
   g_object_bind_property (self->session, "progress", self->progress_bar, "fraction",
                           G_BINDING_SYNC_CREATE);
@@ -707,4 +758,12 @@ fl_window_get_compare_page (FlWindow *self)
   g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
 
   return self->compare_page;
+}
+
+GtkWidget *
+fl_window_get_caption (FlWindow *self)
+{
+  g_return_val_if_fail (FL_IS_WINDOW (self), NULL);
+
+  return fl_presentation_get_caption (self->presentation);
 }

@@ -49,5 +49,10 @@ void        fl_window_leave_compare (FlWindow      *self);
 gboolean    fl_window_is_comparing  (FlWindow      *self);
 /* The FlComparePage, for tests. */
 GtkWidget  *fl_window_get_compare_page (FlWindow   *self);
+/* Gives the lanes the height they need again (at the next frame), as when a run arrives:
+ * after their type changed size. */
+void        fl_window_fit_lanes     (FlWindow      *self);
+/* Presentation mode's caption, for the layout tests. */
+GtkWidget  *fl_window_get_caption   (FlWindow      *self);
 
 G_END_DECLS

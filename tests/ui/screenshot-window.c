@@ -4,12 +4,14 @@
  *
  *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
  *                     [--compare KEY=VALUE] [--bookmark STEP:TITLE:NOTE… --present [--slide K]]
- *                     [--bench-window] [--dark] SCENARIO FILE.png
+ *                     [--bench-window] [--dark] [--text-scale S] [--tab N] SCENARIO FILE.png
  *
  * --bookmark adds bookmarks in a store of the tool's own (a temporary XDG_DATA_HOME, removed
  * at the end: never the user's); --present then shows presentation mode (F5) on slide K
  * (default 1, the first bookmark). --bench-window saves the benchmark chart window (Ctrl+B)
- * once it has measured, instead of the main window.
+ * once it has measured, instead of the main window. --text-scale is what Ctrl+plus and
+ * Ctrl+minus set (0.8 to 2.5); --tab chooses the panel tab shown when the window is too small
+ * for the grid (0 VMA tree, 1 page tables, 2 cache lines, 3 RCU, 4 counters).
  */
 
 #include <glib/gstdio.h>
@@ -18,6 +20,7 @@
 
 #include "fl-bench-window.h"
 #include "fl-compare-page.h"
+#include "fl-panels.h"
 #include "ui-test-helpers.h"
 
 typedef struct {
@@ -34,6 +37,8 @@ typedef struct {
   gint     cpu;
   int      width, height;
   gboolean dark;
+  double   text_scale;
+  gint     tab;
   gboolean saved;
 } Shot;
 
@@ -61,6 +66,18 @@ fl_add_bookmarks (Shot *shot, GtkWindow *window)
         g_error ("--bookmark %s: %s", shot->bookmarks[i], error->message);
     }
   fl_session_seek (session, step);
+}
+
+static void
+fl_show_tab (GtkWindow *window, guint tab)
+{
+  FlPanels *panels = fl_test_find_panels (window);
+
+  if (!fl_panels_is_compact (panels))
+    g_printerr ("--tab %u: the panels are a grid at this size; no tab to choose\n", tab);
+  else
+    fl_panels_set_tab (panels, tab);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
 }
 
 static void
@@ -124,6 +141,8 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
     }
 
   fl_test_fit_window (window, shot->width, shot->height);
+  if (shot->tab >= 0 && !shot->bench_window)
+    fl_show_tab (window, (guint) shot->tab);
   texture = fl_test_render_widget (GTK_WIDGET (window));
   if (!gdk_texture_save_to_png (texture, shot->output))
     g_error ("could not write %s", shot->output);
@@ -160,7 +179,7 @@ fl_use_build_tree_schemas (void)
 int
 main (int argc, char *argv[])
 {
-  Shot shot = { .step = -1, .cpu = -1, .slide = 1 };
+  Shot shot = { .step = -1, .cpu = -1, .slide = 1, .tab = -1 };
   g_autofree char *data_home = NULL;
   g_autofree char *size = NULL;
   int width = 1280, height = 800;
@@ -180,6 +199,9 @@ main (int argc, char *argv[])
     { "bench-window", 0, 0, G_OPTION_ARG_NONE, &shot.bench_window,
       "The benchmark chart window, once measured", NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
+    { "text-scale", 0, 0, G_OPTION_ARG_DOUBLE, &shot.text_scale,
+      "Text size, as Ctrl+plus sets it (0.8 to 2.5)", "S" },
+    { "tab", 0, 0, G_OPTION_ARG_INT, &shot.tab, "Panel tab to show when the panels are tabs", "N" },
     { NULL }
   };
   g_autoptr(GSettings) settings = NULL;
@@ -208,6 +230,11 @@ main (int argc, char *argv[])
   g_settings_set_int (settings, "window-width", width);
   g_settings_set_int (settings, "window-height", height);
   g_settings_set_string (settings, "theme", shot.dark ? "dark" : "light");
+  if (shot.text_scale != 0 && !g_settings_set_double (settings, "text-scale", shot.text_scale))
+    {
+      g_printerr ("--text-scale %g: out of range (0.8 to 2.5)\n", shot.text_scale);
+      return EXIT_FAILURE;
+    }
 
   fl_test_run_application (fl_take_screenshot, &shot);
   fl_test_remove_data_home (data_home);

@@ -36,21 +36,11 @@ fl_findings (FlSession *session, guint n)
   return findings;
 }
 
-static FlViewArea *
-fl_view_of (GtkWindow *window, FlView view)
-{
-  g_autoptr(GPtrArray) views = fl_test_find_views (GTK_WIDGET (window));
-  for (guint i = 0; i < views->len; i++)
-    if (fl_view_area_get_view (g_ptr_array_index (views, i)) == view)
-      return g_ptr_array_index (views, i);
-  g_error ("no %s view in the window", fl_view_name (view));
-}
-
 /* The view's accessible description must hold `needle`. */
 static void
 fl_assert_says (GtkWindow *window, FlSession *session, FlView view, const char *needle)
 {
-  FlViewArea *area = fl_view_of (window, view);
+  FlViewArea *area = fl_test_show_view (window, view);
   FlViewport viewport;
   fl_view_area_get_viewport (area, &viewport);
   g_autofree char *text = fl_view_describe (view, fl_session_get_sim (session), &viewport);
@@ -67,7 +57,7 @@ fl_assert_says (GtkWindow *window, FlSession *session, FlView view, const char *
 static guint
 fl_finding_pixels (GtkWindow *window, FlView view)
 {
-  FlViewArea *area = fl_view_of (window, view);
+  FlViewArea *area = fl_test_show_view (window, view);
   g_autoptr(GdkTexture) texture = fl_test_render_widget (GTK_WIDGET (area));
   int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
   g_autofree guint8 *px = g_malloc ((gsize) width * height * 4);

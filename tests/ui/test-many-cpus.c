@@ -53,17 +53,6 @@ fl_get_viewport (FlViewArea *area, FlViewport *viewport)
   viewport->height = floor (viewport->height * scale_h);
 }
 
-static FlViewArea *
-fl_find_view (GtkWindow *window, FlView view)
-{
-  g_autoptr(GPtrArray) views = fl_test_find_views (GTK_WIDGET (window));
-
-  for (guint i = 0; i < views->len; i++)
-    if (fl_view_area_get_view (views->pdata[i]) == view)
-      return views->pdata[i];
-  g_assert_not_reached ();
-}
-
 /* The CPU a text names when it is exactly "cpuN", else -1. */
 static int
 fl_cpu_named (const char *text)
@@ -274,23 +263,16 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
       g_autofree char *where = g_strdup_printf ("%u CPUs at %dx%d", machine->ncpus,
                                                 sizes[s][0], sizes[s][1]);
 
-      fl_test_fit_window (window, sizes[s][0], sizes[s][1]);
-      fl_test_settle ();
-      scale_w = (double) sizes[s][0] / gtk_widget_get_width (GTK_WIDGET (window));
-      scale_h = (double) sizes[s][1] / gtk_widget_get_height (GTK_WIDGET (window));
-      if (scale_w > 1.001 || scale_h > 1.001)
-        g_test_message ("%s: the screen holds %dx%d; panels scaled by %.3f × %.3f", where,
-                        gtk_widget_get_width (GTK_WIDGET (window)),
-                        gtk_widget_get_height (GTK_WIDGET (window)), scale_w, scale_h);
-      fl_check_lanes (sim, fl_find_view (window, FL_VIEW_LANES), machine->ncpus, where);
-      fl_check_rcu (sim, fl_find_view (window, FL_VIEW_RCU), machine->ncpus, where);
-      fl_check_cache (sim, fl_find_view (window, FL_VIEW_CACHE), machine->ncpus, where);
+      fl_test_fit_window_scaled (window, sizes[s][0], sizes[s][1], &scale_w, &scale_h);
+      fl_check_lanes (sim, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LANES), machine->ncpus, where);
+      fl_check_rcu (sim, fl_test_show_view (window, FL_VIEW_RCU), machine->ncpus, where);
+      fl_check_cache (sim, fl_test_show_view (window, FL_VIEW_CACHE), machine->ncpus, where);
     }
 
   /* a CPU chosen out of sight brings its lane on screen, named */
   scale_w = scale_h = 1;
   {
-    FlViewArea *lanes = fl_find_view (window, FL_VIEW_LANES);
+    FlViewArea *lanes = fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LANES);
     FlViewport viewport;
     guint last = machine->ncpus - 1;
 

@@ -139,6 +139,47 @@ fl_test_find_views (GtkWidget *root)
   return views;
 }
 
+FlViewArea *
+fl_test_find_view (GtkWidget *root, FlView view)
+{
+  g_autoptr(GPtrArray) views = fl_test_find_views (root);
+
+  for (guint i = 0; i < views->len; i++)
+    if (fl_view_area_get_view (g_ptr_array_index (views, i)) == view)
+      return g_ptr_array_index (views, i);
+  g_error ("no %s view in the window", fl_view_name (view));
+}
+
+static gboolean
+fl_is_panels (GtkWidget *widget, gconstpointer data)
+{
+  return FL_IS_PANELS (widget);
+}
+
+FlPanels *
+fl_test_find_panels (GtkWindow *window)
+{
+  GtkWidget *panels = fl_test_find_widget (GTK_WIDGET (window), fl_is_panels, NULL);
+
+  g_assert_nonnull (panels);
+  return FL_PANELS (panels);
+}
+
+FlViewArea *
+fl_test_show_view (GtkWindow *window, FlView view)
+{
+  FlViewArea *area = fl_test_find_view (GTK_WIDGET (window), view);
+  FlPanels *panels = fl_test_find_panels (window);
+  int tab = fl_panels_tab_of (panels, GTK_WIDGET (area));
+
+  if (tab >= 0 && !fl_panels_is_shown (panels, (guint) tab))
+    {
+      fl_panels_set_tab (panels, (guint) tab);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+  return area;
+}
+
 GtkWidget *
 fl_test_find_widget (GtkWidget *root, FlWidgetMatch match, gconstpointer data)
 {
@@ -242,6 +283,20 @@ fl_test_fit_window (GtkWindow *window, int width, int height)
       gtk_window_set_default_size (window, w + dw, h + dh);
       gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
     }
+}
+
+void
+fl_test_fit_window_scaled (GtkWindow *window, int width, int height, double *scale_w,
+                           double *scale_h)
+{
+  fl_test_fit_window (window, width, height);
+  fl_test_settle ();
+  *scale_w = (double) width / gtk_widget_get_width (GTK_WIDGET (window));
+  *scale_h = (double) height / gtk_widget_get_height (GTK_WIDGET (window));
+  if (*scale_w > 1.001 || *scale_h > 1.001)
+    g_test_message ("at %dx%d: the screen holds %dx%d; panels scaled by %.3f × %.3f", width,
+                    height, gtk_widget_get_width (GTK_WIDGET (window)),
+                    gtk_widget_get_height (GTK_WIDGET (window)), *scale_w, *scale_h);
 }
 
 void

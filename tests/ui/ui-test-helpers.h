@@ -6,7 +6,9 @@
 #include <gtk/gtk.h>
 
 #include "fl-application.h"
+#include "fl-panels.h"
 #include "fl-session.h"
+#include "fl-view-area.h"
 #include "fl-window.h"
 
 G_BEGIN_DECLS
@@ -23,11 +25,26 @@ void        fl_test_wait_loaded     (FlSession    *session);
 GdkTexture *fl_test_render_widget   (GtkWidget    *widget);
 /* Every FlViewArea inside `root`, in widget-tree order. */
 GPtrArray  *fl_test_find_views      (GtkWidget    *root);
+/* The window's view of `view` (the first, in widget-tree order); fails the test when
+ * there is none. */
+FlViewArea *fl_test_find_view       (GtkWidget    *root,
+                                     FlView        view);
+/* The window's panels under the lanes (fl-panels.h). */
+FlPanels   *fl_test_find_panels     (GtkWindow    *window);
+/* The window's view of `view`, brought on screen first: when the panels are tabs (a small
+ * window), its tab is chosen and the window drawn again. */
+FlViewArea *fl_test_show_view       (GtkWindow    *window,
+                                     FlView        view);
 /* The first widget in `root`'s tree, `root` included, that `match` accepts, or NULL. */
 typedef gboolean (*FlWidgetMatch) (GtkWidget *widget, gconstpointer data);
 GtkWidget  *fl_test_find_widget     (GtkWidget *root, FlWidgetMatch match, gconstpointer data);
 /* Resizes the window to width × height, its frame counted, and waits for it to be drawn. */
 void        fl_test_fit_window      (GtkWindow *window, int width, int height);
+/* fl_test_fit_window(), then how far short of width × height the screen left it (1 when it
+ * fits: make test's virtual screen is 1600×1000), logged when it fell short: tests at
+ * 1920×1080 then check the painters at the panel sizes scaled up by that much. */
+void        fl_test_fit_window_scaled (GtkWindow *window, int width, int height,
+                                       double *scale_w, double *scale_h);
 /* Lets whatever the last action set off happen (idles, redraws) for 200 ms. */
 void        fl_test_settle          (void);
 /* Makes every warning and critical, structured or not, fail the test with its text. */

@@ -61,6 +61,7 @@ fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport)
     return viewport->height;
   FlViewport tall = *viewport;
   tall.height = TALL;
+  tall.measuring = TRUE;
   FlPalette palette;
   fl_palette_init_light (&palette);
   cairo_surface_t *s = fl_paint_view_image (view, sim, &tall, &palette);
@@ -92,6 +93,7 @@ fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport)
         }
     }
   cairo_surface_destroy (s);
-  /* at least what the view needs not to be scaled down (fl_paint_fit_scale()) */
-  return ceil (MAX (content, 200.0));
+  /* at least what the view needs not to be scaled down (fl_paint_fit_scale(), which asks
+   * for more height as the text grows) */
+  return ceil (MAX (content, 200.0 * MAX (viewport->font_scale, 1.0)));
 }

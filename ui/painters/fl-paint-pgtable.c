@@ -508,10 +508,181 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
     }
 }
 
+/* The tables below the header: upper levels in narrow columns, PTE pages in the rest, and
+ * the edges between them, at the type size of `p` (fl_paint_pgtable() may zoom it). */
+static void
+paint_tables (FlPaintCtx *p, Tables *t, double top, double bottom)
+{
+  cairo_t *cr = p->cr;
+  const FlPalette *pal = p->pal;
+  const FlState *st = p->st;
+  double pad = p->fs * 0.6;
+
+  /* upper levels: narrow columns; PTE pages take the rest of the width */
+  double col_w = fl_text_width (p, FL_FONT_MONO, t->size * 0.9, "[511]") + 16;
+  col_w = MAX (col_w, fl_text_width (p, FL_FONT_BOLD, t->size, "PGD") + 12);
+  double gap = p->fs * 1.4;
+  double x = pad;
+  double label_h = fl_text_height (p, FL_FONT_SANS, p->fs * 0.8);
+  fl_text_draw (p, FL_FONT_SANS, p->fs * 0.8, &pal->text_dim, x, top, col_w + gap,
+                FL_ALIGN_LEFT, "mm->pgd");
+  double y0 = top + label_h + 2;
+  for (guint level = 4; level >= 2; level--)
+    {
+      double y = y0;
+      for (guint i = 0; i < t->levels[level]->len; i++)
+        {
+          Box *b = &g_array_index (t->levels[level], Box, i);
+          guint rows = 0;
+          const guint64 *e = fl_table_entries (st, b->id);
+          for (guint k = 0; k < FL_PTRS_PER_TABLE; k++)
+            if (e[k] && e[k] <= G_MAXUINT32 && live (st, (guint32) e[k]))
+              rows++;
+          rows = MIN (rows, (guint) MAX_ROWS + 1);
+          b->x = x;
+          b->y = y;
+          b->w = col_w;
+          b->h = t->row_h * (rows + 1) + 4;
+          if (b->y + b->h > bottom)
+            break;
+          b->placed = TRUE;
+          y += b->h + pad;
+        }
+      x += col_w + gap;
+    }
+
+  /* PTE pages: as many as fit, each with cells sized to its range */
+  double px = x, pw = MAX (p->w - pad - px, 40.0);
+  double header_h = fl_text_height (p, FL_FONT_BOLD, t->size) + 8;
+  double foot_h = fl_text_height (p, FL_FONT_SANS, t->size * 0.8) + 4;
+  guint n = t->levels[1]->len;
+  double avail = bottom - y0;
+  double each = n ? (avail - pad * (n - 1)) / n : avail;
+  double min_h = header_h + foot_h + 10;
+  guint shown = n;
+  if (each < min_h)
+    {
+      /* as many as fit above a "+N more" line */
+      double more_h = fl_text_height (p, FL_FONT_ITALIC, p->fs * 0.85);
+      shown = (guint) floor ((avail - more_h + pad) / (min_h + pad));
+      shown = CLAMP (shown, 1u, n);
+      each = (avail - more_h - pad * shown) / shown;
+    }
+  double y = y0;
+  for (guint i = 0; i < shown; i++)
+    {
+      Box *b = &g_array_index (t->levels[1], Box, i);
+      pte_range (t, b->id, &b->lo, &b->hi);
+      guint cells = b->hi - b->lo + 1;
+      double grid_h = MAX (each - header_h - foot_h, 4.0);
+      double cell = cell_size (cells, pw - 12, grid_h, p->fs * 2.6);
+      guint cols = MAX ((guint) floor ((pw - 12) / cell), 1u);
+      guint rows = (cells + cols - 1) / cols;
+      b->x = px;
+      b->y = y;
+      /* as wide as its cells, but room for the header and the slot range */
+      b->w = MIN (pw, MAX (MAX (MIN (cells, cols) * cell + 12, p->fs * 17),
+                           header_width (t, b->id)));
+      b->h = MIN (each, header_h + rows * cell + foot_h + 4);
+      b->placed = TRUE;
+      draw_pte_page (t, b, header_h, cell);
+      y += b->h + pad;
+    }
+  if (shown < n)
+    {
+      char more[96];
+      g_snprintf (more, sizeof more, g_dngettext (NULL, "+%u more PTE page",
+                                                  "+%u more PTE pages", n - shown), n - shown);
+      fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.85, &pal->text_dim, px, y, pw, FL_ALIGN_LEFT, more);
+    }
+
+  /* edges from each entry to the table it points at; walks in the walker's colour */
+  for (guint level = 3; level >= 1; level--)
+    for (guint i = 0; i < t->levels[level]->len; i++)
+      {
+        Box *b = &g_array_index (t->levels[level], Box, i);
+        if (!b->placed)
+          continue;
+        guint32 parent = parent_of (t, level, b->id);
+        double ex, ey;
+        if (!row_of (t, level + 1, parent, b->id, &ex, &ey))
+          continue;
+        double tx = b->x, ty = b->y + t->row_h * 0.6;
+        const FlRgba *color = &pal->text_dim;
+        double width = 1.2;
+        for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
+          if (t->path[c][level] == b->id)
+            {
+              color = fl_palette_cpu (pal, c);
+              width = 3;
+              break;
+            }
+        fl_set_rgba (cr, color);
+        cairo_set_line_width (cr, width);
+        cairo_move_to (cr, ex, ey);
+        cairo_curve_to (cr, ex + gap * 0.6, ey, tx - gap * 0.6, ty, tx, ty);
+        cairo_stroke (cr);
+      }
+  for (guint level = 4; level >= 2; level--)
+    for (guint i = 0; i < t->levels[level]->len; i++)
+      {
+        Box *b = &g_array_index (t->levels[level], Box, i);
+        if (!b->placed)
+          continue;
+        draw_upper (t, level, b);
+      }
+}
+
+/* The width and height the tables need at type size `fs`, PTE cells at their largest: a
+ * zoom at which they fit shows nothing smaller than at normal size. */
+static void
+tables_extent (Tables *t, double fs, double *width, double *height)
+{
+  FlPaintCtx *p = t->p;
+  const FlState *st = p->st;
+  double size = fs * 0.9, pad = fs * 0.6;
+  double row_h = fl_text_height (p, FL_FONT_MONO, size) + 2;
+  double col_w = MAX (fl_text_width (p, FL_FONT_MONO, size * 0.9, "[511]") + 16,
+                      fl_text_width (p, FL_FONT_BOLD, size, "PGD") + 12);
+  double gap = fs * 1.4, upper_w = 3 * (col_w + gap);
+  double label_h = fl_text_height (p, FL_FONT_SANS, fs * 0.8) + 2;
+  double header_h = fl_text_height (p, FL_FONT_BOLD, size) + 8;
+  double foot_h = fl_text_height (p, FL_FONT_SANS, size * 0.8) + 4;
+  double cell = fs * 2.6, pages_w = fs * 17, upper_h = 0, pages_h = 0;
+  double pw = p->w - 2 * pad - upper_w;
+
+  for (guint level = 4; level >= 2; level--)
+    {
+      double h = 0;
+      for (guint i = 0; i < t->levels[level]->len; i++)
+        {
+          const Box *b = &g_array_index (t->levels[level], Box, i);
+          const guint64 *e = fl_table_entries (st, b->id);
+          guint rows = 0;
+          for (guint k = 0; k < FL_PTRS_PER_TABLE; k++)
+            if (e[k] && e[k] <= G_MAXUINT32 && live (st, (guint32) e[k]))
+              rows++;
+          h += row_h * (MIN (rows, (guint) MAX_ROWS + 1) + 1) + 4 + pad;
+        }
+      upper_h = MAX (upper_h, h);
+    }
+  for (guint i = 0; i < t->levels[1]->len; i++)
+    {
+      const Box *b = &g_array_index (t->levels[1], Box, i);
+      guint lo, hi;
+      pte_range (t, b->id, &lo, &hi);
+      guint cells = hi - lo + 1;
+      guint cols = MAX ((guint) floor ((pw - 12) / cell), 1u);
+      pages_w = MAX (pages_w, MIN (cells, cols) * cell + 12);
+      pages_h += header_h + (cells + cols - 1) / cols * cell + foot_h + 4 + pad;
+    }
+  *width = upper_w + pages_w + 2 * pad;
+  *height = label_h + MAX (upper_h, pages_h);
+}
+
 void
 fl_paint_pgtable (FlPaintCtx *p)
 {
-  cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   const FlState *st = p->st;
   Tables t = { 0 };
@@ -553,119 +724,25 @@ fl_paint_pgtable (FlPaintCtx *p)
                   FL_ALIGN_CENTER, _("no page tables"));
   else
     {
-      /* upper levels: narrow columns; PTE pages take the rest of the width */
-      double col_w = fl_text_width (p, FL_FONT_MONO, t.size * 0.9, "[511]") + 16;
-      col_w = MAX (col_w, fl_text_width (p, FL_FONT_BOLD, t.size, "PGD") + 12);
-      double gap = p->fs * 1.4;
-      double x = pad;
-      double label_h = fl_text_height (p, FL_FONT_SANS, p->fs * 0.8);
-      fl_text_draw (p, FL_FONT_SANS, p->fs * 0.8, &pal->text_dim, x, top, col_w + gap,
-                    FL_ALIGN_LEFT, "mm->pgd");
-      double y0 = top + label_h + 2;
-      for (guint level = 4; level >= 2; level--)
+      /* A few tables in a large panel grow, type, boxes and cells, to use the room (at
+       * 1920×1080 they filled a tenth of it): the largest zoom at which all of them fit. */
+      static const double zooms[] = { 1.8, 1.55, 1.3, 1.15 };
+      FlPaintCtx zoomed = *p;
+      for (guint z = 0; z < G_N_ELEMENTS (zooms) && !p->vp->measuring; z++)
         {
-          double y = y0;
-          for (guint i = 0; i < t.levels[level]->len; i++)
+          double need_w, need_h;
+          tables_extent (&t, p->fs * zooms[z], &need_w, &need_h);
+          if (need_w <= p->w && need_h <= bottom - top)
             {
-              Box *b = &g_array_index (t.levels[level], Box, i);
-              guint rows = 0;
-              const guint64 *e = fl_table_entries (st, b->id);
-              for (guint k = 0; k < FL_PTRS_PER_TABLE; k++)
-                if (e[k] && e[k] <= G_MAXUINT32 && live (st, (guint32) e[k]))
-                  rows++;
-              rows = MIN (rows, (guint) MAX_ROWS + 1);
-              b->x = x;
-              b->y = y;
-              b->w = col_w;
-              b->h = t.row_h * (rows + 1) + 4;
-              if (b->y + b->h > bottom)
-                break;
-              b->placed = TRUE;
-              y += b->h + pad;
+              zoomed.fs = p->fs * zooms[z];
+              break;
             }
-          x += col_w + gap;
         }
-
-      /* PTE pages: as many as fit, each with cells sized to its range */
-      double px = x, pw = MAX (p->w - pad - px, 40.0);
-      double header_h = fl_text_height (p, FL_FONT_BOLD, t.size) + 8;
-      double foot_h = fl_text_height (p, FL_FONT_SANS, t.size * 0.8) + 4;
-      guint n = t.levels[1]->len;
-      double avail = bottom - y0;
-      double each = n ? (avail - pad * (n - 1)) / n : avail;
-      double min_h = header_h + foot_h + 10;
-      guint shown = n;
-      if (each < min_h)
-        {
-          /* as many as fit above a "+N more" line */
-          double more_h = fl_text_height (p, FL_FONT_ITALIC, p->fs * 0.85);
-          shown = (guint) floor ((avail - more_h + pad) / (min_h + pad));
-          shown = CLAMP (shown, 1u, n);
-          each = (avail - more_h - pad * shown) / shown;
-        }
-      double y = y0;
-      for (guint i = 0; i < shown; i++)
-        {
-          Box *b = &g_array_index (t.levels[1], Box, i);
-          pte_range (&t, b->id, &b->lo, &b->hi);
-          guint cells = b->hi - b->lo + 1;
-          double grid_h = MAX (each - header_h - foot_h, 4.0);
-          double cell = cell_size (cells, pw - 12, grid_h, p->fs * 2.6);
-          guint cols = MAX ((guint) floor ((pw - 12) / cell), 1u);
-          guint rows = (cells + cols - 1) / cols;
-          b->x = px;
-          b->y = y;
-          /* as wide as its cells, but room for the header and the slot range */
-          b->w = MIN (pw, MAX (MAX (MIN (cells, cols) * cell + 12, p->fs * 17),
-                               header_width (&t, b->id)));
-          b->h = MIN (each, header_h + rows * cell + foot_h + 4);
-          b->placed = TRUE;
-          draw_pte_page (&t, b, header_h, cell);
-          y += b->h + pad;
-        }
-      if (shown < n)
-        {
-          char more[96];
-          g_snprintf (more, sizeof more, g_dngettext (NULL, "+%u more PTE page",
-                                                      "+%u more PTE pages", n - shown), n - shown);
-          fl_text_draw (p, FL_FONT_ITALIC, p->fs * 0.85, &pal->text_dim, px, y, pw, FL_ALIGN_LEFT, more);
-        }
-
-      /* edges from each entry to the table it points at; walks in the walker's colour */
-      for (guint level = 3; level >= 1; level--)
-        for (guint i = 0; i < t.levels[level]->len; i++)
-          {
-            Box *b = &g_array_index (t.levels[level], Box, i);
-            if (!b->placed)
-              continue;
-            guint32 parent = parent_of (&t, level, b->id);
-            double ex, ey;
-            if (!row_of (&t, level + 1, parent, b->id, &ex, &ey))
-              continue;
-            double tx = b->x, ty = b->y + t.row_h * 0.6;
-            const FlRgba *color = &pal->text_dim;
-            double width = 1.2;
-            for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
-              if (t.path[c][level] == b->id)
-                {
-                  color = fl_palette_cpu (pal, c);
-                  width = 3;
-                  break;
-                }
-            fl_set_rgba (cr, color);
-            cairo_set_line_width (cr, width);
-            cairo_move_to (cr, ex, ey);
-            cairo_curve_to (cr, ex + gap * 0.6, ey, tx - gap * 0.6, ty, tx, ty);
-            cairo_stroke (cr);
-          }
-      for (guint level = 4; level >= 2; level--)
-        for (guint i = 0; i < t.levels[level]->len; i++)
-          {
-            Box *b = &g_array_index (t.levels[level], Box, i);
-            if (!b->placed)
-              continue;
-            draw_upper (&t, level, b);
-          }
+      t.p = &zoomed;
+      t.size = zoomed.fs * 0.9;
+      t.row_h = fl_text_height (&zoomed, FL_FONT_MONO, t.size) + 2;
+      paint_tables (&zoomed, &t, top, bottom);
+      t.p = p;
     }
 
   if (legend_h > 0)

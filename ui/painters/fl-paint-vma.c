@@ -369,6 +369,32 @@ draw_node (Tree *t, guint32 id, double cx, double y, gboolean ghost)
                size);
 }
 
+/* Whether the tree, laid out at t->size, shows every box whole (range and details, as
+ * wide as they need) with the levels at their natural spacing, and the unlinked VMAs' column
+ * fits its height: a zoom that does is not too much. */
+static gboolean
+fl_vma_zoom_fits (const Tree *t, double room, double full_w, double level_h, double pill_h,
+                  double height, double ghost_w)
+{
+  double pad = t->p->fs * 0.6;
+
+  if (t->mode != MODE_FULL || t->abbreviate || (t->nodes->len > 0 && room < full_w))
+    return FALSE;
+  if (t->nodes->len > 0
+      && pill_h + (t->max_depth + 1) * level_h > height + 0.5)
+    return FALSE;
+  if (t->nodes->len > 0 && level_h < t->bh + pill_h * 1.6 + t->size - 0.5)
+    return FALSE;
+  if (t->ghosts->len > 0)
+    {
+      double column = 2 * fl_text_height (t->p, FL_FONT_SANS, t->size / 0.9 * 0.85) + pill_h
+                      + t->ghosts->len * (t->bh + pill_h + pad * 0.5);
+      if (ghost_w < full_w || column > height)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 void
 fl_paint_vma (FlPaintCtx *p)
 {
@@ -418,77 +444,93 @@ fl_paint_vma (FlPaintCtx *p)
   else
     {
       t.prefix = common_prefix (&t);
-      double line = fl_text_height (p, FL_FONT_MONO, t.size);
-      char probe[96];
-      const FlVma *widest = &st->vmas[t.nodes->len ? g_array_index (t.nodes, Node, 0).id
-                                                   : g_array_index (t.ghosts, guint32, 0)];
-      double inner_pad = t.size * 1.2;
-      range_text (&t, widest, probe, sizeof probe);
-      double range_w = fl_text_width (p, FL_FONT_MONO, t.size, probe) + inner_pad;
-      double detail_w = fl_text_width (p, FL_FONT_SANS, t.size * 0.92, "rw-p anon · seq 000")
-                        + inner_pad;
-      double full_w = MAX (range_w, detail_w);
-      t.abbreviate = TRUE;
-      range_text (&t, widest, probe, sizeof probe);
-      double short_w = fl_text_width (p, FL_FONT_MONO, t.size, probe) + inner_pad;
-      t.abbreviate = FALSE;
-
-      /* the ghost column takes room only when there are ghosts */
-      double ghost_w = t.ghosts->len ? MIN (full_w, p->w * (t.nodes->len ? 0.3 : 0.6)) : 0;
-      double tree_x0 = pad, tree_x1 = p->w - pad - (ghost_w ? ghost_w + 2 * pad : 0);
-      double tree_w = MAX (tree_x1 - tree_x0, 10.0);
-
-      /* Nodes on one level never overlap: a box may be as wide as the closest two nodes of
-       * the same depth are apart. */
+      /* A few VMAs in a large panel grow, text and boxes, to use the room (a projector at
+       * 1920×1080 showed the tree in a tenth of its panel): the largest zoom at which every
+       * box still shows its range and details at full height and width. */
+      static const double zooms[] = { 1.8, 1.55, 1.3, 1.15, 1.0 };
+      double base = t.size, line = 0, range_w = 0, detail_w = 0, full_w = 0, short_w = 0;
+      double ghost_w = 0, tree_x0 = 0, tree_x1 = 0, tree_w = 0, slot = 0, spacing = 0;
+      double pill_h = 0, level_h = 0;
       guint n = MAX (t.nodes->len, 1u);
-      double slot = tree_w / n;
-      guint min_gap = n;
-      for (guint d = 0; d <= t.max_depth; d++)
+      char probe[96];
+      /* measured for its natural height, the tree has its normal size: the last zoom */
+      for (guint z = p->vp->measuring ? G_N_ELEMENTS (zooms) - 1 : 0; z < G_N_ELEMENTS (zooms); z++)
         {
-          gint prev = -1;
-          for (guint i = 0; i < t.nodes->len; i++)
+          t.size = base * zooms[z];
+          line = fl_text_height (p, FL_FONT_MONO, t.size);
+          const FlVma *widest = &st->vmas[t.nodes->len ? g_array_index (t.nodes, Node, 0).id
+                                                       : g_array_index (t.ghosts, guint32, 0)];
+          double inner_pad = t.size * 1.2;
+          range_text (&t, widest, probe, sizeof probe);
+          range_w = fl_text_width (p, FL_FONT_MONO, t.size, probe) + inner_pad;
+          detail_w = fl_text_width (p, FL_FONT_SANS, t.size * 0.92, "rw-p anon · seq 000")
+                            + inner_pad;
+          full_w = MAX (range_w, detail_w);
+          t.abbreviate = TRUE;
+          range_text (&t, widest, probe, sizeof probe);
+          short_w = fl_text_width (p, FL_FONT_MONO, t.size, probe) + inner_pad;
+          t.abbreviate = FALSE;
+
+          /* the ghost column takes room only when there are ghosts */
+          ghost_w = t.ghosts->len ? MIN (full_w, p->w * (t.nodes->len ? 0.3 : 0.6)) : 0;
+          tree_x0 = pad;
+          tree_x1 = p->w - pad - (ghost_w ? ghost_w + 2 * pad : 0);
+          tree_w = MAX (tree_x1 - tree_x0, 10.0);
+
+          /* Nodes on one level never overlap: a box may be as wide as the closest two nodes of
+           * the same depth are apart. */
+          slot = tree_w / n;
+          guint min_gap = n;
+          for (guint d = 0; d <= t.max_depth; d++)
             {
-              const Node *nd = &g_array_index (t.nodes, Node, i);
-              if (nd->depth != d)
-                continue;
-              if (prev >= 0)
-                min_gap = MIN (min_gap, nd->pos - (guint) prev);
-              prev = (gint) nd->pos;
+              gint prev = -1;
+              for (guint i = 0; i < t.nodes->len; i++)
+                {
+                  const Node *nd = &g_array_index (t.nodes, Node, i);
+                  if (nd->depth != d)
+                    continue;
+                  if (prev >= 0)
+                    min_gap = MIN (min_gap, nd->pos - (guint) prev);
+                  prev = (gint) nd->pos;
+                }
             }
+          /* Nodes spread from edge to edge: with boxes bw wide, positions are (tree_w - bw) /
+           * (n - 1) apart, and the closest two of a level, min_gap positions apart, must not
+           * touch. That bounds bw. */
+          spacing = pad * 0.8;
+          double room = n > 1 ? (min_gap * tree_w / (n - 1) - spacing) / (1.0 + (double) min_gap / (n - 1))
+                              : tree_w;
+          pill_h = fl_text_height (p, FL_FONT_BOLD, t.size * 0.8) + 10;
+          double levels = t.max_depth + 1;
+          level_h = (bottom - top - pill_h) / levels;
+          double full_h = line * 2 + t.size * 0.7;
+          if (t.nodes->len == 0)
+            room = full_w;
+          /* as much as fits: range and details, the range alone, or a dot */
+          if (room >= MAX (short_w, detail_w) && level_h >= full_h + pill_h + 4)
+            {
+              t.mode = MODE_FULL;
+              t.bw = MIN (room, full_w * 1.1);
+              t.bh = full_h;
+            }
+          else if (room >= short_w && level_h >= line + t.size * 0.6 + pill_h)
+            {
+              t.mode = MODE_COMPACT;
+              t.bw = MIN (room, range_w);
+              t.bh = line + t.size * 0.6;
+            }
+          else
+            {
+              t.mode = MODE_DOT;
+              double d = MIN (MIN (room, level_h * 0.6), t.size * 2.2);
+              t.bw = t.bh = MAX (d, 6.0);
+            }
+          t.abbreviate = t.mode != MODE_DOT && t.bw < range_w;
+          level_h = MIN (level_h, t.bh + pill_h * 1.6 + t.size);
+          if (zooms[z] == 1.0
+              || fl_vma_zoom_fits (&t, room, full_w, level_h, pill_h, bottom - top, ghost_w))
+            break;
         }
-      /* Nodes spread from edge to edge: with boxes bw wide, positions are (tree_w - bw) /
-       * (n - 1) apart, and the closest two of a level, min_gap positions apart, must not
-       * touch. That bounds bw. */
-      double spacing = pad * 0.8;
-      double room = n > 1 ? (min_gap * tree_w / (n - 1) - spacing) / (1.0 + (double) min_gap / (n - 1))
-                          : tree_w;
-      double pill_h = fl_text_height (p, FL_FONT_BOLD, t.size * 0.8) + 10;
-      double levels = t.max_depth + 1;
-      double level_h = (bottom - top - pill_h) / levels;
-      double full_h = line * 2 + t.size * 0.7;
-      if (t.nodes->len == 0)
-        room = full_w;
-      /* as much as fits: range and details, the range alone, or a dot */
-      if (room >= MAX (short_w, detail_w) && level_h >= full_h + pill_h + 4)
-        {
-          t.mode = MODE_FULL;
-          t.bw = MIN (room, full_w * 1.1);
-          t.bh = full_h;
-        }
-      else if (room >= short_w && level_h >= line + t.size * 0.6 + pill_h)
-        {
-          t.mode = MODE_COMPACT;
-          t.bw = MIN (room, range_w);
-          t.bh = line + t.size * 0.6;
-        }
-      else
-        {
-          t.mode = MODE_DOT;
-          double d = MIN (MIN (room, level_h * 0.6), t.size * 2.2);
-          t.bw = t.bh = MAX (d, 6.0);
-        }
-      t.abbreviate = t.mode != MODE_DOT && t.bw < range_w;
-      level_h = MIN (level_h, t.bh + pill_h * 1.6 + t.size);
 
       /* place and draw: edges first, then boxes */
       double y0 = top + pill_h;
@@ -529,7 +571,8 @@ fl_paint_vma (FlPaintCtx *p)
           fl_set_rgba (cr, &pal->grid);
           cairo_rectangle (cr, gx - pad, top, 1, bottom - top);
           cairo_fill (cr);
-          double small = p->fs * 0.85;
+          /* the column's words grow with its boxes (t.size is 0.9 of the zoomed type) */
+          double small = t.size / 0.9 * 0.85;
           double gy = top;
           fl_text_draw (p, FL_FONT_BOLD, small, &pal->text_dim, gx, gy, ghost_w, FL_ALIGN_LEFT,
                         /* Translators: the title over the VMAs taken out of the tree */

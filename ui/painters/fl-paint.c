@@ -69,10 +69,11 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
   p->w = vp->width;
   p->h = vp->height;
   /* A view shown alone on a projector grows its text with its size, up to half as big
-   * again; a presentation's font scale wins when it asks for more. */
+   * again; a presentation's or the user's text scale wins when it asks for more, and a
+   * text scale below 1 (Ctrl+minus) shrinks whatever the size gave. */
   double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
   double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
-  p->fs = 13.0 * MAX (scale, by_size);
+  p->fs = 13.0 * (scale < 1.0 ? scale * by_size : MAX (scale, by_size));
   p->step = fl_sim_get_step (sim);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   p->selected = MIN (vp->selected_cpu, ncpus - 1);
@@ -189,17 +190,21 @@ fl_elided_texts_at (GArray *elided, double x, double y)
 }
 
 /* Below the size a view is laid out for, it is drawn at that size and scaled down: smaller,
- * but never overlapping. The window's layout needs 1280×720, a single view much less. */
+ * but never overlapping. The window's layout needs 1280×720, a single view much less; a
+ * view's text larger than normal (Ctrl+plus, presentation mode) needs as many more lines'
+ * height, so in a panel too short for it the text grows only as far as it fits (across,
+ * the views shorten their texts instead). */
 double
 fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport)
 {
   double min_w = whole_window ? 1280 : 360, min_h = whole_window ? 720 : 200;
+  double larger = whole_window ? 1.0 : MAX (viewport->font_scale, 1.0);
   if (paint == fl_paint_lanes)
     min_h = 110;
   /* the tiles fit in less; the findings below them are left out when there is no room */
   else if (paint == fl_paint_counters)
     min_h = 165;
-  return MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
+  return MIN (1.0, MIN (viewport->width / min_w, viewport->height / (min_h * larger)));
 }
 
 void

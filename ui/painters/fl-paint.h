@@ -46,6 +46,9 @@ typedef struct {
   /* lanes: the first CPU shown when the lanes do not all fit at a readable height (the
    * view scrolls through them rather than squeezing 64 lanes into unreadable stripes) */
   guint    lane_first;
+  /* set by fl_view_natural_height() while it lays a view out tall to find its content's
+   * height: views that grow to fill a roomy panel (the VMA tree, the page tables) do not */
+  gboolean measuring;
 } FlViewport;
 
 void        fl_palette_init_light (FlPalette *palette);
