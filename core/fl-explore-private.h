@@ -30,6 +30,8 @@ typedef struct {
   guint64 budget;           /* steps per schedule; 0: none */
   guint ncpus;
   guint64 seed;             /* PCT: the seed of the run being taken (0: a systematic search) */
+  guint64 checks;           /* calls of fl_explorer_out_of_budget, to look at the clock rarely */
+  gint64  next_progress;    /* when the progress callback is due (µs) */
 } FlExplorer;
 
 guint64  fl_explorer_enabled    (FlExplorer *x);

@@ -257,6 +257,16 @@ fl_explorer_out_of_budget (FlExplorer *x)
   FlExploreResult *r = x->r;
   if (r->stop != FL_EXPLORE_STOP_NONE)
     return TRUE;
+  if (x->o->progress != NULL && (++x->checks & 255) == 0)
+    {
+      gint64 now = g_get_monotonic_time ();
+      if (now >= x->next_progress)
+        {
+          r->seconds = (now - x->started) / (double) G_USEC_PER_SEC;
+          x->o->progress (r, x->o->progress_data);
+          x->next_progress = now + G_USEC_PER_SEC / 4;
+        }
+    }
   if (x->o->max_schedules && r->schedules >= x->o->max_schedules)
     r->stop = FL_EXPLORE_STOP_SCHEDULES;
   else if (x->deadline && g_get_monotonic_time () >= x->deadline)

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
  * every schedule without a preemption, bound 1 every one with at most one, and so on, so the
  * first counterexample has the fewest preemptions; within its bound, the fewest steps. */
 
+typedef struct _FlExploreResult FlExploreResult;
+
 typedef enum {
   FL_EXPLORE_COMPLETE,  /* every interleaving ran: no schedule was cut by the bound */
   FL_EXPLORE_BOUNDED,   /* every one with at most `bound` preemptions, or a budget ran out */
@@ -48,6 +50,10 @@ typedef struct {
    * seeded 1, 2, ..., with pct_depth - 1 priority change points each */
   guint64 pct_runs;
   guint   pct_depth;
+  /* called about four times a second with the counts so far (seconds set), from the
+   * exploring thread; NULL for none */
+  void   (*progress) (const FlExploreResult *so_far, gpointer data);
+  gpointer progress_data;
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
                            * can make two explorations of the same scenario differ */
@@ -66,7 +72,7 @@ typedef struct {
   guint64 seed;           /* PCT: the seed of the run kept (0 for the systematic search) */
 } FlExploreFinding;
 
-typedef struct {
+struct _FlExploreResult {
   FlExploreVerdict verdict;
   FlExploreStop stop;
   guint   bound;          /* the last bound explored in full (or being explored at a stop) */
@@ -94,7 +100,7 @@ typedef struct {
   guint64 with_findings;  /* schedules run that found anything */
   guint64 states;         /* states: distinct states reached */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
-} FlExploreResult;
+};
 
 FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
                                           const FlConfig         *config,

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 typedef struct {
   char   **sets;
@@ -36,6 +37,21 @@ static double
 per_second (guint64 n, double seconds)
 {
   return seconds > 0 ? n / seconds : 0;
+}
+
+/* On a terminal: one line on standard error, rewritten in place while the search runs. */
+static void
+show_progress (const FlExploreResult *r, gpointer data)
+{
+  (void) data;
+  guint64 found = 0;
+  for (guint i = 0; i < r->findings->len; i++)
+    found += ((const FlExploreFinding *) g_ptr_array_index (r->findings, i))->hits > 0;
+  fprintf (stderr, "\r  %.1f s: %" G_GUINT64_FORMAT " schedules (%.0f/s), %" G_GUINT64_FORMAT
+           " states, %" G_GUINT64_FORMAT " outcomes, %" G_GUINT64_FORMAT " kind%s of finding "
+           "\033[K", r->seconds, r->schedules, per_second (r->schedules, r->seconds),
+           r->states, r->outcomes, found, found == 1 ? "" : "s");
+  fflush (stderr);
 }
 
 /* The counterexample --save writes: fewest preemptions, then fewest steps, over all kinds. */
@@ -277,7 +293,12 @@ explore_scenario (gconstpointer options_, const char *id)
     .time_limit = o->time_limit,
   };
   g_autoptr (GError) error = NULL;
+  gboolean tty = isatty (fileno (stderr));
+  if (tty)
+    search.progress = show_progress;
   g_autoptr (FlExploreResult) r = fl_explore_run (scenario, &config, &search, &error);
+  if (tty)
+    fprintf (stderr, "\r\033[K");
   if (r == NULL)
     return fl_cli_fail ("%s", error->message);
   if (o->json)
