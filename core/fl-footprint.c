@@ -199,27 +199,45 @@ hash_words (guint64 h, const void *data, gsize bytes)
   return h ^ bytes;
 }
 
-/* Hashed in place, one object at a time with its time fields zeroed in a copy: the explorer
- * asks this at the end of every schedule, so it allocates nothing. */
+/* One buffer of the small objects, each with its time fields zeroed, hashed at once; then
+ * the page tables' non-empty entries. The explorer asks this at every arrival at a state. */
+typedef struct {
+  guint8 *data;
+  gsize   len;
+} Scratch;
+
+static void
+put (Scratch *s, const void *object, gsize size)
+{
+  memcpy (s->data + s->len, object, size);
+  s->len += size;
+}
+
 guint64
 fl_state_semantic_hash (const FlState *st, FlStateView view)
 {
   const FlStateSizes *z = &st->sizes;
-  guint64 h = hash_words (0xcbf29ce484222325ull, z, sizeof *z);
+  gsize room = sizeof *z + sizeof (FlGlobals) + z->ncpus * sizeof (FlCpu)
+               + z->nlines * sizeof (FlLine) + z->nvmas * sizeof (FlVma)
+               + z->ntables * sizeof (FlTable) + z->npages * sizeof (FlPage)
+               + z->ncache * sizeof (FlCacheEntry) + z->ncache_index * sizeof (guint32)
+               + z->ncbs * sizeof (FlRcuCb);
+  Scratch s = { g_malloc (room), 0 };
+  put (&s, z, sizeof *z);
 
   FlGlobals g = *st->g;
   g.step = g.now = g.rng = g.page_transfers = 0;
   g.rcu.gp_started_step = 0;
   g.sched_index = 0;
   g.sched_steps = 0;
-  h = hash_words (h, &g, sizeof g);
+  put (&s, &g, sizeof g);
   for (guint c = 0; c < z->ncpus; c++)
     {
       FlCpu cpu = st->cpus[c];
       cpu.clock = cpu.held_until = cpu.wait_since = cpu.ipi_at = 0;
       cpu.held_line = 0;
       cpu.rcu_since_step = 0;
-      h = hash_words (h, &cpu, sizeof cpu);
+      put (&s, &cpu, sizeof cpu);
     }
   for (guint l = 0; l < z->nlines; l++)
     {
@@ -232,28 +250,42 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
           line.owner = -1;
           line.owner_state = 0;
         }
-      h = hash_words (h, &line, sizeof line);
+      put (&s, &line, sizeof line);
     }
-  h = hash_words (h, st->vmas, z->nvmas * sizeof (FlVma));
-  h = hash_words (h, st->tables, z->ntables * sizeof (FlTable));
-  /* a free table's entries mean nothing (an allocation clears them) */
-  for (guint t = 0; t < z->ntables; t++)
-    if (st->tables[t].state != FL_OBJ_FREE)
-      h = hash_words (h ^ t, fl_table_entries (st, t), FL_PTRS_PER_TABLE * sizeof (guint64));
+  put (&s, st->vmas, z->nvmas * sizeof (FlVma));
+  put (&s, st->tables, z->ntables * sizeof (FlTable));
   for (guint p = 0; p < z->npages; p++)
     {
       FlPage page = st->pages[p];
       if (view == FL_STATE_OUTCOME)
         page.line_owner = 0;
-      h = hash_words (h, &page, sizeof page);
+      put (&s, &page, sizeof page);
     }
-  h = hash_words (h, st->cache, z->ncache * sizeof (FlCacheEntry));
-  h = hash_words (h, st->cache_index, z->ncache_index * sizeof (guint32));
+  put (&s, st->cache, z->ncache * sizeof (FlCacheEntry));
+  put (&s, st->cache_index, z->ncache_index * sizeof (guint32));
   for (guint i = 0; i < z->ncbs; i++)
     {
       FlRcuCb cb = st->cbs[i];
       cb.queued_step = 0;
-      h = hash_words (h, &cb, sizeof cb);
+      put (&s, &cb, sizeof cb);
+    }
+  guint64 h = hash_words (0xcbf29ce484222325ull, s.data, s.len);
+  g_free (s.data);
+
+  /* the entries of live tables, the empty ones skipped (most are); a free table's mean
+   * nothing (an allocation clears them) */
+  for (guint t = 0; t < z->ntables; t++)
+    {
+      if (st->tables[t].state == FL_OBJ_FREE)
+        continue;
+      const guint64 *e = fl_table_entries (st, t);
+      for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
+        if (e[i] != 0)
+          {
+            h ^= e[i] + ((guint64) t << 41) + ((guint64) i << 32) * 0x9e3779b97f4a7c15ull;
+            h *= 0xff51afd7ed558ccdull;
+            h ^= h >> 33;
+          }
     }
   return h;
 }
