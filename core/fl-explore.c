@@ -267,7 +267,9 @@ fl_explorer_out_of_budget (FlExplorer *x)
           x->next_progress = now + G_USEC_PER_SEC / 4;
         }
     }
-  if (x->o->max_schedules && r->schedules >= x->o->max_schedules)
+  if (x->o->cancel != NULL && g_atomic_int_get (x->o->cancel))
+    r->stop = FL_EXPLORE_STOP_CANCELLED;
+  else if (x->o->max_schedules && r->schedules >= x->o->max_schedules)
     r->stop = FL_EXPLORE_STOP_SCHEDULES;
   else if (x->deadline && g_get_monotonic_time () >= x->deadline)
     r->stop = FL_EXPLORE_STOP_TIME;
@@ -432,6 +434,7 @@ fl_explore_stop_name (FlExploreStop stop)
     case FL_EXPLORE_STOP_SCHEDULES: return "max-schedules";
     case FL_EXPLORE_STOP_TIME: return "time-limit";
     case FL_EXPLORE_STOP_MEMORY: return "outcome table full";
+    case FL_EXPLORE_STOP_CANCELLED: return "cancelled";
     case FL_EXPLORE_STOP_NONE:
     default: return "none";
     }

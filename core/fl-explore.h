@@ -26,6 +26,7 @@ typedef enum {
   FL_EXPLORE_STOP_SCHEDULES,  /* max_schedules */
   FL_EXPLORE_STOP_TIME,       /* time_limit */
   FL_EXPLORE_STOP_MEMORY,     /* the outcome table reached FL_EXPLORE_MAX_OUTCOMES */
+  FL_EXPLORE_STOP_CANCELLED,  /* *options->cancel became non-zero (the window's Cancel) */
 } FlExploreStop;
 
 #define FL_EXPLORE_MAX_CPUS 64              /* a choice point's alternatives are one word */
@@ -54,6 +55,7 @@ typedef struct {
    * exploring thread; NULL for none */
   void   (*progress) (const FlExploreResult *so_far, gpointer data);
   gpointer progress_data;
+  const gint *cancel;     /* another thread sets it (g_atomic_int_set) to stop; NULL: none */
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
                            * can make two explorations of the same scenario differ */

@@ -216,6 +216,7 @@ static const struct {
   { "win.add-bookmark", { "<Control>d", NULL } },
   { "win.present", { "F5", NULL } },
   { "win.compare", { "<Control>k", NULL } },
+  { "win.explore", { "<Control><Shift>x", NULL } },
   { "win.edit-scenario", { "<Control><Shift>e", NULL } },
   { "win.browse-store", { "<Control><Shift>o", NULL } },
   /* the scenario editor's own (FlEditorWindow); win.open above opens a file into it */

@@ -7,6 +7,7 @@
 #include "fl-bench-window.h"
 #include "fl-bookmark-dialog.h"
 #include "fl-compare-dialog.h"
+#include "fl-explore-dialog.h"
 #include "fl-compare-page.h"
 #include "fl-editor-window.h"
 #include "fl-export-dialog.h"
@@ -196,6 +197,15 @@ fl_window_compare (GSimpleAction *action, GVariant *parameter, gpointer user_dat
 }
 
 static void
+fl_window_explore (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FlWindow *self = user_data;
+
+  fl_session_set_playing (self->session, FALSE);
+  fl_explore_dialog_present (self);
+}
+
+static void
 fl_window_edit_scenario (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   FlWindow *self = user_data;
@@ -252,6 +262,7 @@ static const GActionEntry fl_window_actions[] = {
   { .name = "next-bookmark", .activate = fl_window_next_bookmark },
   { .name = "previous-bookmark", .activate = fl_window_previous_bookmark },
   { .name = "compare", .activate = fl_window_compare },
+  { .name = "explore", .activate = fl_window_explore },
   { .name = "leave-compare", .activate = fl_window_leave_compare_action },
   { .name = "bench", .activate = fl_window_bench },
   { .name = "edit-scenario", .activate = fl_window_edit_scenario },
