@@ -368,7 +368,7 @@ descend (Dpor *d)
           leaf (d, n, FALSE);
           return;
         }
-      if (x->budget && n >= x->budget)
+      if ((x->budget && n >= x->budget) || n >= FL_EXPLORE_DPOR_MAX_STEPS)
         {
           leaf (d, n, TRUE);
           return;

@@ -33,6 +33,8 @@ typedef enum {
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
 #define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
 #define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */
+#define FL_EXPLORE_DPOR_MAX_STEPS 100000u   /* DPOR keeps a footprint and a clock per step (and
+                                             * per CPU): a longer schedule is cut there */
 
 /* What runs after the bounds when they found nothing and cut some schedules. */
 typedef enum {
