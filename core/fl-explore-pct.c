@@ -95,6 +95,96 @@ one_run (FlExplorer *x, guint depth, guint64 k, guint64 seed, GArray *choices)
   fl_explorer_leaf (x, (const guint8 *) choices->data, choices->len, (guint) pre);
 }
 
+/* Runs first, first + step, first + 2 step, ... of the seeds 1 .. pct_runs. */
+static void
+runs (FlExplorer *x, guint depth, guint64 k, guint64 first, guint64 step)
+{
+  g_autoptr (GArray) choices = g_array_new (FALSE, FALSE, sizeof (guint8));
+  for (guint64 i = first; i < x->o->pct_runs && !fl_explorer_out_of_budget (x); i += step)
+    {
+      x->seed = 1 + i;
+      one_run (x, depth, k, x->seed * 0x2545f4914f6cdd1dull + 7, choices);
+    }
+}
+
+/* Another core's share: its own simulation, result and outcome set, merged afterwards. */
+typedef struct {
+  FlExplorer x;
+  FlExploreOptions options;
+  guint depth;
+  guint64 k, first, step;
+} Worker;
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+  runs (&w->x, w->depth, w->k, w->first, w->step);
+  return NULL;
+}
+
+/* The seed decides a tie, so the kept run is the one a single core keeps. */
+static gboolean
+better (const FlExploreFinding *a, const FlExploreFinding *b)
+{
+  if (a->preemptions != b->preemptions)
+    return a->preemptions < b->preemptions;
+  if (a->step != b->step)
+    return a->step < b->step;
+  return a->seed < b->seed;
+}
+
+static void
+merge (FlExplorer *into, FlExplorer *from)
+{
+  FlExploreResult *r = into->r, *w = from->r;
+  r->schedules += w->schedules;
+  r->executions += w->executions;
+  r->steps += w->steps;
+  r->with_findings += w->with_findings;
+  r->cut_by_budget += w->cut_by_budget;
+  r->max_length = MAX (r->max_length, w->max_length);
+  r->peak_bytes += w->peak_bytes;
+  if (r->stop == FL_EXPLORE_STOP_NONE)
+    r->stop = w->stop;
+  for (gsize i = 0; i < from->outcomes.size; i++)
+    if (from->outcomes.keys[i] != 0
+        && fl_key_set_add (&into->outcomes, from->outcomes.keys[i], FL_EXPLORE_MAX_OUTCOMES) < 0)
+      r->stop = FL_EXPLORE_STOP_MEMORY;
+  r->outcomes = into->outcomes.used;
+  for (guint i = 0; i < w->findings->len; i++)
+    {
+      FlExploreFinding *theirs = g_ptr_array_index (w->findings, i), *ours = NULL;
+      guint at = 0;
+      for (; at < r->findings->len; at++)
+        {
+          FlExploreFinding *e = g_ptr_array_index (r->findings, at);
+          if (e->kind == theirs->kind)
+            ours = e;
+          if (e->kind >= theirs->kind)
+            break;
+        }
+      if (ours == NULL)
+        {
+          g_ptr_array_insert (r->findings, (gint) at, theirs);
+          w->findings->pdata[i] = NULL;
+          continue;
+        }
+      guint64 hits = ours->hits + theirs->hits;
+      if (better (theirs, ours))
+        {
+          r->findings->pdata[at] = theirs;
+          fl_explore_finding_free (ours);
+        }
+      else
+        fl_explore_finding_free (theirs);
+      ((FlExploreFinding *) r->findings->pdata[at])->hits = hits;
+      w->findings->pdata[i] = NULL;
+    }
+  /* every one was moved or freed */
+  g_ptr_array_set_size (w->findings, 0);
+}
+
 void
 fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
 {
@@ -105,10 +195,39 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
   guint64 k = run_length (scenario, &r->config, &error);
   r->pct_steps = k;
   r->pct_depth = depth;
-  g_autoptr (GArray) choices = g_array_new (FALSE, FALSE, sizeof (guint8));
-  for (guint64 i = 0; i < x->o->pct_runs && !fl_explorer_out_of_budget (x); i++)
+  guint jobs = CLAMP (x->o->jobs, 1, FL_EXPLORE_MAX_JOBS);
+  Worker *workers = g_new0 (Worker, jobs);
+  GThread **threads = g_new0 (GThread *, jobs);
+  for (guint j = 1; j < jobs; j++)
     {
-      x->seed = 1 + i;
-      one_run (x, depth, k, x->seed * 0x2545f4914f6cdd1dull + 7, choices);
+      Worker *w = &workers[j];
+      w->options = *x->o;
+      w->options.progress = NULL;      /* the first core reports */
+      w->options.max_schedules = 0;    /* the seeds are shared out instead */
+      w->x = *x;
+      w->x.o = &w->options;
+      w->x.outcomes = (FlKeySet) { 0 };
+      w->x.r = g_new0 (FlExploreResult, 1);
+      w->x.r->findings = g_ptr_array_new ();
+      w->x.r->config = r->config;
+      w->x.sim = fl_sim_new (scenario, &r->config, scenario->seed, NULL);
+      fl_sim_set_policy (w->x.sim, FL_SCHED_EXTERNAL);
+      fl_sim_fix_checkpoints (w->x.sim, 8);
+      w->depth = depth;
+      w->k = k;
+      w->first = j;
+      w->step = jobs;
+      threads[j] = g_thread_new ("explore-pct", worker_main, w);
     }
+  runs (x, depth, k, 0, jobs);
+  for (guint j = 1; j < jobs; j++)
+    {
+      g_thread_join (threads[j]);
+      merge (x, &workers[j].x);
+      fl_sim_free (workers[j].x.sim);
+      g_free (workers[j].x.outcomes.keys);
+      fl_explore_result_free (workers[j].x.r);
+    }
+  g_free (threads);
+  g_free (workers);
 }

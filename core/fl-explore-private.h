@@ -17,6 +17,7 @@ typedef struct {
 } FlKeySet;
 
 /* 1 when @key is new, 0 when it was there, -1 when the set holds @max keys already. */
+void     fl_explore_finding_free (FlExploreFinding *finding);
 int      fl_key_set_add         (FlKeySet *set, guint64 key, gsize max);
 /* splitmix64's finalizer: spreads a hash (or a mask of kinds) over the whole key. */
 guint64  fl_explore_mix         (guint64 x);

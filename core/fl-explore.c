@@ -399,17 +399,20 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
 }
 
 void
+fl_explore_finding_free (FlExploreFinding *f)
+{
+  g_array_unref (f->choices);
+  g_free (f->message);
+  g_free (f);
+}
+
+void
 fl_explore_result_free (FlExploreResult *result)
 {
   if (result == NULL)
     return;
   for (guint i = 0; i < result->findings->len; i++)
-    {
-      FlExploreFinding *f = g_ptr_array_index (result->findings, i);
-      g_array_unref (f->choices);
-      g_free (f->message);
-      g_free (f);
-    }
+    fl_explore_finding_free (g_ptr_array_index (result->findings, i));
   g_ptr_array_unref (result->findings);
   g_free (result);
 }

@@ -33,6 +33,7 @@ typedef enum {
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
 #define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
 #define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */
+#define FL_EXPLORE_MAX_JOBS 64              /* PCT's threads */
 #define FL_EXPLORE_DPOR_MAX_STEPS 100000u   /* DPOR keeps a footprint and a clock per step (and
                                              * per CPU): a longer schedule is cut there */
 
@@ -53,6 +54,7 @@ typedef struct {
    * seeded 1, 2, ..., with pct_depth - 1 priority change points each */
   guint64 pct_runs;
   guint   pct_depth;
+  guint   jobs;           /* PCT: cores to share the runs out to (0 or 1: this thread) */
   /* called about four times a second with the counts so far (seconds set), from the
    * exploring thread; NULL for none */
   void   (*progress) (const FlExploreResult *so_far, gpointer data);

@@ -20,6 +20,7 @@ typedef struct {
   char    *schedule;
   gint     depth;
   gint64   runs;
+  gint     jobs;
 } ExploreOptions;
 
 static const char *const reduction_names[] = { "none", "states", "dpor" };
@@ -283,9 +284,15 @@ explore_scenario (gconstpointer options_, const char *id)
     return fl_cli_fail ("--depth %d: expected 1 to %u", o->depth, FL_EXPLORE_PCT_MAX_DEPTH);
   if (o->runs < 1)
     return fl_cli_fail ("--runs %" G_GINT64_FORMAT ": expected 1 or more", o->runs);
+  if (o->jobs < 1 || o->jobs > FL_EXPLORE_MAX_JOBS)
+    return fl_cli_fail ("--jobs %d: expected 1 to %u", o->jobs, FL_EXPLORE_MAX_JOBS);
+  if (o->jobs > 1 && !pct)
+    return fl_cli_fail ("--jobs %d: only --schedule pct shares its runs out to several cores "
+                        "so far; the systematic search runs on one", o->jobs);
   FlExploreOptions search = {
     .pct_runs = pct ? (guint64) o->runs : 0,
     .pct_depth = (guint) o->depth,
+    .jobs = (guint) o->jobs,
     .preemptions = (guint) o->preemptions,
     .reduction = reduction,
     .all = o->all,
@@ -314,7 +321,7 @@ explore_scenario (gconstpointer options_, const char *id)
 int
 fl_cli_explore (int argc, char **argv)
 {
-  ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000 };
+  ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000, .jobs = 1 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "preemptions", 0, 0, G_OPTION_ARG_INT, &o.preemptions, "The largest preemption bound tried (default 2)", "N" },
@@ -325,6 +332,7 @@ fl_cli_explore (int argc, char **argv)
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "systematic (default) or pct: randomized runs with priority changes", "HOW" },
     { "depth", 0, 0, G_OPTION_ARG_INT, &o.depth, "PCT: the bug depth sought, d - 1 change points per run (default 3)", "D" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &o.runs, "PCT: runs, seeded 1 to N (default 1000)", "N" },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, "PCT: share the runs out to N cores (the same result)", "N" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, "Go on after a finding: every kind, every outcome", NULL },
     { "reduction", 0, 0, G_OPTION_ARG_STRING, &o.reduction, "Beyond the bound: states (default), dpor or none", "HOW" },
     { NULL }

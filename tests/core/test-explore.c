@@ -356,6 +356,17 @@ test_pct (void)
   g_assert_cmpuint (finding_of (again, FL_FINDING_USE_AFTER_FREE)->hits, ==, f->hits);
   g_assert_cmpuint (finding_of (again, FL_FINDING_USE_AFTER_FREE)->events_hash, ==,
                     f->events_hash);
+
+  /* shared out to three cores: the same runs, so the same counts and the same run kept */
+  options.jobs = 3;
+  g_autoptr (FlExploreResult) shared = fl_explore_run (sc, &config, &options, NULL);
+  const FlExploreFinding *g = finding_of (shared, FL_FINDING_USE_AFTER_FREE);
+  g_assert_cmpuint (shared->schedules, ==, r->schedules);
+  g_assert_cmpuint (shared->outcomes, ==, r->outcomes);
+  g_assert_cmpuint (shared->with_findings, ==, r->with_findings);
+  g_assert_cmpuint (g->hits, ==, f->hits);
+  g_assert_cmpuint (g->seed, ==, f->seed);
+  g_assert_cmpuint (g->events_hash, ==, f->events_hash);
 }
 
 static const Race three_cpus[] = {
