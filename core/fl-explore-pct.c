@@ -195,7 +195,11 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
   guint64 k = run_length (scenario, &r->config, &error);
   r->pct_steps = k;
   r->pct_depth = depth;
+  r->pct_runs = x->o->pct_runs;
+  r->shard = x->o->shard;
+  r->shards = x->o->shards;
   guint jobs = CLAMP (x->o->jobs, 1, FL_EXPLORE_MAX_JOBS);
+  guint shards = MAX (x->o->shards, 1), shard = x->o->shard % shards;
   Worker *workers = g_new0 (Worker, jobs);
   GThread **threads = g_new0 (GThread *, jobs);
   for (guint j = 1; j < jobs; j++)
@@ -215,11 +219,11 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
       fl_sim_fix_checkpoints (w->x.sim, 8);
       w->depth = depth;
       w->k = k;
-      w->first = j;
-      w->step = jobs;
+      w->first = shard + j * shards;
+      w->step = jobs * shards;
       threads[j] = g_thread_new ("explore-pct", worker_main, w);
     }
-  runs (x, depth, k, 0, jobs);
+  runs (x, depth, k, shard, jobs * shards);
   for (guint j = 1; j < jobs; j++)
     {
       g_thread_join (threads[j]);

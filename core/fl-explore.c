@@ -390,6 +390,13 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   else
     explore_systematic (&s);
   r->seconds = (g_get_monotonic_time () - s.x.started) / (double) G_USEC_PER_SEC;
+  if (options->keep_outcomes)
+    {
+      r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (gsize i = 0; i < s.x.outcomes.size; i++)
+        if (s.x.outcomes.keys[i] != 0)
+          g_array_append_val (r->outcome_keys, s.x.outcomes.keys[i]);
+    }
 
   g_array_unref (s.stack);
   g_array_unref (s.choices);
@@ -414,6 +421,8 @@ fl_explore_result_free (FlExploreResult *result)
   for (guint i = 0; i < result->findings->len; i++)
     fl_explore_finding_free (g_ptr_array_index (result->findings, i));
   g_ptr_array_unref (result->findings);
+  if (result->outcome_keys != NULL)
+    g_array_unref (result->outcome_keys);
   g_free (result);
 }
 

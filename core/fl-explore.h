@@ -55,6 +55,10 @@ typedef struct {
   guint64 pct_runs;
   guint   pct_depth;
   guint   jobs;           /* PCT: cores to share the runs out to (0 or 1: this thread) */
+  guint   shard, shards;  /* PCT: only the runs i (from 0) with i % shards == shard; shards 0:
+                           * all. Shards share nothing, so other processes or machines run the
+                           * others and fl-cli-explore-merge.c adds them up. */
+  gboolean keep_outcomes; /* copy the outcome keys into the result (for merging shards) */
   /* called about four times a second with the counts so far (seconds set), from the
    * exploring thread; NULL for none */
   void   (*progress) (const FlExploreResult *so_far, gpointer data);
@@ -103,7 +107,10 @@ struct _FlExploreResult {
   guint   dpor_max_preemptions; /* DPOR: the most preemptions of a schedule it ran */
   guint64 pct_steps;      /* PCT: k, the steps of the scenario's own run */
   guint   pct_depth;      /* PCT: d */
+  guint64 pct_runs;       /* PCT: the runs of the whole exploration, all shards */
+  guint   shard, shards;  /* PCT: which share this was (shards 0: all of it) */
   guint64 with_findings;  /* schedules run that found anything */
+  GArray *outcome_keys;   /* guint64, with keep_outcomes; NULL otherwise */
   guint64 states;         /* states: distinct states reached */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
 };

@@ -21,6 +21,7 @@ typedef struct {
   gint     depth;
   gint64   runs;
   gint     jobs;
+  char    *shard;
 } ExploreOptions;
 
 static const char *const reduction_names[] = { "none", "states", "dpor" };
@@ -182,7 +183,23 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
   fl_cli_json_int (b, "states", (gint64) r->states);
   fl_cli_json_int (b, "pct-depth", r->pct_depth);
   fl_cli_json_int (b, "pct-steps", (gint64) r->pct_steps);
+  fl_cli_json_int (b, "pct-runs", (gint64) r->pct_runs);
+  fl_cli_json_int (b, "shard", r->shard);
+  fl_cli_json_int (b, "shards", r->shards);
   fl_cli_json_int (b, "with-findings", (gint64) r->with_findings);
+  if (r->outcome_keys != NULL)
+    {
+      /* a shard's outcomes, so that a merge counts the distinct ones of all shards */
+      json_builder_set_member_name (b, "outcome-keys");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < r->outcome_keys->len; i++)
+        {
+          g_autofree char *key = g_strdup_printf ("%016" G_GINT64_MODIFIER "x",
+                                                  g_array_index (r->outcome_keys, guint64, i));
+          json_builder_add_string_value (b, key);
+        }
+      json_builder_end_array (b);
+    }
   fl_cli_json_int (b, "states-pruned", (gint64) r->states_pruned);
   fl_cli_json_int (b, "schedules", (gint64) r->schedules);
   fl_cli_json_int (b, "executions", (gint64) r->executions);
@@ -286,6 +303,25 @@ explore_scenario (gconstpointer options_, const char *id)
     return fl_cli_fail ("--runs %" G_GINT64_FORMAT ": expected 1 or more", o->runs);
   if (o->jobs < 1 || o->jobs > FL_EXPLORE_MAX_JOBS)
     return fl_cli_fail ("--jobs %d: expected 1 to %u", o->jobs, FL_EXPLORE_MAX_JOBS);
+  guint shard = 0, shards = 0;
+  if (o->shard != NULL)
+    {
+      char *end = NULL;
+      guint64 i = g_ascii_strtoull (o->shard, &end, 10), n = 0;
+      if (end != o->shard && *end == '/')
+        {
+          const char *rest = end + 1;
+          n = g_ascii_strtoull (rest, &end, 10);
+          if (end == rest || *end != '\0')
+            n = 0;
+        }
+      if (n < 1 || n > 100000 || i >= n)
+        return fl_cli_fail ("--shard %s: expected I/N with 0 <= I < N <= 100000", o->shard);
+      if (!pct)
+        return fl_cli_fail ("--shard %s: only --schedule pct can be sharded so far", o->shard);
+      shard = (guint) i;
+      shards = (guint) n;
+    }
   if (o->jobs > 1 && !pct)
     return fl_cli_fail ("--jobs %d: only --schedule pct shares its runs out to several cores "
                         "so far; the systematic search runs on one", o->jobs);
@@ -293,6 +329,7 @@ explore_scenario (gconstpointer options_, const char *id)
     .pct_runs = pct ? (guint64) o->runs : 0,
     .pct_depth = (guint) o->depth,
     .jobs = (guint) o->jobs,
+    .shard = shard, .shards = shards, .keep_outcomes = shards > 0,
     .preemptions = (guint) o->preemptions,
     .reduction = reduction,
     .all = o->all,
@@ -321,6 +358,8 @@ explore_scenario (gconstpointer options_, const char *id)
 int
 fl_cli_explore (int argc, char **argv)
 {
+  if (argc >= 2 && g_strcmp0 (argv[1], "--merge") == 0)
+    return fl_cli_explore_merge (argc - 2, argv + 2);
   ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000, .jobs = 1 };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
@@ -333,6 +372,7 @@ fl_cli_explore (int argc, char **argv)
     { "depth", 0, 0, G_OPTION_ARG_INT, &o.depth, "PCT: the bug depth sought, d - 1 change points per run (default 3)", "D" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &o.runs, "PCT: runs, seeded 1 to N (default 1000)", "N" },
     { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, "PCT: share the runs out to N cores (the same result)", "N" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "PCT: only the runs i with i % N == I, for another machine to do the rest (--json, then explore --merge)", "I/N" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, "Go on after a finding: every kind, every outcome", NULL },
     { "reduction", 0, 0, G_OPTION_ARG_STRING, &o.reduction, "Beyond the bound: states (default), dpor or none", "HOW" },
     { NULL }
@@ -356,5 +396,6 @@ fl_cli_explore (int argc, char **argv)
   g_free (o.save);
   g_free (o.reduction);
   g_free (o.schedule);
+  g_free (o.shard);
   return status;
 }

@@ -63,6 +63,55 @@ test_explore_pct (void)
   g_assert_nonnull (strstr (r.out, "use-after-free at step"));
 }
 
+/* Three shards of a PCT exploration, merged, say what the whole exploration says. */
+static void
+test_explore_shards (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_auto (Result) whole = { 0 };
+  cli (&whole, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--schedule", "pct",
+       "--depth", "2", "--runs", "300", NULL);
+  g_assert_cmpint (whole.status, ==, 1);
+  char *paths[3];
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *shard = g_strdup_printf ("%u/3", i);
+      g_auto (Result) r = { 0 };
+      cli (&r, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--schedule", "pct",
+           "--depth", "2", "--runs", "300", "--shard", shard, "--json", NULL);
+      g_assert_cmpint (r.status, <=, 1);
+      paths[i] = g_strdup_printf ("%s/shard%u.json", dir, i);
+      g_assert_true (g_file_set_contents (paths[i], r.out, -1, NULL));
+    }
+  g_auto (Result) merged = { 0 };
+  cli (&merged, "explore", "--merge", paths[0], paths[1], paths[2], NULL);
+  g_assert_cmpint (merged.status, ==, 1);
+  /* the same counts, the same run kept, the same schedule */
+  const char *lines[] = { "Outcomes   ", "    in ", "steps=" };
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      const char *a = strstr (whole.out, lines[i]), *b = strstr (merged.out, lines[i]);
+      g_assert_nonnull (a);
+      g_assert_nonnull (b);
+      g_autofree char *line_a = g_strndup (a, strcspn (a, "\n(;"));
+      g_autofree char *line_b = g_strndup (b, strcspn (b, "\n(;"));
+      g_assert_cmpstr (g_strchomp (line_a), ==, g_strchomp (line_b));
+    }
+  g_assert_nonnull (strstr (merged.out, "300 PCT runs of depth 2"));
+  /* a shard missing, or given twice: refused */
+  g_auto (Result) missing = { 0 };
+  cli (&missing, "explore", "--merge", paths[0], paths[1], NULL);
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_nonnull (strstr (missing.err, "shard 2 of 3 is missing"));
+  g_auto (Result) twice = { 0 };
+  cli (&twice, "explore", "--merge", paths[0], paths[0], paths[1], NULL);
+  g_assert_cmpint (twice.status, ==, 2);
+  g_assert_nonnull (strstr (twice.err, "given twice"));
+  for (guint i = 0; i < 3; i++)
+    g_free (paths[i]);
+  remove_tree (dir);
+}
+
 static void
 test_explore_bad_input (void)
 {
@@ -74,6 +123,8 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--reduction", "clever" },
     { "explore", "spf-vs-munmap", "--schedule", "lucky" },
     { "explore", "spf-vs-munmap", "--depth", "0" },
+    { "explore", "spf-vs-munmap", "--shard", "3/3" },
+    { "explore", "--merge", "/nonexistent.json", NULL },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -92,6 +143,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/explore/save-replays", test_explore_save_replays);
   g_test_add_func ("/cli/explore/safe", test_explore_safe);
   g_test_add_func ("/cli/explore/pct", test_explore_pct);
+  g_test_add_func ("/cli/explore/shards", test_explore_shards);
   g_test_add_func ("/cli/explore/bad-input", test_explore_bad_input);
   return g_test_run ();
 }
