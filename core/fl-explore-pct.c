@@ -127,11 +127,8 @@ worker_main (gpointer data)
 static gboolean
 better (const FlExploreFinding *a, const FlExploreFinding *b)
 {
-  if (a->preemptions != b->preemptions)
-    return a->preemptions < b->preemptions;
-  if (a->step != b->step)
-    return a->step < b->step;
-  return a->seed < b->seed;
+  return fl_explore_kept_before (a->preemptions, a->step, a->seed, b->preemptions, b->step,
+                                 b->seed);
 }
 
 static void

@@ -426,6 +426,17 @@ fl_explore_result_free (FlExploreResult *result)
   g_free (result);
 }
 
+gboolean
+fl_explore_kept_before (guint pre_a, guint64 step_a, guint64 seed_a, guint pre_b, guint64 step_b,
+                        guint64 seed_b)
+{
+  if (pre_a != pre_b)
+    return pre_a < pre_b;
+  if (step_a != step_b)
+    return step_a < step_b;
+  return seed_a < seed_b;
+}
+
 const char *
 fl_explore_verdict_name (FlExploreVerdict verdict)
 {

@@ -121,6 +121,10 @@ FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
                                           GError                **error);
 void             fl_explore_result_free  (FlExploreResult *result);
 const char      *fl_explore_verdict_name (FlExploreVerdict verdict);
+/* Which of two counterexamples of one kind is kept: fewer preemptions, then fewer steps to
+ * the finding, then the lower PCT seed (so shards and threads keep what one thread keeps). */
+gboolean         fl_explore_kept_before  (guint pre_a, guint64 step_a, guint64 seed_a,
+                                          guint pre_b, guint64 step_b, guint64 seed_b);
 const char      *fl_explore_stop_name    (FlExploreStop stop);
 
 /* The dependence relation checked against the simulation (fl-explore-commute.c): along

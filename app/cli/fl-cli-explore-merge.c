@@ -4,6 +4,7 @@
  * printed: runs, runs with a finding, distinct outcomes, and per kind the hits and the run
  * kept (fewest preemptions, then steps, then the lowest seed). */
 #include "fl-cli.h"
+#include "fl-explore.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -40,11 +41,8 @@ identity (JsonObject *o)
 static gboolean
 better (const Kept *a, const Kept *b)
 {
-  if (a->preemptions != b->preemptions)
-    return a->preemptions < b->preemptions;
-  if (a->step != b->step)
-    return a->step < b->step;
-  return a->seed < b->seed;
+  return fl_explore_kept_before ((guint) a->preemptions, (guint64) a->step, (guint64) a->seed,
+                                 (guint) b->preemptions, (guint64) b->step, (guint64) b->seed);
 }
 
 static void
