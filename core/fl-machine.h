@@ -28,6 +28,7 @@ struct _FlSim {
   GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
   GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
+  struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;
@@ -195,6 +196,13 @@ gboolean fl_tlb_can_take_ipi (FlSim *sim, guint cpu);
 
 /* the oracle (fl-oracle.c) */
 void     fl_oracle_after_step (FlSim *sim, guint cpu);
+/* fl-oracle-mappings.c: which PTE tables changed since the last stale-mapping check */
+void     fl_oracle_pte_written      (FlSim *sim, guint32 table);
+void     fl_oracle_mappings_step    (FlSim *sim);
+gboolean fl_oracle_mappings_begin   (FlSim *sim);
+gboolean fl_oracle_mappings_suspect (FlSim *sim, guint32 table);
+void     fl_oracle_mappings_end     (FlSim *sim, gboolean clean);
+void     fl_oracle_mappings_clear   (FlSim *sim);
 void     fl_oracle_check_pte  (FlSim *sim, guint cpu, guint64 addr);
 void     fl_oracle_full       (FlSim *sim, gboolean at_end);
 gboolean fl_oracle_deadlock   (FlSim *sim, guint cpu);

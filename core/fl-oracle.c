@@ -146,6 +146,9 @@ pte_allowed (FlSim *sim, guint cpu, guint32 table, guint index)
   return TRUE;
 }
 
+/* Every present PTE in a live VMA that allows it; the first that is not is the finding. Only
+ * the tables that changed since a check that found nothing are read (fl-oracle-mappings.c):
+ * the others are still right, so the first wrong PTE is the same one. */
 static void
 check_mappings (FlSim *sim, guint cpu)
 {
@@ -153,16 +156,22 @@ check_mappings (FlSim *sim, guint cpu)
   /* every PTE against every VMA: for the explorer, a read of the whole state */
   if (sim->footprint != NULL)
     sim->footprint->everything = TRUE;
+  gboolean some = fl_oracle_mappings_begin (sim);
   for (guint t = 1; t < st->sizes.ntables; t++)
     {
       const FlTable *table = &st->tables[t];
-      if (table->state != FL_OBJ_LIVE || table->level != 1)
+      if (table->state != FL_OBJ_LIVE || table->level != 1
+          || (some && !fl_oracle_mappings_suspect (sim, t)))
         continue;
       const guint64 *e = fl_table_entries (st, t);
       for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
         if (e[i] && !pte_allowed (sim, cpu, t, i))
-          return;
+          {
+            fl_oracle_mappings_end (sim, FALSE);
+            return;
+          }
     }
+  fl_oracle_mappings_end (sim, TRUE);
 }
 
 /* Page references and RSS counters must balance once nothing is in flight. */
@@ -222,6 +231,7 @@ check_counts (FlSim *sim, guint cpu)
 void
 fl_oracle_after_step (FlSim *sim, guint cpu)
 {
+  fl_oracle_mappings_step (sim);
   if (sim->config.oracle == FL_ORACLE_EVERY_STEP && sim->ev.kind == FL_EV_TREE)
     check_tree (sim, cpu);
 }

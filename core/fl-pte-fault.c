@@ -49,6 +49,7 @@ set_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 value)
   if (*pte == 0 && value != 0)
     st->tables[table_of (f)].used++;
   *pte = value;
+  fl_oracle_pte_written (sim, table_of (f));
   fl_ev (sim, FL_EV_PTE, table_of (f), fl_walk_index (1, f->a[0]));
   if (value != 0)
     fl_cause_note_pte (sim, cpu, f->a[0]);   /* a stale PTE's finding names who put it there */
@@ -432,6 +433,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
         guint64 *pte = pte_of (sim, f);
         fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
         *pte = 0;
+        fl_oracle_pte_written (sim, table_of (f));
         fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_DO_WP_PAGE_set_pte, 0, 0, 0, 0);
         return;
       }

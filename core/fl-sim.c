@@ -172,6 +172,7 @@ fl_sim_free (FlSim *sim)
   g_array_unref (sim->unreached);
   g_array_unref (sim->step_starts);
   fl_cause_clear (sim);
+  fl_oracle_mappings_clear (sim);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
   g_free (sim);

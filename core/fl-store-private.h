@@ -81,6 +81,7 @@ gboolean  fl_store_fail             (FlStore       *store,
                                      const char    *format,
                                      ...) G_GNUC_PRINTF (4, 5);
 int       fl_store_error_code       (int            rc);
+const char *fl_store_reason         (int            rc);
 gboolean  fl_store_check_writable   (FlStore       *store,
                                      const char    *what,
                                      GError       **error);

@@ -88,8 +88,15 @@ G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == FL_STORE_SCHEMA_VERSION);
 static gboolean
 fail (sqlite3 *db, const char *path, int rc, int step, GError **error)
 {
-  g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc),
-               "cannot upgrade '%s' to schema version %d: %s", path, step, sqlite3_errmsg (db));
+  const char *reason = fl_store_reason (rc);
+  if (reason != NULL)
+    g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc),
+                 "cannot upgrade '%s' to schema version %d: %s (%s)", path, step, reason,
+                 sqlite3_errmsg (db));
+  else
+    g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc),
+                 "cannot upgrade '%s' to schema version %d: %s", path, step,
+                 sqlite3_errmsg (db));
   if (!sqlite3_get_autocommit (db))
     sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
   return FALSE;

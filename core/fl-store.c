@@ -45,8 +45,9 @@ fl_store_error_code (int rc)
     }
 }
 
-static const char *
-reason_of (int rc)
+/* What a failure means for the user, in words; NULL when SQLite's own words say it best. */
+const char *
+fl_store_reason (int rc)
 {
   switch (rc & 0xff)
     {
@@ -56,7 +57,9 @@ reason_of (int rc)
     case SQLITE_NOTADB:   return "the file is corrupt";
     case SQLITE_READONLY: return "the file cannot be written";
     case SQLITE_BUSY:
-    case SQLITE_LOCKED:   return "another program is writing to it";
+    /* the word "busy" is the one the window's message bar and FL_STORE_ERROR_BUSY use */
+    case SQLITE_LOCKED:   return "the store is busy: another program is writing to it; try "
+                                 "again when it is done";
     default:              return NULL;
     }
 }
@@ -80,7 +83,7 @@ fl_store_fail (FlStore *store, int rc, GError **error, const char *format, ...)
       return FALSE;
     }
   const char *sqlite_says = store->db ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc);
-  const char *reason = reason_of (rc);
+  const char *reason = fl_store_reason (rc);
   if (reason != NULL)
     g_set_error (error, FL_STORE_ERROR, fl_store_error_code (rc), "cannot %s in '%s': %s (%s)",
                  what, store->path, reason, sqlite_says);

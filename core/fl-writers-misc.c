@@ -713,6 +713,7 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = pte;
+        fl_oracle_pte_written (sim, table);
         fl_ev (sim, FL_EV_PTE, table, i);
         fl_w_set16 (&f->a[3], 1, fl_w_get16 (f->a[3], 1) + 1);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_PROTECT);
@@ -827,6 +828,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             /* ptep_set_wrprotect: a locked bit clear on the PTE */
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
             e[i] &= ~(guint64) FL_PTE_WRITE;
+            fl_oracle_pte_written (sim, table);
           }
         else
           fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);

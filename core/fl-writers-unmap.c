@@ -413,6 +413,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = 0;
         st->tables[table].used--;
+        fl_oracle_pte_written (sim, table);
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT && FL_PTE_PAGE (pte) != st->g->zero_page)
           {
             /* page_remove_rmap, then tlb_remove_page: the mapping's reference goes, and a
@@ -729,6 +730,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
          * write bit is kept for the migration entry (make_migration_entry(page, write)). */
         e[index] = 0;
         st->tables[table].used--;
+        fl_oracle_pte_written (sim, table);
         f->a[1] = (f->a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
         fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0, 0, 0, 0);
         fl_ev (sim, FL_EV_PTE, table, index);
@@ -748,6 +750,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
           entry = 0;                               /* a file page is simply unmapped */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         fl_table_entries (st, table)[index] = entry;
+        fl_oracle_pte_written (sim, table);
         if (entry)
           st->tables[table].used++;
         /* the model keeps RSS equal to the present PTEs, so a migration entry is not counted
@@ -813,6 +816,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         /* mk_pte, pte_mkold; writable again only if the entry was a write one */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
+        fl_oracle_pte_written (sim, table);
         st->pages[page].mapcount++;
         if (page == old)
           {
