@@ -17,6 +17,7 @@ G_DEFINE_FINAL_TYPE (FlSession, fl_session, G_TYPE_OBJECT)
 enum {
   SIGNAL_CHANGED,
   SIGNAL_LOAD_FAILED,
+  SIGNAL_FINDING_SHOWN,
   N_SIGNALS
 };
 
@@ -194,6 +195,7 @@ fl_session_show_finding (FlSession *self, guint index)
   /* the CPU whose action is the defect, not the one whose step noticed it */
   fl_session_select_cpu (self, finding->cause_cpu);
   fl_session_seek (self, fl_finding_shown_at (finding));
+  g_signal_emit (self, signals[SIGNAL_FINDING_SHOWN], 0, index);
 }
 
 gboolean
@@ -500,6 +502,9 @@ fl_session_class_init (FlSessionClass *klass)
   signals[SIGNAL_LOAD_FAILED] =
     g_signal_new ("load-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  signals[SIGNAL_FINDING_SHOWN] =
+    g_signal_new ("finding-shown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void

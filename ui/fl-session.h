@@ -31,6 +31,7 @@ G_DECLARE_FINAL_TYPE (FlSession, fl_session, FL, SESSION, GObject)
  * Signals:
  *   "changed"       ()               the state shown changed: new step, new run, new CPU
  *   "load-failed"   (GError *error)  the scenario or configuration could not be loaded
+ *   "finding-shown" (guint index)    fl_session_show_finding() moved to that finding
  */
 
 FlSession      *fl_session_new              (void);

@@ -2,6 +2,8 @@
  * header current) and fl-window-actions.c (its actions). Private to ui/. */
 #pragma once
 
+#include "fl-panels.h"
+
 #include <gtk/gtk.h>
 
 #include "fl-bookmarks.h"
@@ -35,6 +37,7 @@ struct _FlWindow
   GtkScale       *speed_scale;
   GtkAdjustment  *speed_adjustment;
   GtkPaned       *paned;
+  FlPanels       *panels;
   FlScrubber     *scrubber;
   FlViewArea     *lanes;
   FlSession      *session;

@@ -479,6 +479,7 @@ fl_window_class_init (FlWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, FL_RESOURCE_BASE "/ui/fl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FlWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, FlWindow, panels);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, error_title_label);
@@ -497,6 +498,36 @@ fl_window_class_init (FlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FlWindow, session);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, message_label);
   gtk_widget_class_bind_template_child (widget_class, FlWindow, scrubber);
+}
+
+/* The panel tab (fl-panels.h: 0 VMA tree, 1 page tables, 2 cache lines, 3 RCU) that marks
+ * what a finding names: its page table, PTE, lock or page first, else its VMA, and the RCU
+ * view for a callback that ran too early. */
+static guint
+fl_window_tab_of_finding (const FlFinding *f)
+{
+  if (f->kind == FL_FINDING_RCU_EARLY_FREE)
+    return 3;
+  if (f->objects.table != 0 || f->objects.ptl)
+    return 1;
+  if (f->objects.vma != 0)
+    return 0;
+  return f->objects.page != 0 ? 1 : 0;
+}
+
+/* In tabs (a small window), a finding shown brings on screen the panel that marks it. */
+static void
+fl_window_finding_shown (FlWindow *self, guint index)
+{
+  FlSim *sim = fl_session_get_sim (self->session);
+  if (sim == NULL || !fl_panels_is_compact (self->panels))
+    return;
+  GPtrArray *findings = fl_sim_get_findings (sim);
+  if (index >= findings->len)
+    return;
+  guint tab = fl_window_tab_of_finding (g_ptr_array_index (findings, index));
+  if (!fl_panels_is_shown (self->panels, tab))
+    fl_panels_set_tab (self->panels, tab);
 }
 
 static void
@@ -576,6 +607,8 @@ fl_window_init (FlWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-failed",
                            G_CALLBACK (fl_window_load_failed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "finding-shown",
+                           G_CALLBACK (fl_window_finding_shown), self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (fl_window_focus_changed), NULL);
 
   fl_window_update_scenario_labels (self);

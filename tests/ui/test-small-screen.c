@@ -242,6 +242,37 @@ fl_check_lecture (GtkApplication *app, GtkWindow *window, gpointer data)
   g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
 }
 
+/* In tabs at 1024×700, jumping to a finding brings on screen the panel that marks it: the
+ * page tables for spf-vs-mprotect's stale PTE (spf-seqcheck=off), from the VMA tree tab. */
+static void
+fl_check_finding_tab (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  FlPanels *panels = fl_test_find_panels (window);
+
+  fl_test_wait_loaded (session);
+  fl_window_set_scenario (FL_WINDOW (window), "spf-vs-mprotect");
+  fl_test_wait_loaded (session);
+  g_assert_true (fl_session_set_switch (session, "spf-seqcheck", "off", NULL));
+  fl_test_wait_loaded (session);
+  fl_test_fit_window (window, 1024, 700);
+  g_assert_true (fl_panels_is_compact (panels));
+  fl_panels_set_tab (panels, 0);
+  fl_test_settle ();
+  g_assert_false (fl_panels_is_shown (panels, 1));
+  g_assert_true (fl_session_next_finding (session));
+  fl_test_settle ();
+  g_assert_true (fl_panels_is_shown (panels, 1));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fl_test_find_view (GTK_WIDGET (window),
+                                                                       FL_VIEW_PGTABLE))));
+}
+
+static void
+test_small_screen_finding_tab (void)
+{
+  fl_test_run_application (fl_check_finding_tab, NULL);
+}
+
 static void
 test_small_screen_lecture (void)
 {
@@ -270,6 +301,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/small-screen/sizes", test_small_screen_sizes);
   g_test_add_func ("/ui/small-screen/presenting", test_small_screen_presenting);
   g_test_add_func ("/ui/small-screen/lecture", test_small_screen_lecture);
+  g_test_add_func ("/ui/small-screen/finding-tab", test_small_screen_finding_tab);
   status = g_test_run ();
   fl_test_remove_data_home (data_home);
   return status;
