@@ -10,13 +10,17 @@ G_BEGIN_DECLS
  * iterative deepening (Musuvathi & Qadeer, PLDI 2007). Switching away from a CPU that could
  * still step is a preemption; switching when it cannot (parked, done) is free. Bound 0 runs
  * every schedule without a preemption, bound 1 every one with at most one, and so on, so the
- * first counterexample has the fewest preemptions; within its bound, the fewest steps. */
+ * first counterexample has the fewest preemptions; within its bound, the fewest steps. When
+ * the bounds find nothing and cut some schedules, the rest runs without a bound: every
+ * reachable state once (fl-explore-states.c) or one schedule per class of equivalent orders
+ * (fl-explore-dpor.c), time left out of both. PCT (fl-explore-pct.c) samples instead. */
 
 typedef struct _FlExploreResult FlExploreResult;
 
 typedef enum {
-  FL_EXPLORE_COMPLETE,  /* every interleaving ran: no schedule was cut by the bound */
-  FL_EXPLORE_BOUNDED,   /* every one with at most `bound` preemptions, or a budget ran out */
+  FL_EXPLORE_COMPLETE,  /* every interleaving ran, or its state or its class of orders */
+  FL_EXPLORE_BOUNDED,   /* every one with at most `bound` preemptions, or a budget ran out,
+                         * or PCT's runs found nothing */
   FL_EXPLORE_FOUND,     /* a finding: the shortest schedule of each kind is in `findings` */
 } FlExploreVerdict;
 
