@@ -38,7 +38,7 @@ fl_bench_explore (FlBench *bench, GError **error)
                     "ignored: with one safeguard off, the time to the first counterexample "
                     "(preemption bounds 0, 1, 2); with all on, the time to the verdict complete "
                     "(the bounds, then every reachable state once). Steps per second count the "
-                    "steps the search took, not those replayed by seeks.");
+                    "steps the search took, not those replayed by seeks");
   guint n = bench->quick ? 1 : G_N_ELEMENTS (races);
   for (guint i = 0; i < n; i++)
     {

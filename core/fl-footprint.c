@@ -272,6 +272,20 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   guint64 h = hash_words (0xcbf29ce484222325ull, s.data, s.len);
   g_free (s.data);
 
+  /* The step stamps were zeroed, but one comparison of two of them is state: whether a reader
+   * still in its section began before a callback was queued (rcu_do_batch's early-free
+   * check). Keep that order, for each such pair. */
+  for (guint c = 0; c < z->ncpus; c++)
+    if (st->cpus[c].rcu_nesting > 0)
+      for (guint i = 0; i < z->ncbs; i++)
+        if (st->cbs[i].obj != 0)
+          {
+            guint64 before = st->cpus[c].rcu_since_step < st->cbs[i].queued_step;
+            h ^= ((guint64) c << 40) + ((guint64) i << 8) + before + 0x9e3779b97f4a7c15ull;
+            h *= 0xff51afd7ed558ccdull;
+            h ^= h >> 33;
+          }
+
   /* the entries of live tables, the empty ones skipped (most are); a free table's mean
    * nothing (an allocation clears them) */
   for (guint t = 0; t < z->ntables; t++)
