@@ -4,22 +4,10 @@
  * random schedules and tries every adjacent pair it calls independent both ways. */
 #include "fl-explore-private.h"
 
-static guint64
-next_random (guint64 *state)
-{
-  /* xorshift64*: a reproducible stream from the seed, independent of the simulation's dice */
-  guint64 x = *state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  *state = x;
-  return x * 0x2545f4914f6cdd1dull;
-}
-
 static guint
 pick (guint64 on, guint64 *rng)
 {
-  guint n = (guint) __builtin_popcountll (on), k = (guint) (next_random (rng) % n);
+  guint n = (guint) __builtin_popcountll (on), k = (guint) (fl_xorshift64star (rng) % n);
   while (k--)
     on &= on - 1;
   return (guint) __builtin_ctzll (on);
@@ -84,7 +72,7 @@ fl_explore_check_independence (const FlScenario *scenario, const FlConfig *confi
           if (on == 0)
             break;
           /* keep a CPU going now and then, as real schedules do, so that deep states come */
-          guint c = prev >= 0 && (on >> prev & 1) && next_random (&rng) % 4 != 0
+          guint c = prev >= 0 && (on >> prev & 1) && fl_xorshift64star (&rng) % 4 != 0
                     ? (guint) prev : pick (on, &rng);
           if (!fl_explore_step (sim, c, &fp, &snap))
             break;

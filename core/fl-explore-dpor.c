@@ -299,11 +299,7 @@ preemptions (const Dpor *d, guint n)
 {
   guint pre = 0;
   for (guint i = 1; i < n; i++)
-    {
-      guint prev = d->events[i - 1].cpu;
-      if (d->events[i].cpu != prev && (d->nodes[i].enabled & BIT (prev)))
-        pre++;
-    }
+    pre += fl_explore_preempts (d->events[i - 1].cpu, d->events[i].cpu, d->nodes[i].enabled);
   return pre;
 }
 

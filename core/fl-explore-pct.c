@@ -81,7 +81,7 @@ one_run (FlExplorer *x, guint depth, guint64 k, guint64 seed, GArray *choices)
           if (!changed)
             break;
         }
-      pre += last >= 0 && best != last && (on >> last & 1);
+      pre += fl_explore_preempts (last, (guint) best, on);
       last = best;
       if (!fl_sim_step_cpu (sim, (guint) best))
         break;

@@ -36,6 +36,14 @@ typedef struct {
 } FlExplorer;
 
 guint64  fl_explorer_enabled    (FlExplorer *x);
+
+/* Stepping `next` right after `prev` is a preemption when `prev` could still step: it is in
+ * `enabled`, the CPUs that could step at that point (prev -1: the first step). */
+static inline guint
+fl_explore_preempts (gint prev, guint next, guint64 enabled)
+{
+  return prev >= 0 && (guint) prev != next && ((enabled >> prev) & 1);
+}
 /* A schedule ran to its end (or was cut): its findings and its outcome are kept. */
 void     fl_explorer_leaf       (FlExplorer *x, const guint8 *choices, guint n, guint preemptions);
 gboolean fl_explorer_out_of_budget (FlExplorer *x);

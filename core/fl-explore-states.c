@@ -23,12 +23,9 @@ count_preemptions (const GArray *choices, const GArray *enabled)
 {
   guint pre = 0;
   for (guint i = 1; i < choices->len; i++)
-    {
-      guint8 prev = g_array_index (choices, guint8, i - 1);
-      if (g_array_index (choices, guint8, i) != prev
-          && (g_array_index (enabled, guint64, i) >> prev & 1))
-        pre++;
-    }
+    pre += fl_explore_preempts (g_array_index (choices, guint8, i - 1),
+                                g_array_index (choices, guint8, i),
+                                g_array_index (enabled, guint64, i));
   return pre;
 }
 

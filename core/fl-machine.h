@@ -79,6 +79,19 @@ fl_line_add_sharer (FlState *st, guint line, guint cpu)
   st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
 }
 
+/* xorshift64*: the dice of the random schedule (its state in the machine state) and of the
+ * explorer's independence check (its own). */
+static inline guint64
+fl_xorshift64star (guint64 *state)
+{
+  guint64 x = *state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
 /* The explorer's record of a step's reads and writes that no line access tells. */
 static inline void
 fl_note (FlSim *sim, guint32 key, gboolean write)

@@ -7,13 +7,8 @@
 guint64
 fl_rng_next (FlState *st)
 {
-  /* xorshift64*: the generator's state is part of the machine state, so seeks replay it */
-  guint64 x = st->g->rng;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  st->g->rng = x;
-  return x * 0x2545f4914f6cdd1dull;
+  /* the generator's state is part of the machine state, so seeks replay it */
+  return fl_xorshift64star (&st->g->rng);
 }
 
 static gint
