@@ -408,7 +408,6 @@ back (Dpor *d)
       d->len = n;
       if (node->backtrack & node->enabled & ~node->sleep)
         {
-          d->x->r->replayed += n;
           if (!fl_sim_seek (d->x->sim, n))
             return FALSE;
           rebuild (d, n);

@@ -93,7 +93,6 @@ fl_explore_states (FlExplorer *x)
       g_array_set_size (choices, at);
       if (fl_sim_get_step (sim) != at)
         {
-          r->replayed += at;
           fl_sim_seek (sim, at);
         }
       if (!fl_sim_step_cpu (sim, c))

@@ -237,7 +237,6 @@ backtrack (Search *s)
       ch->cpu = (guint8) __builtin_ctzll (ch->alts);
       ch->alts &= ch->alts - 1;
       guint64 at = s->stack->len - 1;
-      s->x.r->replayed += at;
       if (!fl_sim_seek (s->x.sim, at) || !fl_sim_step_cpu (s->x.sim, ch->cpu))
         {
           /* the recorded run holds every step up to here, and the choice could step there
@@ -390,6 +389,8 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   else
     explore_systematic (&s);
   r->seconds = (g_get_monotonic_time () - s.x.started) / (double) G_USEC_PER_SEC;
+  /* the steps seeks really re-ran (a copy of the state every 8 steps makes them few) */
+  r->replayed = sim->replayed_steps;
   if (options->keep_outcomes)
     {
       r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));

@@ -46,6 +46,7 @@ struct _FlSim {
   guint8        socket_of[FL_MAX_CPUS];
   guint64       socket_cpus[FL_MAX_SOCKETS][FL_MAX_CPUS / 64];
   gboolean      checkpoint_fixed; /* the explorer's spacing: not widened as the state grows */
+  guint64       replayed_steps; /* steps seeks have re-run since the simulation began */
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
 };

@@ -631,7 +631,7 @@ fl_sim_seek (FlSim *sim, guint64 step)
   if (step < sim->st.g->step || cp->step > sim->st.g->step)
     fl_state_restore (&sim->st, &cp->sizes, cp->block);
   while (sim->st.g->step < step && replay_next (sim))
-    ;
+    sim->replayed_steps++;
   sim->replaying = sim->st.g->step < total;
   return sim->st.g->step == step;
 }
