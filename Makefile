@@ -162,7 +162,7 @@ fuzz: build
 # $(BUILD), which the build also gives the generated resource header.
 lint: build
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-	  --std=c11 --library=gtk --inline-suppr --suppressions-list=build-aux/cppcheck-suppressions \
+	  --std=c11 --library=gtk --library=build-aux/cppcheck-glib.cfg --inline-suppr --suppressions-list=build-aux/cppcheck-suppressions \
 	  -I core core/*.c
 	clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' core/*.c
 

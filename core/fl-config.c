@@ -366,7 +366,7 @@ fl_config_value_about (const char *key, const char *value)
   if (info == NULL || info->values == NULL)
     return NULL;
   g_auto (GStrv) names = g_strsplit (info->values, "|", -1);
-  for (guint i = 0; names[i] != NULL && i < G_N_ELEMENTS (info->value_about); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (info->value_about) && names[i] != NULL; i++)
     if (strcmp (names[i], value) == 0)
       return info->value_about[i];
   return NULL;
@@ -434,7 +434,7 @@ fl_config_set (FlConfig *config, const char *key, const char *value, GError **er
        * the key and each value mean */
       g_autofree char *valid = g_strjoinv (", ", names);
       g_autoptr (GString) about = g_string_new (NULL);
-      for (guint i = 0; names[i] != NULL && i < G_N_ELEMENTS (info->value_about); i++)
+      for (guint i = 0; i < G_N_ELEMENTS (info->value_about) && names[i] != NULL; i++)
         g_string_append_printf (about, "; %s: %s", names[i], info->value_about[i]);
       g_set_error (error, FL_CONFIG_ERROR, FL_CONFIG_ERROR_BAD_VALUE,
                    "invalid value '%s' for '%s' (valid: %s). %s%s", value, key, valid,

@@ -98,7 +98,7 @@ typedef struct {
 
 #define FL_MAX_CPUS 256
 #define FL_MAX_SOCKETS 64
-#define FL_CONFIG_MAX_NODES 8   /* memory nodes of numa=per-socket (FL_MAX_NODES in the state) */
+#define FL_CONFIG_MAX_NODES 8u  /* memory nodes of numa=per-socket (FL_MAX_NODES in the state) */
 /* The step budget when nothing sets one: about 300 MB of events and checkpoints
  * (docs/performance.md), seconds of simulation. */
 #define FL_DEFAULT_BUDGET 10000000u

@@ -379,7 +379,6 @@ descend (Dpor *d)
       guint p = (guint) __builtin_ctzll (node->backtrack & avail);
       node->cpu = (guint8) p;
       ensure (d, n + 1);
-      node = &d->nodes[n];
       Event *e = &d->events[n];
       e->cpu = (guint8) p;
       if (!fl_explore_step (x->sim, p, &e->fp, &d->snap))

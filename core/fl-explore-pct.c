@@ -23,7 +23,7 @@ run_length (const FlScenario *scenario, const FlConfig *config, GError **error)
 {
   g_autoptr (FlSim) sim = fl_sim_new (scenario, config, scenario->seed, error);
   if (sim == NULL)
-    return 0;
+    return 1;   /* cannot happen (see the caller), and change points are drawn modulo k */
   fl_sim_set_policy (sim, FL_SCHED_TIME);
   fl_sim_run_in_budget (sim, 0);
   return MAX (fl_sim_get_step (sim), 1);
@@ -40,11 +40,11 @@ one_run (FlExplorer *x, guint depth, guint64 k, guint64 seed, GArray *choices)
   /* a random permutation of d .. d+n-1 (Fisher-Yates) */
   for (guint c = 0; c < n; c++)
     prio[c] = depth + c;
-  for (guint c = n - 1; c > 0; c--)
+  for (guint c = n; c > 1; c--)
     {
-      guint j = (guint) (splitmix (&rng) % (c + 1));
-      guint32 t = prio[c];
-      prio[c] = prio[j];
+      guint j = (guint) (splitmix (&rng) % c);
+      guint32 t = prio[c - 1];
+      prio[c - 1] = prio[j];
       prio[j] = t;
     }
   for (guint i = 1; i < depth; i++)

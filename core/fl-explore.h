@@ -33,7 +33,7 @@ typedef enum {
   FL_EXPLORE_STOP_CANCELLED,  /* *options->cancel became non-zero (the window's Cancel) */
 } FlExploreStop;
 
-#define FL_EXPLORE_MAX_CPUS 64              /* a choice point's alternatives are one word */
+#define FL_EXPLORE_MAX_CPUS 64u             /* a choice point's alternatives are one word */
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
 #define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
 #define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */

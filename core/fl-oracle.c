@@ -420,11 +420,13 @@ deadlock_cause (FlSim *sim, FlFinding *f, const guint *path, guint len)
       f->objects.ptl = TRUE;
       f->objects.holder = fl_lock_holder (sim, c->wait_obj);
     }
-  char lock[64];
   if (c->irqs_off && c->wait_obj)
-    fl_finding_caused_by (sim, f, cause, f->step, FL_DEFECT_SPIN_IRQS_OFF, "cpu%u spins on %s with IRQs off, and the "
-                          "others wait for it", cause,
-                          fl_lock_name (sim, c->wait_obj, lock, sizeof lock));
+    {
+      char lock[64];
+      fl_finding_caused_by (sim, f, cause, f->step, FL_DEFECT_SPIN_IRQS_OFF,
+                            "cpu%u spins on %s with IRQs off, and the others wait for it", cause,
+                            fl_lock_name (sim, c->wait_obj, lock, sizeof lock));
+    }
 }
 
 /**

@@ -537,10 +537,9 @@ fail (GString    *why,
       const char *format,
       ...)
 {
-  va_list args;
-
   if (why != NULL)
     {
+      va_list args;
       g_string_truncate (why, 0);
       va_start (args, format);
       g_string_append_vprintf (why, format, args);
