@@ -102,14 +102,15 @@ bench: deps
 
 # The tests' time limits are bounds on a hang set for the normal build: ASan with UBSan runs
 # 3 to 5 times slower (measured; tests/cli/test-hostile.c has the numbers), so its limits are
-# 5 times theirs.
+# 5 times theirs: meson's through its multiplier, check-golden.py's per-run one through
+# FL_TEST_SLOWDOWN.
 ASAN_SLOWDOWN := 5
 asan: deps
 	[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined -Dui_tests=false
 	meson compile -C build-asan
 	ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_summary=1:fast_unwind_on_malloc=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/lsan-suppressions:print_suppressions=0 \
-	  meson test -C build-asan --print-errorlogs --timeout-multiplier $(ASAN_SLOWDOWN) \
+	  FL_TEST_SLOWDOWN=$(ASAN_SLOWDOWN) meson test -C build-asan --print-errorlogs --timeout-multiplier $(ASAN_SLOWDOWN) \
 	  --suite core --suite cli --suite data
 
 # valgrind: every built-in scenario (`faultline-cli list`) run by the normal build under
