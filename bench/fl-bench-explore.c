@@ -18,6 +18,16 @@ static const Race races[] = {
   { "spf-mmap-cache-race", "spf-mmap-cache", "update" },
 };
 
+/* The bounds alone (no search beyond them), on @jobs threads: the work --jobs shares out. */
+static double
+bounds_seconds (const FlScenario *sc, guint preemptions, guint jobs, GError **error)
+{
+  FlExploreOptions options = { .preemptions = preemptions, .jobs = jobs,
+                               .reduction = FL_EXPLORE_REDUCTION_NONE };
+  g_autoptr (FlExploreResult) r = fl_explore_run (sc, &sc->config, &options, error);
+  return r != NULL ? r->seconds : -1;
+}
+
 static FlExploreResult *
 explore (const FlScenario *sc, const char *key, const char *value, double time_limit,
          GError **error)
@@ -38,7 +48,8 @@ fl_bench_explore (FlBench *bench, GError **error)
                     "ignored: with one safeguard off, the time to the first counterexample "
                     "(preemption bounds 0, 1, 2); with all on, the time to the verdict complete "
                     "(the bounds, then every reachable state once). Steps per second count the "
-                    "steps the search took, not those replayed by seeks");
+                    "steps the search took, not those replayed by seeks. --jobs 2 against --jobs 1: the "
+                    "bounds alone, each bound's units shared out to two threads");
   guint n = bench->quick ? 1 : G_N_ELEMENTS (races);
   for (guint i = 0; i < n; i++)
     {
@@ -68,6 +79,15 @@ fl_bench_explore (FlBench *bench, GError **error)
       fl_bench_add (bench, rate, safe->seconds > 0 ? safe->steps / safe->seconds : 0, "steps/s",
                     FL_GOAL_AT_LEAST, 5e6);
       fl_bench_add (bench, memory, (double) safe->peak_bytes / 1024.0, "KiB", FL_GOAL_NONE, 0);
+      /* the same schedules on one core and on two (bound 3: enough to time) */
+      guint bound = bench->quick ? 1 : 3;
+      double one = bounds_seconds (sc, bound, 1, error);
+      double two = one < 0 ? -1 : bounds_seconds (sc, bound, 2, error);
+      if (two < 0)
+        return FALSE;
+      g_autofree char *jobs = g_strdup_printf ("%s: --jobs 2 against --jobs 1 (bounds 0-%u, "
+                                               "%.2f s on one)", race->scenario, bound, one);
+      fl_bench_add (bench, jobs, two > 0 ? one / two : 0, "x", FL_GOAL_AT_LEAST, 1.8);
     }
   return TRUE;
 }

@@ -123,65 +123,6 @@ worker_main (gpointer data)
   return NULL;
 }
 
-/* The seed decides a tie, so the kept run is the one a single core keeps. */
-static gboolean
-better (const FlExploreFinding *a, const FlExploreFinding *b)
-{
-  return fl_explore_kept_before (a->preemptions, a->step, a->seed, b->preemptions, b->step,
-                                 b->seed);
-}
-
-static void
-merge (FlExplorer *into, FlExplorer *from)
-{
-  FlExploreResult *r = into->r, *w = from->r;
-  r->schedules += w->schedules;
-  r->executions += w->executions;
-  r->steps += w->steps;
-  r->with_findings += w->with_findings;
-  r->cut_by_budget += w->cut_by_budget;
-  r->max_length = MAX (r->max_length, w->max_length);
-  r->peak_bytes += w->peak_bytes;
-  if (r->stop == FL_EXPLORE_STOP_NONE)
-    r->stop = w->stop;
-  for (gsize i = 0; i < from->outcomes.size; i++)
-    if (from->outcomes.keys[i] != 0
-        && fl_key_set_add (&into->outcomes, from->outcomes.keys[i], FL_EXPLORE_MAX_OUTCOMES) < 0)
-      r->stop = FL_EXPLORE_STOP_MEMORY;
-  r->outcomes = into->outcomes.used;
-  for (guint i = 0; i < w->findings->len; i++)
-    {
-      FlExploreFinding *theirs = g_ptr_array_index (w->findings, i), *ours = NULL;
-      guint at = 0;
-      for (; at < r->findings->len; at++)
-        {
-          FlExploreFinding *e = g_ptr_array_index (r->findings, at);
-          if (e->kind == theirs->kind)
-            ours = e;
-          if (e->kind >= theirs->kind)
-            break;
-        }
-      if (ours == NULL)
-        {
-          g_ptr_array_insert (r->findings, (gint) at, theirs);
-          w->findings->pdata[i] = NULL;
-          continue;
-        }
-      guint64 hits = ours->hits + theirs->hits;
-      if (better (theirs, ours))
-        {
-          r->findings->pdata[at] = theirs;
-          fl_explore_finding_free (ours);
-        }
-      else
-        fl_explore_finding_free (theirs);
-      ((FlExploreFinding *) r->findings->pdata[at])->hits = hits;
-      w->findings->pdata[i] = NULL;
-    }
-  /* every one was moved or freed */
-  g_ptr_array_set_size (w->findings, 0);
-}
-
 void
 fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
 {
@@ -193,8 +134,6 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
   r->pct_steps = k;
   r->pct_depth = depth;
   r->pct_runs = x->o->pct_runs;
-  r->shard = x->o->shard;
-  r->shards = x->o->shards;
   guint jobs = CLAMP (x->o->jobs, 1, FL_EXPLORE_MAX_JOBS);
   guint shards = MAX (x->o->shards, 1), shard = x->o->shard % shards;
   Worker *workers = g_new0 (Worker, jobs);
@@ -224,7 +163,7 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
   for (guint j = 1; j < jobs; j++)
     {
       g_thread_join (threads[j]);
-      merge (x, &workers[j].x);
+      fl_explorer_merge (x, &workers[j].x, NULL);
       fl_sim_free (workers[j].x.sim);
       g_free (workers[j].x.outcomes.keys);
       fl_explore_result_free (workers[j].x.r);

@@ -1,42 +1,10 @@
-/* fl-explore.c — the race explorer's search: depth-first over the CPU chosen at each step,
- * bounded in preemptions, the bound deepened from 0. One simulation serves the whole search:
- * to try another choice at step N it seeks back to N (the nearest checkpoint, then the
- * recorded choices replayed) and steps a different CPU, which drops the old future. That is
- * CHESS's stateless re-execution of the prefix, without building a new machine each time. */
+/* fl-explore.c — the race explorer's entry and what its searches share: the sets of
+ * outcomes, the counterexample kept for each kind of finding, the budget checks, the merge
+ * of what threads and shards found, and the verdict. The searches are in fl-explore-bounds.c
+ * (preemption bounding), fl-explore-states.c, fl-explore-dpor.c and fl-explore-pct.c. */
 #include "fl-explore-private.h"
 
 #include <string.h>
-
-typedef struct {
-  guint64 alts;      /* CPUs still to try at this step, lowest id first */
-  guint16 pre;       /* preemptions before this step */
-  gint16  prev;      /* the CPU of the step before; -1 at the start */
-  guint8  prev_on;   /* prev could still step here, so choosing another CPU preempts it */
-  guint8  cpu;       /* the choice being run */
-} Choice;
-
-typedef struct {
-  FlExplorer x;
-  GArray *stack;            /* Choice, one per step of the schedule being run */
-  GArray *choices;          /* guint8: the CPUs of the stack, for the leaf */
-  guint bound;
-  gboolean cut_by_bound;    /* a choice was not tried because it needed one more preemption */
-} Search;
-
-static guint
-choice_cost (const Choice *ch)
-{
-  return ch->prev_on && ch->prev != ch->cpu;
-}
-
-static guint
-preemptions_so_far (const Search *s)
-{
-  if (s->stack->len == 0)
-    return 0;
-  const Choice *top = &g_array_index (s->stack, Choice, s->stack->len - 1);
-  return top->pre + choice_cost (top);
-}
 
 int
 fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
@@ -91,46 +59,8 @@ fl_explorer_enabled (FlExplorer *x)
   return on;
 }
 
-/* One more step of the current schedule, by the first choice at this state: the running CPU
- * goes on while it can (no preemption), else the lowest id that can step. The other choices
- * are kept for backtracking, those that preempt only while the bound allows one more. */
-static gboolean
-push_choice (Search *s)
-{
-  guint64 on = fl_explorer_enabled (&s->x);
-  if (on == 0)
-    return FALSE;
-  Choice ch = { 0 };
-  ch.pre = (guint16) preemptions_so_far (s);
-  ch.prev = s->stack->len ? g_array_index (s->stack, Choice, s->stack->len - 1).cpu : -1;
-  ch.prev_on = ch.prev >= 0 && ((on >> ch.prev) & 1);
-  if (ch.prev_on)
-    {
-      ch.cpu = (guint8) ch.prev;
-      guint64 others = on & ~(G_GUINT64_CONSTANT (1) << ch.prev);
-      if (others != 0 && ch.pre < s->bound)
-        ch.alts = others;
-      else if (others != 0)
-        s->cut_by_bound = TRUE;
-    }
-  else
-    {
-      ch.cpu = (guint8) __builtin_ctzll (on);
-      ch.alts = on & (on - 1);
-    }
-  g_array_append_val (s->stack, ch);
-  if (!fl_sim_step_cpu (s->x.sim, ch.cpu))
-    {
-      /* a limit of the machine stopped the step: the schedule ends here, cut */
-      g_array_set_size (s->stack, s->stack->len - 1);
-      return FALSE;
-    }
-  s->x.r->steps++;
-  return TRUE;
-}
-
-static void
-note_peak (FlExplorer *x, gsize own)
+void
+fl_explorer_note_peak (FlExplorer *x, gsize own)
 {
   gsize bytes = own + x->outcomes.size * sizeof (guint64);
   for (guint i = 0; i < x->r->findings->len; i++)
@@ -139,20 +69,26 @@ note_peak (FlExplorer *x, gsize own)
   x->r->peak_bytes = MAX (x->r->peak_bytes, bytes);
 }
 
+/* The counterexample of @kind in @findings (ordered by kind), or NULL; @at: where it is, or
+ * where one of its kind goes. */
+static FlExploreFinding *
+of_kind (GPtrArray *findings, FlFindingKind kind, guint *at)
+{
+  for (*at = 0; *at < findings->len; (*at)++)
+    {
+      FlExploreFinding *e = g_ptr_array_index (findings, *at);
+      if (e->kind >= kind)
+        return e->kind == kind ? e : NULL;
+    }
+  return NULL;
+}
+
 static void
 keep_finding (FlExplorer *x, const FlFinding *f, guint pre, const guint8 *choices, guint n)
 {
   GPtrArray *all = x->r->findings;
-  FlExploreFinding *best = NULL;
-  guint at = 0;
-  for (; at < all->len; at++)
-    {
-      FlExploreFinding *e = g_ptr_array_index (all, at);
-      if (e->kind == f->kind)
-        best = e;
-      if (e->kind >= f->kind)
-        break;
-    }
+  guint at;
+  FlExploreFinding *best = of_kind (all, f->kind, &at);
   /* fewest preemptions, then fewest steps to the finding; ties keep the one found first */
   if (best != NULL && (best->preemptions < pre
                        || (best->preemptions == pre && best->step <= f->step)))
@@ -166,6 +102,7 @@ keep_finding (FlExplorer *x, const FlFinding *f, guint pre, const guint8 *choice
     }
   best->preemptions = pre;
   best->seed = x->seed;
+  best->unit = x->unit;
   best->step = f->step;
   best->length = n;
   best->events_hash = fl_sim_get_hash (x->sim);
@@ -180,6 +117,8 @@ fl_explorer_leaf (FlExplorer *x, const guint8 *choices, guint n, guint pre)
 {
   FlExploreResult *r = x->r;
   r->schedules++;
+  if (x->shared_schedules != NULL)
+    __atomic_fetch_add (x->shared_schedules, 1, __ATOMIC_RELAXED);
   r->max_length = MAX (r->max_length, n);
   gboolean cut = !fl_sim_is_finished (x->sim);
   r->cut_by_budget += cut;
@@ -204,50 +143,7 @@ fl_explorer_leaf (FlExplorer *x, const guint8 *choices, guint n, guint pre)
                       FL_EXPLORE_MAX_OUTCOMES) < 0)
     r->stop = FL_EXPLORE_STOP_MEMORY;
   r->outcomes = x->outcomes.used;
-  note_peak (x, n * (sizeof (Choice) + 1));
-}
-
-/* A schedule of the bounded search ended. Those with fewer preemptions than the bound ran
- * already at a lower bound: only the re-run is counted. */
-static void
-leaf (Search *s)
-{
-  guint pre = preemptions_so_far (s);
-  s->x.r->executions++;
-  if (pre < s->bound)
-    return;
-  g_array_set_size (s->choices, s->stack->len);
-  for (guint i = 0; i < s->stack->len; i++)
-    g_array_index (s->choices, guint8, i) = g_array_index (s->stack, Choice, i).cpu;
-  fl_explorer_leaf (&s->x, (const guint8 *) s->choices->data, s->stack->len, pre);
-}
-
-/* The deepest step with a choice left: seek back there and take the next one. */
-static gboolean
-backtrack (Search *s)
-{
-  while (s->stack->len > 0)
-    {
-      Choice *ch = &g_array_index (s->stack, Choice, s->stack->len - 1);
-      if (ch->alts == 0)
-        {
-          g_array_set_size (s->stack, s->stack->len - 1);
-          continue;
-        }
-      ch->cpu = (guint8) __builtin_ctzll (ch->alts);
-      ch->alts &= ch->alts - 1;
-      guint64 at = s->stack->len - 1;
-      if (!fl_sim_seek (s->x.sim, at) || !fl_sim_step_cpu (s->x.sim, ch->cpu))
-        {
-          /* the recorded run holds every step up to here, and the choice could step there
-           * when it was listed: only a limit of the machine refuses it; cut it */
-          ch->alts = 0;
-          continue;
-        }
-      s->x.r->steps++;
-      return TRUE;
-    }
-  return FALSE;
+  fl_explorer_note_peak (x, n);
 }
 
 gboolean
@@ -268,71 +164,36 @@ fl_explorer_out_of_budget (FlExplorer *x)
     }
   if (x->o->cancel != NULL && g_atomic_int_get (x->o->cancel))
     r->stop = FL_EXPLORE_STOP_CANCELLED;
-  else if (x->o->max_schedules && r->schedules >= x->o->max_schedules)
+  else if (x->o->max_schedules
+           && (x->shared_schedules ? __atomic_load_n (x->shared_schedules, __ATOMIC_RELAXED)
+                                   : r->schedules) >= x->o->max_schedules)
     r->stop = FL_EXPLORE_STOP_SCHEDULES;
   else if (x->deadline && g_get_monotonic_time () >= x->deadline)
     r->stop = FL_EXPLORE_STOP_TIME;
   return r->stop != FL_EXPLORE_STOP_NONE;
 }
 
-/* Every schedule with at most s->bound preemptions, depth first. */
-static void
-explore_bound (Search *s)
-{
-  guint64 budget = s->x.budget;
-  g_array_set_size (s->stack, 0);
-  s->cut_by_bound = FALSE;
-  fl_sim_seek (s->x.sim, 0);
-  for (;;)
-    {
-      while ((budget == 0 || s->stack->len < budget) && push_choice (s))
-        ;
-      /* nobody can step: finishing runs the checks of the end (a deadlock among them) */
-      if (!fl_sim_is_finished (s->x.sim) && (budget == 0 || s->stack->len < budget))
-        fl_sim_step (s->x.sim);
-      leaf (s);
-      if (fl_explorer_out_of_budget (&s->x) || !backtrack (s))
-        return;
-    }
-}
-
-/* Bounds 0, 1, ... K in turn (CHESS): TRUE when a bound cut no schedule, so every
- * interleaving ran. */
-static gboolean
-explore_bounds (Search *s)
-{
-  FlExploreResult *r = s->x.r;
-  for (guint k = 0; k <= s->x.o->preemptions; k++)
-    {
-      s->bound = k;
-      r->bound = k;
-      explore_bound (s);
-      if (r->stop != FL_EXPLORE_STOP_NONE || (r->findings->len > 0 && !s->x.o->all))
-        return FALSE;
-      if (!s->cut_by_bound)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* The bounds, then (when they found nothing and cut some schedules) the search without one;
- * sets the verdict. */
+ * sets the verdict. A shard runs the bounds only: whether they cut anything is known once
+ * every shard's part is merged. */
 static void
-explore_systematic (Search *s)
+explore_systematic (FlExplorer *x, const FlScenario *scenario)
 {
-  FlExploreResult *r = s->x.r;
-  gboolean complete = explore_bounds (s) && r->cut_by_budget == 0;
+  FlExploreResult *r = x->r;
+  const FlExploreOptions *o = x->o;
+  gboolean sharded = o->shards > 1;
+  gboolean complete = fl_explore_bounds (x, scenario) && r->cut_by_budget == 0 && !sharded;
   r->unbounded = FL_EXPLORE_REDUCTION_NONE;
-  if (!complete && (r->findings->len == 0 || s->x.o->all) && r->stop == FL_EXPLORE_STOP_NONE
-      && s->x.o->reduction != FL_EXPLORE_REDUCTION_NONE)
+  if (!complete && !sharded && (r->findings->len == 0 || o->all)
+      && r->stop == FL_EXPLORE_STOP_NONE && o->reduction != FL_EXPLORE_REDUCTION_NONE)
     {
       /* no counterexample within the bound: the rest of the interleavings, one per class of
        * equivalent orders, or every state once */
-      r->unbounded = s->x.o->reduction;
-      if (s->x.o->reduction == FL_EXPLORE_REDUCTION_DPOR)
-        fl_explore_dpor (&s->x);
+      r->unbounded = o->reduction;
+      if (o->reduction == FL_EXPLORE_REDUCTION_DPOR)
+        fl_explore_dpor (x);
       else
-        fl_explore_states (&s->x);
+        fl_explore_states (x);
       complete = r->stop == FL_EXPLORE_STOP_NONE && r->cut_unbounded == 0;
     }
   if (r->findings->len > 0)
@@ -371,39 +232,89 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   FlExploreResult *r = g_new0 (FlExploreResult, 1);
   r->findings = g_ptr_array_new ();
   r->config = explored;
-  Search s = {
-    .x = { .sim = sim, .o = options, .r = r, .started = g_get_monotonic_time (),
-           .budget = explored.budget, .ncpus = explored.cpus },
-    .stack = g_array_new (FALSE, FALSE, sizeof (Choice)),
-    .choices = g_array_new (FALSE, FALSE, sizeof (guint8)),
-  };
+  r->shard = options->shard;
+  r->shards = options->shards;
+  r->bound_limit = options->preemptions;
+  r->all = options->all;
+  FlExplorer x = { .sim = sim, .o = options, .r = r, .started = g_get_monotonic_time (),
+                   .budget = explored.budget, .ncpus = explored.cpus };
   if (options->time_limit > 0)
-    s.x.deadline = s.x.started + (gint64) (options->time_limit * G_USEC_PER_SEC);
+    x.deadline = x.started + (gint64) (options->time_limit * G_USEC_PER_SEC);
 
   if (options->pct_runs > 0)
     {
       /* randomized runs prove nothing: found, or bounded by the number of runs */
-      fl_explore_pct (&s.x, scenario);
+      fl_explore_pct (&x, scenario);
       r->verdict = r->findings->len > 0 ? FL_EXPLORE_FOUND : FL_EXPLORE_BOUNDED;
     }
   else
-    explore_systematic (&s);
-  r->seconds = (g_get_monotonic_time () - s.x.started) / (double) G_USEC_PER_SEC;
+    explore_systematic (&x, scenario);
+  r->seconds = (g_get_monotonic_time () - x.started) / (double) G_USEC_PER_SEC;
   /* the steps seeks really re-ran (a copy of the state every 8 steps makes them few) */
-  r->replayed = sim->replayed_steps;
-  if (options->keep_outcomes)
+  r->replayed += sim->replayed_steps;
+  if (options->keep_outcomes && r->outcome_keys == NULL)
     {
       r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
-      for (gsize i = 0; i < s.x.outcomes.size; i++)
-        if (s.x.outcomes.keys[i] != 0)
-          g_array_append_val (r->outcome_keys, s.x.outcomes.keys[i]);
+      for (gsize i = 0; i < x.outcomes.size; i++)
+        if (x.outcomes.keys[i] != 0)
+          g_array_append_val (r->outcome_keys, x.outcomes.keys[i]);
     }
 
-  g_array_unref (s.stack);
-  g_array_unref (s.choices);
-  g_free (s.x.outcomes.keys);
+  g_free (x.outcomes.keys);
   fl_sim_free (sim);
   return r;
+}
+
+void
+fl_explore_findings_add (GPtrArray *into, FlExploreFinding *theirs)
+{
+  guint at;
+  FlExploreFinding *ours = of_kind (into, theirs->kind, &at);
+  if (ours == NULL)
+    {
+      g_ptr_array_insert (into, (gint) at, theirs);
+      return;
+    }
+  guint64 hits = ours->hits + theirs->hits;
+  if (fl_explore_kept_before (theirs, ours))
+    {
+      into->pdata[at] = theirs;
+      fl_explore_finding_free (ours);
+    }
+  else
+    fl_explore_finding_free (theirs);
+  ((FlExploreFinding *) into->pdata[at])->hits = hits;
+}
+
+void
+fl_explorer_merge (FlExplorer *into, FlExplorer *from, GArray *new_keys)
+{
+  FlExploreResult *r = into->r, *w = from->r;
+  r->schedules += w->schedules;
+  r->executions += w->executions;
+  r->steps += w->steps;
+  r->with_findings += w->with_findings;
+  r->cut_by_budget += w->cut_by_budget;
+  r->max_length = MAX (r->max_length, w->max_length);
+  r->peak_bytes += w->peak_bytes;
+  if (r->stop == FL_EXPLORE_STOP_NONE)
+    r->stop = w->stop;
+  for (gsize i = 0; i < from->outcomes.size; i++)
+    {
+      guint64 key = from->outcomes.keys[i];
+      if (key == 0)
+        continue;
+      int added = fl_key_set_add (&into->outcomes, key, FL_EXPLORE_MAX_OUTCOMES);
+      if (added < 0)
+        r->stop = FL_EXPLORE_STOP_MEMORY;
+      else if (added > 0 && new_keys != NULL)
+        g_array_append_val (new_keys, key);
+    }
+  r->outcomes = into->outcomes.used;
+  for (guint i = 0; i < w->findings->len; i++)
+    fl_explore_findings_add (r->findings, g_ptr_array_index (w->findings, i));
+  /* every one was moved or freed */
+  g_ptr_array_set_size (w->findings, 0);
 }
 
 void
@@ -424,18 +335,23 @@ fl_explore_result_free (FlExploreResult *result)
   g_ptr_array_unref (result->findings);
   if (result->outcome_keys != NULL)
     g_array_unref (result->outcome_keys);
+  if (result->outcome_bounds != NULL)
+    g_array_unref (result->outcome_bounds);
+  if (result->per_bound != NULL)
+    g_array_unref (result->per_bound);
   g_free (result);
 }
 
 gboolean
-fl_explore_kept_before (guint pre_a, guint64 step_a, guint64 seed_a, guint pre_b, guint64 step_b,
-                        guint64 seed_b)
+fl_explore_kept_before (const FlExploreFinding *a, const FlExploreFinding *b)
 {
-  if (pre_a != pre_b)
-    return pre_a < pre_b;
-  if (step_a != step_b)
-    return step_a < step_b;
-  return seed_a < seed_b;
+  if (a->preemptions != b->preemptions)
+    return a->preemptions < b->preemptions;
+  if (a->step != b->step)
+    return a->step < b->step;
+  if (a->unit != b->unit)
+    return a->unit < b->unit;
+  return a->seed < b->seed;
 }
 
 const char *

@@ -37,7 +37,7 @@ typedef enum {
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
 #define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
 #define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */
-#define FL_EXPLORE_MAX_JOBS 64              /* PCT's threads */
+#define FL_EXPLORE_MAX_JOBS 64              /* threads of one exploration */
 #define FL_EXPLORE_DPOR_MAX_STEPS 100000u   /* DPOR keeps a footprint and a clock per step (and
                                              * per CPU): a longer schedule is cut there */
 
@@ -58,10 +58,16 @@ typedef struct {
    * seeded 1, 2, ..., with pct_depth - 1 priority change points each */
   guint64 pct_runs;
   guint   pct_depth;
-  guint   jobs;           /* PCT: cores to share the runs out to (0 or 1: this thread) */
-  guint   shard, shards;  /* PCT: only the runs i (from 0) with i % shards == shard; shards 0:
-                           * all. Shards share nothing, so other processes or machines run the
-                           * others and fl-cli-explore-merge.c adds them up. */
+  guint   jobs;           /* cores to share the work out to (0 or 1: this thread): PCT's runs,
+                           * or each bound's units (fl-explore-bounds.c); the unbounded search
+                           * after the bounds runs on one */
+  guint   shard, shards;  /* only this share of the work; shards 0 or 1: all of it. PCT: the
+                           * runs i (from 0) with i % shards == shard. Systematic: the units u
+                           * of each bound with u % shards == shard, every bound up to
+                           * `preemptions` run (a shard cannot know that the others cut
+                           * nothing), no unbounded search. Shards share nothing, so other
+                           * processes or machines run the others and fl-cli-explore-merge.c
+                           * adds them up. */
   gboolean keep_outcomes; /* copy the outcome keys into the result (for merging shards) */
   /* called about four times a second with the counts so far (seconds set), from the
    * exploring thread; NULL for none */
@@ -84,12 +90,24 @@ typedef struct {
   char   *message;
   guint64 hits;           /* schedules run that found this kind */
   guint64 seed;           /* PCT: the seed of the run kept (0 for the systematic search) */
+  guint64 unit;           /* systematic: the unit of the bound's tree it was found in (the
+                           * search meets units in increasing order, so threads and shards
+                           * keep what one thread keeps) */
 } FlExploreFinding;
+
+/* What one bound of the systematic search added (the unbounded search not included). */
+typedef struct {
+  guint64  schedules, executions, cut_by_budget, with_findings, max_length;
+  gboolean cut_by_bound;  /* a choice was left out because it needed one more preemption */
+  guint64  hits[FL_FINDING_N_KINDS];
+} FlExploreBoundCounts;
 
 struct _FlExploreResult {
   FlExploreVerdict verdict;
   FlExploreStop stop;
   guint   bound;          /* the last bound explored in full (or being explored at a stop) */
+  guint   bound_limit;    /* the largest bound allowed (options->preemptions) */
+  gboolean all;           /* options->all: the search went on after a finding */
   guint64 schedules;      /* distinct schedules run to their end */
   guint64 executions;     /* leaves reached, the re-runs of lower bounds included */
   guint64 cut_by_budget;  /* schedules that hit the step budget or a limit of the machine */
@@ -115,6 +133,9 @@ struct _FlExploreResult {
   guint   shard, shards;  /* PCT: which share this was (shards 0: all of it) */
   guint64 with_findings;  /* schedules run that found anything */
   GArray *outcome_keys;   /* guint64, with keep_outcomes; NULL otherwise */
+  GArray *outcome_bounds; /* guint16 beside each outcome key: the systematic search's bound
+                           * that first reached it (NULL for PCT) */
+  GArray *per_bound;      /* FlExploreBoundCounts, one per bound run (systematic) */
   guint64 states;         /* states: distinct states reached */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
 };
@@ -126,10 +147,15 @@ FlExploreResult *fl_explore_run          (const FlScenario       *scenario,
 void             fl_explore_result_free  (FlExploreResult *result);
 const char      *fl_explore_verdict_name (FlExploreVerdict verdict);
 /* Which of two counterexamples of one kind is kept: fewer preemptions, then fewer steps to
- * the finding, then the lower PCT seed (so shards and threads keep what one thread keeps). */
-gboolean         fl_explore_kept_before  (guint pre_a, guint64 step_a, guint64 seed_a,
-                                          guint pre_b, guint64 step_b, guint64 seed_b);
+ * the finding, then the lower unit, then the lower PCT seed (so shards and threads keep what
+ * one thread keeps). Only those four fields are read. */
+gboolean         fl_explore_kept_before  (const FlExploreFinding *a,
+                                          const FlExploreFinding *b);
 const char      *fl_explore_stop_name    (FlExploreStop stop);
+/* Adds @finding to @findings (ordered by kind, one per kind): the better of it and the one of
+ * its kind is kept (the other freed), their hits added up. */
+void             fl_explore_findings_add (GPtrArray *findings, FlExploreFinding *finding);
+void             fl_explore_finding_free (FlExploreFinding *finding);
 
 /* The dependence relation checked against the simulation (fl-explore-commute.c): along
  * @schedules random schedules from @seed, every adjacent pair of steps of different CPUs

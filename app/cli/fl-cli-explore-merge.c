@@ -1,9 +1,10 @@
 /* fl-cli-explore-merge.c — `explore --merge A.json B.json ...`: the shards of one PCT
- * exploration (`explore --schedule pct --shard I/N --json`, run anywhere: GNU parallel over
+ * exploration (those of a systematic one go to fl-cli-explore-merge-bounds.c) (`explore --schedule pct --shard I/N --json`, run anywhere: GNU parallel over
  * ssh, a Slurm array, a Kubernetes indexed job) added up to what one process would have
  * printed: runs, runs with a finding, distinct outcomes, and per kind the hits and the run
  * kept (fewest preemptions, then steps, then the lowest seed). */
 #include "fl-cli.h"
+#include "fl-cli-explore.h"
 #include "fl-explore.h"
 
 #include <json-glib/json-glib.h>
@@ -41,8 +42,11 @@ identity (JsonObject *o)
 static gboolean
 better (const Kept *a, const Kept *b)
 {
-  return fl_explore_kept_before ((guint) a->preemptions, (guint64) a->step, (guint64) a->seed,
-                                 (guint) b->preemptions, (guint64) b->step, (guint64) b->seed);
+  FlExploreFinding fa = { .preemptions = (guint) a->preemptions, .step = (guint64) a->step,
+                          .seed = (guint64) a->seed };
+  FlExploreFinding fb = { .preemptions = (guint) b->preemptions, .step = (guint64) b->step,
+                          .seed = (guint64) b->seed };
+  return fl_explore_kept_before (&fa, &fb);
 }
 
 static void
@@ -91,12 +95,38 @@ array_member (JsonObject *o, const char *name)
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
+/* Whether @path holds the JSON of a shard of the systematic search. */
+static gboolean
+is_systematic (const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return FALSE;
+  JsonNode *root = json_parser_get_root (parser);
+  JsonObject *o = root && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  return o && g_strcmp0 (json_object_get_string_member_with_default (o, "schedule", ""),
+                         "systematic") == 0;
+}
+
 int
 fl_cli_explore_merge (int argc, char **argv)
 {
+  /* --json anywhere among the files: the merged result as explore --json prints it */
+  gboolean json = FALSE;
+  int files = 0;
+  for (int i = 0; i < argc; i++)
+    if (g_strcmp0 (argv[i], "--json") == 0)
+      json = TRUE;
+    else
+      argv[files++] = argv[i];
+  argc = files;
   if (argc < 1)
     return fl_cli_fail ("explore --merge needs the JSON files of the shards "
-                        "(explore --schedule pct --shard I/N --json)");
+                        "(explore --shard I/N --json)");
+  if (is_systematic (argv[0]))
+    return fl_cli_explore_merge_bounds (argc, argv, json);
+  if (json)
+    return fl_cli_fail ("explore --merge --json: the shards of PCT runs merge to text only");
   g_autoptr (GHashTable) kinds = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, kept_free);
   g_autoptr (GHashTable) outcomes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *first = NULL;

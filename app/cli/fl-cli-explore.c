@@ -1,8 +1,8 @@
 /* fl-cli-explore.c — `explore`: every interleaving of a scenario within a preemption bound,
  * a verdict, and the shortest schedule of each kind of finding (core/fl-explore.c). */
 #include "fl-cli.h"
+#include "fl-cli-explore.h"
 #include "fl-cli-json.h"
-#include "fl-explore.h"
 
 #include <stdio.h>
 #include <sys/resource.h>
@@ -74,6 +74,10 @@ first_finding (const FlExploreResult *r)
 static char *
 verdict_sentence (const FlExploreResult *r)
 {
+  if (r->shards > 1 && r->pct_depth == 0)
+    return g_strdup_printf ("shard %u of %u: its part of bounds 0 to %u; the verdict is the "
+                            "merge's (explore --merge of every shard's --json)", r->shard,
+                            r->shards, r->bound);
   if (r->pct_depth > 0)
     return g_strdup_printf ("%s: %" G_GUINT64_FORMAT " PCT runs of depth %u, %" G_GUINT64_FORMAT
                             " with a finding", r->verdict == FL_EXPLORE_FOUND ? "found"
@@ -109,11 +113,11 @@ verdict_sentence (const FlExploreResult *r)
 }
 
 static void
-print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
+print_text (const char *scenario, const FlExploreResult *r, FILE *out)
 {
   char a[32], b[32], c[32];
   g_autofree char *verdict = verdict_sentence (r);
-  fprintf (out, "Scenario   %s\nVerdict    %s\n", sc->id, verdict);
+  fprintf (out, "Scenario   %s\nVerdict    %s\n", scenario, verdict);
   fprintf (out, "Schedules  %" G_GUINT64_FORMAT " run to their end (%" G_GUINT64_FORMAT
            " executions with the re-runs of lower bounds), longest %" G_GUINT64_FORMAT " steps\n",
            r->schedules, r->executions, r->max_length);
@@ -167,12 +171,46 @@ print_text (const FlScenario *sc, const FlExploreResult *r, FILE *out)
     }
 }
 
+/* What a merge needs of each bound of a systematic search (fl-cli-explore-merge-bounds.c). */
 static void
-print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
+json_per_bound (JsonBuilder *b, const FlExploreResult *r)
+{
+  json_builder_set_member_name (b, "per-bound");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->per_bound->len; i++)
+    {
+      const FlExploreBoundCounts *c = &g_array_index (r->per_bound, FlExploreBoundCounts, i);
+      json_builder_begin_object (b);
+      fl_cli_json_int (b, "schedules", (gint64) c->schedules);
+      fl_cli_json_int (b, "executions", (gint64) c->executions);
+      fl_cli_json_int (b, "cut-by-budget", (gint64) c->cut_by_budget);
+      fl_cli_json_int (b, "with-findings", (gint64) c->with_findings);
+      fl_cli_json_int (b, "longest", (gint64) c->max_length);
+      json_builder_set_member_name (b, "cut-by-bound");
+      json_builder_add_boolean_value (b, c->cut_by_bound);
+      json_builder_set_member_name (b, "hits");
+      json_builder_begin_object (b);
+      for (guint k = 0; k < FL_FINDING_N_KINDS; k++)
+        if (c->hits[k] > 0)
+          fl_cli_json_int (b, fl_finding_kind_name ((FlFindingKind) k), (gint64) c->hits[k]);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const char *scenario, const FlExploreResult *r, FILE *out)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
-  fl_cli_json_string (b, "scenario", sc->id);
+  fl_cli_json_string (b, "scenario", scenario);
+  fl_cli_json_string (b, "schedule", r->pct_depth > 0 ? "pct" : "systematic");
+  fl_cli_json_int (b, "preemptions", r->bound_limit);
+  json_builder_set_member_name (b, "all");
+  json_builder_add_boolean_value (b, r->all);
+  g_autofree char *config = fl_config_describe (&r->config);
+  fl_cli_json_string (b, "config", config);
   fl_cli_json_string (b, "verdict", fl_explore_verdict_name (r->verdict));
   fl_cli_json_string (b, "stopped-by", fl_explore_stop_name (r->stop));
   fl_cli_json_int (b, "bound", r->bound);
@@ -200,6 +238,17 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
         }
       json_builder_end_array (b);
     }
+  if (r->outcome_bounds != NULL)
+    {
+      /* beside each key, the bound that first reached it */
+      json_builder_set_member_name (b, "outcome-bounds");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < r->outcome_bounds->len; i++)
+        json_builder_add_int_value (b, g_array_index (r->outcome_bounds, guint16, i));
+      json_builder_end_array (b);
+    }
+  if (r->per_bound != NULL)
+    json_per_bound (b, r);
   fl_cli_json_int (b, "states-pruned", (gint64) r->states_pruned);
   fl_cli_json_int (b, "schedules", (gint64) r->schedules);
   fl_cli_json_int (b, "executions", (gint64) r->executions);
@@ -224,16 +273,32 @@ print_json (const FlScenario *sc, const FlExploreResult *r, FILE *out)
       fl_cli_json_int (b, "preemptions", f->preemptions);
       fl_cli_json_int (b, "hits", (gint64) f->hits);
       fl_cli_json_int (b, "seed", (gint64) f->seed);
+      fl_cli_json_int (b, "unit", (gint64) f->unit);
       fl_cli_json_int (b, "step", (gint64) f->step);
       fl_cli_json_int (b, "length", (gint64) f->length);
       fl_cli_json_string (b, "message", f->message);
       fl_cli_json_string (b, "schedule", g_strstrip (steps));
       fl_cli_json_string (b, "hash", hash);
+      /* the CPU of every step, for a merge to print the schedule as this run does */
+      GString *cpus = g_string_sized_new (2 * f->choices->len);
+      for (guint j = 0; j < f->choices->len; j++)
+        g_string_append_printf (cpus, "%s%u", j ? "," : "", g_array_index (f->choices, guint8, j));
+      fl_cli_json_string (b, "choices", cpus->str);
+      g_string_free (cpus, TRUE);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
   fl_cli_print_json_root (b, out);
+}
+
+void
+fl_cli_explore_print (const char *scenario, const FlExploreResult *r, gboolean json, FILE *out)
+{
+  if (json)
+    print_json (scenario, r, out);
+  else
+    print_text (scenario, r, out);
 }
 
 /* Writes the first counterexample, after checking it replays as `run` would. */
@@ -317,14 +382,22 @@ explore_scenario (gconstpointer options_, const char *id)
         }
       if (n < 1 || n > 100000 || i >= n)
         return fl_cli_fail ("--shard %s: expected I/N with 0 <= I < N <= 100000", o->shard);
-      if (!pct)
-        return fl_cli_fail ("--shard %s: only --schedule pct can be sharded so far", o->shard);
       shard = (guint) i;
       shards = (guint) n;
     }
-  if (o->jobs > 1 && !pct)
-    return fl_cli_fail ("--jobs %d: only --schedule pct shares its runs out to several cores "
-                        "so far; the systematic search runs on one", o->jobs);
+  if (shards > 1 && !pct)
+    {
+      /* a shard of the systematic search runs its units of every bound in full, and the
+       * search beyond the bounds is not shared out: the merge gives --reduction none's */
+      if (o->reduction != NULL && reduction != FL_EXPLORE_REDUCTION_NONE)
+        return fl_cli_fail ("--shard %s: the search beyond the bounds is not sharded; use "
+                            "--reduction none (the default with --shard)", o->shard);
+      if (o->max_schedules > 0 || o->time_limit > 0)
+        return fl_cli_fail ("--shard %s: a shard runs its part in full, so that the merge "
+                            "is the whole search's; limit its time in the batch system",
+                            o->shard);
+      reduction = FL_EXPLORE_REDUCTION_NONE;
+    }
   FlExploreOptions search = {
     .pct_runs = pct ? (guint64) o->runs : 0,
     .pct_depth = (guint) o->depth,
@@ -345,10 +418,7 @@ explore_scenario (gconstpointer options_, const char *id)
     fprintf (stderr, "\r\033[K");
   if (r == NULL)
     return fl_cli_fail ("%s", error->message);
-  if (o->json)
-    print_json (scenario, r, stdout);
-  else
-    print_text (scenario, r, stdout);
+  fl_cli_explore_print (scenario->id, r, o->json, stdout);
   /* the counterexample carries the configuration explored (the hold off) */
   if (o->save && !save_counterexample (scenario, &r->config, r, o->save))
     return FL_EXIT_USAGE;
@@ -371,8 +441,8 @@ fl_cli_explore (int argc, char **argv)
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "systematic (default) or pct: randomized runs with priority changes", "HOW" },
     { "depth", 0, 0, G_OPTION_ARG_INT, &o.depth, "PCT: the bug depth sought, d - 1 change points per run (default 3)", "D" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &o.runs, "PCT: runs, seeded 1 to N (default 1000)", "N" },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, "PCT: share the runs out to N cores (the same result)", "N" },
-    { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "PCT: only the runs i with i % N == I, for another machine to do the rest (--json, then explore --merge)", "I/N" },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, "Share the work out to N cores (the same result)", "N" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "Only part I of N, for other machines to do the rest (--json, then explore --merge)", "I/N" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, "Go on after a finding: every kind, every outcome", NULL },
     { "reduction", 0, 0, G_OPTION_ARG_STRING, &o.reduction, "Beyond the bound: states (default), dpor or none", "HOW" },
     { NULL }

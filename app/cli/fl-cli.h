@@ -35,7 +35,7 @@ int fl_cli_run     (int argc, char **argv);
 int fl_cli_bench   (int argc, char **argv);
 int fl_cli_compare (int argc, char **argv);
 int fl_cli_explore (int argc, char **argv);
-/* explore --merge A.json B.json ...: the shards of one PCT exploration added up */
+/* explore --merge A.json B.json ...: the shards of one exploration added up */
 int fl_cli_explore_merge (int argc, char **argv);
 int fl_cli_export  (int argc, char **argv);
 int fl_cli_replay  (int argc, char **argv);

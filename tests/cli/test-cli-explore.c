@@ -112,6 +112,73 @@ test_explore_shards (void)
   remove_tree (dir);
 }
 
+/* The text without the lines that measure the work (steps, time, memory): those differ
+ * between one process and shards, the rest must not. */
+static char *
+without_work (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GString *kept = g_string_new (NULL);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (!g_str_has_prefix (lines[i], "Steps ") && !g_str_has_prefix (lines[i], "Time ")
+        && !g_str_has_prefix (lines[i], "Memory "))
+      g_string_append_printf (kept, "%s\n", lines[i]);
+  return g_string_free (kept, FALSE);
+}
+
+/* Three shards of the systematic search, merged, print what one process prints with
+ * --reduction none: verdict, counts, outcomes and the same shortest schedules. */
+static void
+test_explore_systematic_shards (void)
+{
+  static const char *const sets[] = { "vma-free=immediate", "vma-free=rcu" };
+  g_autofree char *dir = make_tmp ();
+  for (guint s = 0; s < G_N_ELEMENTS (sets); s++)
+    {
+      g_auto (Result) whole = { 0 };
+      cli (&whole, "explore", "spf-vs-munmap", "--set", sets[s], "--reduction", "none", NULL);
+      g_assert_cmpint (whole.status, <=, 1);
+      char *paths[3];
+      for (guint i = 0; i < 3; i++)
+        {
+          g_autofree char *shard = g_strdup_printf ("%u/3", i);
+          g_auto (Result) r = { 0 };
+          cli (&r, "explore", "spf-vs-munmap", "--set", sets[s], "--shard", shard, "--json",
+               NULL);
+          g_assert_cmpint (r.status, <=, 1);
+          paths[i] = g_strdup_printf ("%s/shard%u.json", dir, i);
+          g_assert_true (g_file_set_contents (paths[i], r.out, -1, NULL));
+        }
+      g_auto (Result) merged = { 0 };
+      cli (&merged, "explore", "--merge", paths[2], paths[0], paths[1], NULL);
+      g_assert_cmpint (merged.status, ==, whole.status);
+      g_autofree char *a = without_work (whole.out), *b = without_work (merged.out);
+      g_assert_cmpstr (a, ==, b);
+      g_assert_nonnull (strstr (merged.err, "Merged 3 shards"));
+      /* one shard's part alone is no verdict */
+      g_auto (Result) part = { 0 };
+      cli (&part, "explore", "spf-vs-munmap", "--set", sets[s], "--shard", "1/3", NULL);
+      g_assert_nonnull (strstr (part.out, "shard 1 of 3"));
+      /* a shard of another exploration, or one missing: refused */
+      g_auto (Result) missing = { 0 };
+      cli (&missing, "explore", "--merge", paths[0], paths[2], NULL);
+      g_assert_cmpint (missing.status, ==, 2);
+      g_assert_nonnull (strstr (missing.err, "shard 1 of 3 is missing"));
+      for (guint i = 0; i < 3; i++)
+        g_free (paths[i]);
+    }
+  g_autofree char *other = g_strdup_printf ("%s/other.json", dir);
+  g_auto (Result) o = { 0 };
+  cli (&o, "explore", "spf-vs-mprotect", "--shard", "0/3", "--json", NULL);
+  g_assert_true (g_file_set_contents (other, o.out, -1, NULL));
+  g_autofree char *mine = g_strdup_printf ("%s/shard0.json", dir);
+  g_auto (Result) mixed = { 0 };
+  cli (&mixed, "explore", "--merge", mine, other, NULL);
+  g_assert_cmpint (mixed.status, ==, 2);
+  g_assert_nonnull (strstr (mixed.err, "a shard of another exploration"));
+  remove_tree (dir);
+}
+
 static void
 test_explore_bad_input (void)
 {
@@ -124,6 +191,8 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--schedule", "lucky" },
     { "explore", "spf-vs-munmap", "--depth", "0" },
     { "explore", "spf-vs-munmap", "--shard", "3/3" },
+    { "explore", "spf-vs-munmap", "--shard=0/2", "--reduction=dpor" },
+    { "explore", "spf-vs-munmap", "--shard=0/2", "--time-limit=5" },
     { "explore", "--merge", "/nonexistent.json", NULL },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -144,6 +213,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/explore/safe", test_explore_safe);
   g_test_add_func ("/cli/explore/pct", test_explore_pct);
   g_test_add_func ("/cli/explore/shards", test_explore_shards);
+  g_test_add_func ("/cli/explore/systematic-shards", test_explore_systematic_shards);
   g_test_add_func ("/cli/explore/bad-input", test_explore_bad_input);
   return g_test_run ();
 }

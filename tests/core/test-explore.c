@@ -369,6 +369,99 @@ test_pct (void)
   g_assert_cmpuint (g->events_hash, ==, f->events_hash);
 }
 
+static void
+assert_same_findings (const FlExploreResult *a, const FlExploreResult *b)
+{
+  g_assert_cmpuint (a->findings->len, ==, b->findings->len);
+  for (guint i = 0; i < a->findings->len; i++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (a->findings, i);
+      const FlExploreFinding *g = g_ptr_array_index (b->findings, i);
+      g_assert_cmpint (f->kind, ==, g->kind);
+      g_assert_cmpuint (f->preemptions, ==, g->preemptions);
+      g_assert_cmpuint (f->step, ==, g->step);
+      g_assert_cmpuint (f->hits, ==, g->hits);
+      g_assert_cmpuint (f->events_hash, ==, g->events_hash);
+      g_assert_cmpmem (f->choices->data, f->choices->len, g->choices->data, g->choices->len);
+    }
+}
+
+/* The systematic search shared out to threads gives one thread's result, and its shards
+ * (units of each bound, u % N) add up to it, bound by bound: every schedule run by exactly
+ * one shard, the same shortest counterexample kept. */
+static void
+test_parts (gconstpointer data)
+{
+  const Race *race = data;
+  g_autoptr (FlScenario) sc = load_unscheduled (race->scenario);
+  FlConfig config = sc->config;
+  if (race->key != NULL)
+    g_assert_true (fl_config_set (&config, race->key, race->value, NULL));
+  FlExploreOptions options = { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_NONE };
+  g_autoptr (FlExploreResult) one = fl_explore_run (sc, &config, &options, NULL);
+  options.jobs = 3;
+  g_autoptr (FlExploreResult) three = fl_explore_run (sc, &config, &options, NULL);
+  g_assert_cmpint (three->verdict, ==, one->verdict);
+  g_assert_cmpuint (three->bound, ==, one->bound);
+  g_assert_cmpuint (three->schedules, ==, one->schedules);
+  g_assert_cmpuint (three->executions, ==, one->executions);
+  g_assert_cmpuint (three->outcomes, ==, one->outcomes);
+  g_assert_cmpuint (three->with_findings, ==, one->with_findings);
+  g_assert_cmpuint (three->max_length, ==, one->max_length);
+  assert_same_findings (one, three);
+
+  enum { SHARDS = 3 };
+  options.jobs = 1;
+  options.shards = SHARDS;
+  FlExploreResult *shard[SHARDS];
+  for (guint i = 0; i < SHARDS; i++)
+    {
+      options.shard = i;
+      shard[i] = fl_explore_run (sc, &config, &options, NULL);
+      g_assert_nonnull (shard[i]);
+    }
+  g_assert_cmpuint (one->per_bound->len, ==, one->bound + 1);
+  for (guint b = 0; b <= one->bound; b++)
+    {
+      const FlExploreBoundCounts *whole = &g_array_index (one->per_bound,
+                                                          FlExploreBoundCounts, b);
+      guint64 schedules = 0, executions = 0;
+      gboolean cut = FALSE;
+      for (guint i = 0; i < SHARDS; i++)
+        {
+          g_assert_cmpuint (shard[i]->per_bound->len, >, b);
+          const FlExploreBoundCounts *c = &g_array_index (shard[i]->per_bound,
+                                                          FlExploreBoundCounts, b);
+          schedules += c->schedules;
+          executions += c->executions;
+          cut |= c->cut_by_bound;
+          /* no shard runs everything: the units are shared out */
+          g_assert_true (whole->schedules < 3 || c->schedules < whole->schedules);
+        }
+      g_assert_cmpuint (schedules, ==, whole->schedules);
+      g_assert_cmpuint (executions, ==, whole->executions);
+      g_assert_cmpint (cut, ==, whole->cut_by_bound);
+    }
+  /* each kind's counterexample: the best of the shards' is the whole search's */
+  for (guint k = 0; k < one->findings->len; k++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (one->findings, k), *best = NULL;
+      for (guint i = 0; i < SHARDS; i++)
+        {
+          const FlExploreFinding *g = finding_of (shard[i], f->kind);
+          if (g != NULL && (best == NULL || fl_explore_kept_before (g, best)))
+            best = g;
+        }
+      g_assert_nonnull (best);
+      g_assert_cmpuint (best->step, ==, f->step);
+      g_assert_cmpuint (best->events_hash, ==, f->events_hash);
+      g_assert_cmpmem (best->choices->data, best->choices->len, f->choices->data,
+                       f->choices->len);
+    }
+  for (guint i = 0; i < SHARDS; i++)
+    fl_explore_result_free (shard[i]);
+}
+
 static const Race three_cpus[] = {
   { "spf-two-vs-munmap", "vma-free", "immediate", FL_FINDING_USE_AFTER_FREE, 2 },
   { "spf-vs-mprotect-munmap", "spf-seqcheck", "off", FL_FINDING_STALE_MAPPING, 1 },
@@ -408,6 +501,12 @@ main (int argc, char **argv)
                         test_reductions);
   g_test_add_func ("/explore/reductions/two-swap-outs", test_reductions_agree);
   g_test_add_func ("/explore/pct", test_pct);
+  static const Race safe_munmap = { "spf-vs-munmap", NULL, NULL, 0, 0 };
+  g_test_add_data_func ("/explore/parts/spf-vs-munmap", &safe_munmap, test_parts);
+  g_test_add_data_func ("/explore/parts/spf-vs-munmap/vma-free=immediate", &races[0],
+                        test_parts);
+  g_test_add_data_func ("/explore/parts/spf-tlb-ipi/pte-map-lock=spin-irqs-off", &races[2],
+                        test_parts);
   for (guint i = 0; i < G_N_ELEMENTS (three_cpus); i++)
     {
       g_autofree char *path = g_strdup_printf ("/explore/three-cpus/%s", three_cpus[i].scenario);
