@@ -217,11 +217,11 @@ part_progress (const FlExploreResult *own, gpointer data)
 
 static void
 part_init (Part *s, FlExplorer *main, FlSim *sim, guint64 part, guint64 parts,
-           guint64 *shared)
+           guint64 *shared, gboolean reports)
 {
   s->options = *main->o;
   s->options.progress = NULL;
-  if (part == main->o->shard && main->o->progress != NULL)
+  if (reports && main->o->progress != NULL)
     {
       s->options.progress = part_progress;
       s->options.progress_data = s;
@@ -293,21 +293,26 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
     }
   Part *parts = g_new0 (Part, jobs);
   GThread **threads = g_new0 (GThread *, jobs);
+  /* the scenario ran once already (fl_explore_run made its simulation), so another fails
+   * only when memory does: fewer threads then, the units shared out among those there are */
+  FlSim **sims = g_new0 (FlSim *, jobs);
   guint n = 0;
   for (; n < jobs; n++)
     {
-      /* the scenario ran once already (fl_explore_run made its simulation), so another
-       * fails only when memory does: fewer threads then */
-      FlSim *sim = n == 0 ? x->sim : fl_sim_new (scenario, &r->config, scenario->seed, NULL);
-      if (sim == NULL)
+      sims[n] = n == 0 ? x->sim : fl_sim_new (scenario, &r->config, scenario->seed, NULL);
+      if (sims[n] == NULL)
         break;
       if (n > 0)
         {
-          fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
-          fl_sim_fix_checkpoints (sim, 8);
+          fl_sim_set_policy (sims[n], FL_SCHED_EXTERNAL);
+          fl_sim_fix_checkpoints (sims[n], 8);
         }
-      part_init (&parts[n], x, sim, shard + n * shards, jobs * shards, &shared);
     }
+  /* part shard + j * shards of n * shards: this shard's units are u % shards == shard
+   * whatever n is, so shards run with different --jobs still share the tree out exactly */
+  for (guint j = 0; j < n; j++)
+    part_init (&parts[j], x, sims[j], shard + j * shards, n * shards, &shared, j == 0);
+  g_free (sims);
   gboolean complete = FALSE;
   for (guint k = 0; k <= o->preemptions; k++)
     {
