@@ -385,7 +385,7 @@ explore_scenario (gconstpointer options_, const char *id)
       shard = (guint) i;
       shards = (guint) n;
     }
-  if (shards > 1 && !pct)
+  if (shards > 0 && !pct)
     {
       /* a shard of the systematic search runs its units of every bound in full, and the
        * search beyond the bounds is not shared out: the merge gives --reduction none's */
