@@ -458,8 +458,11 @@ fl_cli_explore (int argc, char **argv)
     "dpor runs one schedule of each class of equivalent orders (source-DPOR with sleep\n"
     "sets), none stops at the bound. --schedule pct runs --runs randomized schedules instead\n"
     "(PCT, Burckhardt et al. 2010: random priorities, --depth - 1 change points). The\n"
-    "verdict is complete, bounded or found. --save\n"
-    "writes the first counterexample as a scenario that `faultline-cli run` replays.\n"
+    "verdict is complete, bounded or found. --save writes the first counterexample\n"
+    "as a scenario that `faultline-cli run` replays. --jobs N runs each bound (or PCT's\n"
+    "runs) on N threads, the result unchanged. --shard I/N --json runs part I of N only;\n"
+    "`explore --merge [--json] FILE...` adds the parts up to what one process prints\n"
+    "(for the systematic search: with --reduction none, which a shard implies).\n"
     "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
     argc, argv, explore_scenario, &o);
   g_strfreev (o.sets);
