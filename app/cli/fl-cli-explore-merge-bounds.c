@@ -190,7 +190,10 @@ check_shards (Shard *shards, int n)
                        shards[i].path, id, first);
           return FALSE;
         }
-      gint64 shard = json_object_get_int_member_with_default (shards[i].o, "shard", -1);
+      JsonNode *node = json_object_get_member (shards[i].o, "shard");
+      gint64 shard = node && JSON_NODE_HOLDS_VALUE (node)
+                     && json_node_get_value_type (node) == G_TYPE_INT64
+                     ? json_node_get_int (node) : -1;
       if (shard < 0 || shard >= total || seen[shard])
         {
           fl_cli_fail ("--merge %s: shard %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
@@ -224,14 +227,18 @@ add_bound (FlExploreResult *r, Shard *shards, int n, guint b, gboolean *cut)
           return FALSE;
         }
       JsonObject *o = object_at (shards[i].per_bound, b);
+      if (o == NULL)
+        {
+          fl_cli_fail ("--merge %s: per-bound[%u] is not an object", shards[i].path, b);
+          return FALSE;
+        }
       c.schedules += (guint64) int_member (o, "schedules");
       c.executions += (guint64) int_member (o, "executions");
       c.cut_by_budget += (guint64) int_member (o, "cut-by-budget");
       c.with_findings += (guint64) int_member (o, "with-findings");
       c.max_length = MAX (c.max_length, (guint64) int_member (o, "longest"));
-      c.cut_by_bound |= o && json_object_get_boolean_member_with_default (o, "cut-by-bound",
-                                                                         FALSE);
-      JsonNode *hits = o ? json_object_get_member (o, "hits") : NULL;
+      c.cut_by_bound |= json_object_get_boolean_member_with_default (o, "cut-by-bound", FALSE);
+      JsonNode *hits = json_object_get_member (o, "hits");
       for (guint k = 0; hits && JSON_NODE_HOLDS_OBJECT (hits) && k < FL_FINDING_N_KINDS; k++)
         c.hits[k] += (guint64) int_member (json_node_get_object (hits),
                                            fl_finding_kind_name ((FlFindingKind) k));

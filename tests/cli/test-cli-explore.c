@@ -1,6 +1,7 @@
 /* faultline-cli explore as a user runs it: the exit status says whether a race was found,
  * --save writes a scenario that `run` replays to the same finding and events hash, the safe
  * design finds nothing, and bad input gets a one-line message and status 2. */
+#include <json-glib/json-glib.h>
 #include "cli-run.h"
 
 static void
@@ -176,6 +177,37 @@ test_explore_systematic_shards (void)
   cli (&mixed, "explore", "--merge", mine, other, NULL);
   g_assert_cmpint (mixed.status, ==, 2);
   g_assert_nonnull (strstr (mixed.err, "a shard of another exploration"));
+  /* hand-edited shards: one line naming the file and what is wrong, never a crash */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_file (parser, mine, NULL));
+      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+      if (i == 0)
+        json_array_add_int_element (json_object_get_array_member (root, "per-bound"), 7);
+      else if (i == 1)
+        json_object_set_string_member (root, "shard", "zero");
+      else
+        json_object_set_int_member (root, "shards", G_GINT64_CONSTANT (1) << 50);
+      if (i == 0)
+        {
+          /* the extra bound is past the ones merged: make it the first, of the only shard */
+          json_object_set_int_member (root, "shards", 1);
+          JsonArray *bounds = json_object_get_array_member (root, "per-bound");
+          json_array_remove_element (bounds, 0);
+          json_array_remove_element (bounds, 0);
+          json_array_remove_element (bounds, 0);
+        }
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      json_generator_set_root (gen, json_parser_get_root (parser));
+      g_autofree char *edited = g_strdup_printf ("%s/edited%u.json", dir, i);
+      g_assert_true (json_generator_to_file (gen, edited, NULL));
+      g_auto (Result) r = { 0 };
+      cli (&r, "explore", "--merge", edited, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      assert_one_line (r.err);
+      g_assert_nonnull (strstr (r.err, edited));
+    }
   remove_tree (dir);
 }
 
