@@ -103,8 +103,6 @@ push_choice (Part *s)
       ch.cpu = (guint8) __builtin_ctzll (on);
       ch.alts = on & (on - 1);
     }
-  if (!own && ch.devs >= UNIT_DEVIATIONS)
-    ch.alts = 0;    /* cannot happen: a unit with that many deviations is skipped whole */
   g_array_append_val (s->stack, ch);
   if (!fl_sim_step_cpu (s->x.sim, ch.cpu))
     {
@@ -285,8 +283,7 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
   gboolean sharded = shards > 1;
   guint64 shared = r->schedules;
   r->per_bound = g_array_new (FALSE, FALSE, sizeof (FlExploreBoundCounts));
-  GArray *new_keys = o->keep_outcomes ? g_array_new (FALSE, FALSE, sizeof (guint64)) : NULL;
-  if (new_keys != NULL)
+  if (o->keep_outcomes)
     {
       r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
       r->outcome_bounds = g_array_new (FALSE, FALSE, sizeof (guint16));
@@ -299,14 +296,9 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
   guint n = 0;
   for (; n < jobs; n++)
     {
-      sims[n] = n == 0 ? x->sim : fl_sim_new (scenario, &r->config, scenario->seed, NULL);
+      sims[n] = n == 0 ? x->sim : fl_explorer_new_sim (scenario, &r->config, NULL);
       if (sims[n] == NULL)
         break;
-      if (n > 0)
-        {
-          fl_sim_set_policy (sims[n], FL_SCHED_EXTERNAL);
-          fl_sim_fix_checkpoints (sims[n], 8);
-        }
     }
   /* part shard + j * shards of n * shards: this shard's units are u % shards == shard
    * whatever n is, so shards run with different --jobs still share the tree out exactly */
@@ -325,25 +317,19 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
       for (guint j = 1; j < n; j++)
         g_thread_join (threads[j]);
       count_bound (r, parts, n);
-      gboolean cut = FALSE;
+      gboolean cut = g_array_index (r->per_bound, FlExploreBoundCounts, k).cut_by_bound;
       /* the parts ran at once: their peaks add up, beside what the merge keeps */
       gsize peak = r->peak_bytes, parts_peak = 0;
       for (guint j = 0; j < n; j++)
         {
-          cut |= parts[j].cut_by_bound;
           parts_peak += parts[j].x.r->peak_bytes;
-          guint len = new_keys ? new_keys->len : 0;
-          fl_explorer_merge (x, &parts[j].x, new_keys);
-          for (guint i = len; new_keys && i < new_keys->len; i++)
-            {
-              guint16 bound = (guint16) k;
-              g_array_append_val (r->outcome_keys, g_array_index (new_keys, guint64, i));
-              g_array_append_val (r->outcome_bounds, bound);
-            }
+          fl_explorer_merge (x, &parts[j].x, r->outcome_keys);
         }
       r->peak_bytes = MAX (peak, parts_peak + x->outcomes.size * sizeof (guint64));
-      if (new_keys != NULL)
-        g_array_set_size (new_keys, 0);
+      /* the keys this bound added first reached here */
+      guint16 bound = (guint16) k;
+      while (r->outcome_bounds != NULL && r->outcome_bounds->len < r->outcome_keys->len)
+        g_array_append_val (r->outcome_bounds, bound);
       if (r->stop != FL_EXPLORE_STOP_NONE || (r->findings->len > 0 && !o->all))
         break;
       /* one shard's part cut nothing: the others' may have */
@@ -365,8 +351,6 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
       g_array_unref (parts[j].stack);
       g_array_unref (parts[j].choices);
     }
-  if (new_keys != NULL)
-    g_array_unref (new_keys);
   g_free (threads);
   g_free (parts);
   return complete;

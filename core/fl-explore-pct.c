@@ -150,9 +150,7 @@ fl_explore_pct (FlExplorer *x, const FlScenario *scenario)
       w->x.r = g_new0 (FlExploreResult, 1);
       w->x.r->findings = g_ptr_array_new ();
       w->x.r->config = r->config;
-      w->x.sim = fl_sim_new (scenario, &r->config, scenario->seed, NULL);
-      fl_sim_set_policy (w->x.sim, FL_SCHED_EXTERNAL);
-      fl_sim_fix_checkpoints (w->x.sim, 8);
+      w->x.sim = fl_explorer_new_sim (scenario, &r->config, NULL);
       w->depth = depth;
       w->k = k;
       w->first = shard + j * shards;

@@ -38,6 +38,9 @@ typedef struct {
 } FlExplorer;
 
 guint64  fl_explorer_enabled    (FlExplorer *x);
+/* A simulation of @scenario for a search (one per thread): stepped by the search alone. */
+FlSim   *fl_explorer_new_sim    (const FlScenario *scenario, const FlConfig *config,
+                                 GError **error);
 
 /* Stepping `next` right after `prev` is a preemption when `prev` could still step: it is in
  * `enabled`, the CPUs that could step at that point (prev -1: the first step). */

@@ -173,6 +173,19 @@ fl_explorer_out_of_budget (FlExplorer *x)
   return r->stop != FL_EXPLORE_STOP_NONE;
 }
 
+FlSim *
+fl_explorer_new_sim (const FlScenario *scenario, const FlConfig *config, GError **error)
+{
+  FlSim *sim = fl_sim_new (scenario, config, scenario->seed, error);
+  if (sim == NULL)
+    return NULL;
+  /* the scenario's own [schedule], if any, is ignored: the search picks every step */
+  fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
+  /* the searches seek back a few steps at a time: a copy of the state every 8 steps */
+  fl_sim_fix_checkpoints (sim, 8);
+  return sim;
+}
+
 /* The bounds, then (when they found nothing and cut some schedules) the search without one;
  * sets the verdict. A shard runs the bounds only: whether they cut anything is known once
  * every shard's part is merged. */
@@ -221,13 +234,9 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
    * depends on the order of the steps alone. The counterexample carries cost.hold=0. */
   FlConfig explored = *config;
   explored.cost.hold = 0;
-  FlSim *sim = fl_sim_new (scenario, &explored, scenario->seed, error);
+  FlSim *sim = fl_explorer_new_sim (scenario, &explored, error);
   if (sim == NULL)
     return NULL;
-  /* the scenario's own [schedule], if any, is ignored: the search picks every step */
-  fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
-  /* the searches seek back a few steps at a time: a copy of the state every 8 steps */
-  fl_sim_fix_checkpoints (sim, 8);
 
   FlExploreResult *r = g_new0 (FlExploreResult, 1);
   r->findings = g_ptr_array_new ();
