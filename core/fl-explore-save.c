@@ -145,26 +145,49 @@ fl_explore_scenario_text (const FlScenario *scenario, const FlConfig *config,
 }
 
 /**
- * fl_explore_replay_check:
+ * fl_explore_counterexample_text:
+ * @scenario: the explored scenario
+ * @config: the configuration it was explored under
+ * @finding: one of the exploration's findings
+ *
+ * Returns: (transfer full): fl_explore_scenario_text() of @finding's schedule, its
+ *   [schedule] saying what it finds (in English, as the rest of the file): what --save
+ *   writes, the store keeps and the window opens.
+ */
+char *
+fl_explore_counterexample_text (const FlScenario *scenario, const FlConfig *config,
+                                const FlExploreFinding *finding)
+{
+  g_autofree char *comment = g_strdup_printf (
+    "found by the explorer: %s at step %" G_GUINT64_FORMAT ", %u preemption%s",
+    fl_finding_kind_name (finding->kind), finding->step, finding->preemptions,
+    finding->preemptions == 1 ? "" : "s");
+  return fl_explore_scenario_text (scenario, config, finding->choices, comment);
+}
+
+/**
+ * fl_explore_replay:
  * @text: a counterexample from fl_explore_scenario_text()
+ * @name: the scenario's id in the run (as a file's stem would be)
  * @finding: what it was found to give
  * @error: where a mismatch is described
  *
  * Runs @text as `faultline-cli run` does (its own configuration, its [schedule], the step
  * budget) and compares.
  *
- * Returns: %TRUE when the run ends with @finding's kind among its findings and the same
- * events hash.
+ * Returns: (transfer full) (nullable): the finished simulation when it ends with @finding's
+ *   kind among its findings and the same events hash, or %NULL with @error set.
  */
-gboolean
-fl_explore_replay_check (const char *text, const FlExploreFinding *finding, GError **error)
+FlSim *
+fl_explore_replay (const char *text, const char *name, const FlExploreFinding *finding,
+                   GError **error)
 {
-  g_autoptr (FlScenario) sc = fl_scenario_parse (text, "counterexample", error);
+  g_autoptr (FlScenario) sc = fl_scenario_parse (text, name, error);
   if (sc == NULL)
-    return FALSE;
+    return NULL;
   g_autoptr (FlSim) sim = fl_sim_new (sc, &sc->config, sc->seed, error);
   if (sim == NULL)
-    return FALSE;
+    return NULL;
   fl_sim_run_in_budget (sim, 0);
   GPtrArray *findings = fl_sim_get_findings (sim);
   gboolean has = FALSE;
@@ -177,7 +200,22 @@ fl_explore_replay_check (const char *text, const FlExploreFinding *finding, GErr
                    "x instead of %016" G_GINT64_MODIFIER "x",
                    has ? "same finding" : "finding missing", fl_sim_get_hash (sim),
                    finding->events_hash);
-      return FALSE;
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&sim);
+}
+
+/**
+ * fl_explore_replay_check:
+ * @text: a counterexample from fl_explore_scenario_text()
+ * @finding: what it was found to give
+ * @error: where a mismatch is described
+ *
+ * Returns: %TRUE when fl_explore_replay() reproduces @finding.
+ */
+gboolean
+fl_explore_replay_check (const char *text, const FlExploreFinding *finding, GError **error)
+{
+  g_autoptr (FlSim) sim = fl_explore_replay (text, "counterexample", finding, error);
+  return sim != NULL;
 }

@@ -376,6 +376,40 @@ fl_explore_verdict_name (FlExploreVerdict verdict)
 }
 
 const char *
+fl_explore_reduction_name (FlExploreReduction reduction)
+{
+  switch (reduction)
+    {
+    case FL_EXPLORE_REDUCTION_NONE: return "none";
+    case FL_EXPLORE_REDUCTION_STATES: return "states";
+    case FL_EXPLORE_REDUCTION_DPOR: return "dpor";
+    default: return "?";
+    }
+}
+
+/**
+ * fl_explore_options_describe:
+ * @options: a search
+ *
+ * Returns: (transfer full): `schedule=pct depth=D runs=N`, or `schedule=systematic
+ *   preemptions=N reduction=R all=yes|no max-schedules=N time-limit=S`: everything of
+ *   @options that decides what the search finds, and nothing that only shares it out.
+ */
+char *
+fl_explore_options_describe (const FlExploreOptions *options)
+{
+  if (options->pct_runs > 0)
+    return g_strdup_printf ("schedule=pct depth=%u runs=%" G_GUINT64_FORMAT, options->pct_depth,
+                            options->pct_runs);
+  char limit[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (limit, sizeof limit, "%g", options->time_limit);
+  return g_strdup_printf ("schedule=systematic preemptions=%u reduction=%s all=%s "
+                          "max-schedules=%" G_GUINT64_FORMAT " time-limit=%s",
+                          options->preemptions, fl_explore_reduction_name (options->reduction),
+                          options->all ? "yes" : "no", options->max_schedules, limit);
+}
+
+const char *
 fl_explore_stop_name (FlExploreStop stop)
 {
   switch (stop)

@@ -152,6 +152,7 @@ const char      *fl_explore_verdict_name (FlExploreVerdict verdict);
 gboolean         fl_explore_kept_before  (const FlExploreFinding *a,
                                           const FlExploreFinding *b);
 const char      *fl_explore_stop_name    (FlExploreStop stop);
+const char      *fl_explore_reduction_name (FlExploreReduction reduction);
 /* Adds @finding to @findings (ordered by kind, one per kind): the better of it and the one of
  * its kind is kept (the other freed), their hits added up. */
 void             fl_explore_findings_add (GPtrArray *findings, FlExploreFinding *finding);
@@ -180,10 +181,20 @@ char            *fl_explore_scenario_text (const FlScenario *scenario,
                                            const FlConfig   *config,
                                            const GArray     *choices,
                                            const char       *comment);
+char            *fl_explore_counterexample_text (const FlScenario       *scenario,
+                                                 const FlConfig         *config,
+                                                 const FlExploreFinding *finding);
 /* Runs @text as `run` would and checks it gives @finding's kind and events hash. */
+FlSim           *fl_explore_replay        (const char             *text,
+                                           const char             *name,
+                                           const FlExploreFinding *finding,
+                                           GError                **error);
 gboolean         fl_explore_replay_check  (const char             *text,
                                            const FlExploreFinding *finding,
                                            GError                **error);
+/* The search @options asks for, as `key=value` words (an exploration's bounds in the store):
+ * what decides the result, not how it is shared out (jobs). */
+char            *fl_explore_options_describe (const FlExploreOptions *options);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlExploreResult, fl_explore_result_free)
 

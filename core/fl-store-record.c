@@ -149,13 +149,33 @@ fl_store_run_prepare (const char *name, const char *text, const char *config_tex
 gint64
 fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error)
 {
+  return fl_store_record_found (store, sim, stopped_early, 0, error);
+}
+
+/**
+ * fl_store_record_found:
+ * @store: a writable store
+ * @sim: a simulation that has run
+ * @stopped_early: the run was cut short
+ * @exploration_id: the exploration whose counterexample @sim replays, 0 for none
+ * @error: set when recording fails; the store then holds no trace of the run
+ *
+ * fl_store_record_sim(), with the run linked to the exploration that found it.
+ *
+ * Returns: the run's id, or -1.
+ */
+gint64
+fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
+                       gint64 exploration_id, GError **error)
+{
   const FlScenario *sc = fl_sim_get_scenario (sim);
   gint64 scenario_id = 0, run_id = 0;
   if (!fl_store_save_scenario (store, sc->id, sc->title, (const char *const *) sc->tags,
                                sc->text, &scenario_id, error))
     return -1;
   g_autofree char *config = fl_store_sim_config_text (sim);
-  FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim) };
+  FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim),
+                          .exploration_id = exploration_id };
   if (!fl_store_begin_run (store, scenario_id, &info, &run_id, error))
     return -1;
   /* batch by batch from the packed log: never a decoded copy of the whole run */

@@ -31,6 +31,8 @@ FlScenario *fl_store_run_prepare (const char     *name,
                                   GStrv          *out_switches,
                                   GError        **error);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
+gint64   fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
+                                gint64 exploration_id, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);
 gboolean fl_store_check_run_steps (FlStore *store, const FlStoredRun *run, GError **error);
 

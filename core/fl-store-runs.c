@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define RUN_COLUMNS "r.id, r.scenario_id, s.name, s.text, r.config, r.seed, r.steps, r.cycles, " \
-                    "r.hash, r.findings, r.verdict, r.created"
+                    "r.hash, r.findings, r.verdict, r.created, r.exploration_id"
 /* A run's hash is set by fl_store_finish_run(): a run without one is the one being recorded
  * on this connection, which nobody else can see and we should not show either. */
 #define RUN_FROM    "FROM run r JOIN scenario s ON s.id = r.scenario_id WHERE r.hash IS NOT NULL"
@@ -105,7 +105,8 @@ fl_store_begin_run (FlStore *store, gint64 scenario_id, const FlStoreRunInfo *in
     return FALSE;
 
   g_autoptr (FlStoreCursor) insert = fl_store_cursor (store, FL_STMT_RUN_INSERT,
-    "INSERT INTO run (scenario_id, config, seed, created) VALUES (?1, ?2, ?3, ?4)", error);
+    "INSERT INTO run (scenario_id, config, seed, created, exploration_id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)", error);
   if (insert == NULL)
     {
       fl_store_rollback (store);
@@ -115,12 +116,17 @@ fl_store_begin_run (FlStore *store, gint64 scenario_id, const FlStoreRunInfo *in
   sqlite3_bind_text (insert, 2, info->config, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (insert, 3, (sqlite3_int64) info->seed);
   sqlite3_bind_int64 (insert, 4, info->created ? info->created : fl_store_now ());
+  if (info->exploration_id > 0)
+    sqlite3_bind_int64 (insert, 5, info->exploration_id);
+  else
+    sqlite3_bind_null (insert, 5);
   int rc = sqlite3_step (insert);
   if (rc != SQLITE_DONE)
     {
       if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
         g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND,
-                     "cannot %s in '%s': there is no such scenario", what, store->path);
+                     "cannot %s in '%s': there is no such scenario%s", what, store->path,
+                     info->exploration_id > 0 ? " or exploration" : "");
       else
         fl_store_fail (store, rc, error, "%s", what);
       fl_store_rollback (store);
@@ -362,6 +368,9 @@ run_from_row (FlStore *store, sqlite3_stmt *stmt, GError **error)
   run->findings = (guint) fl_store_row_int (&row, 9, "findings", 0, G_MAXUINT32);
   run->verdict = fl_store_row_text_or_null (&row, 10, "verdict", FL_STORE_MAX_SHORT);
   run->created = fl_store_row_int (&row, 11, "created", G_MININT64, G_MAXINT64);
+  /* NULL: the run was not found by an exploration */
+  if (sqlite3_column_type (stmt, 12) != SQLITE_NULL)
+    run->exploration_id = fl_store_row_int (&row, 12, "exploration_id", 1, G_MAXINT64);
   if (fl_store_row_ok (&row) && !is_hash (run->hash))
     {
       /* valid UTF-8 (the reader checked), but perhaps long */

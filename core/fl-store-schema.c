@@ -81,6 +81,29 @@ static const char *const migrations[] = {
   "CREATE INDEX bench_by_workload ON bench (workload, cpus);"
   "ALTER TABLE bookmark ADD COLUMN updated INTEGER NOT NULL DEFAULT 0;"
   "UPDATE bookmark SET updated = created;",
+
+  /* 2 → 3: explorations (`faultline-cli explore --record`), and a run knows the exploration
+   * whose counterexample it replays. Deleting an exploration keeps its runs; deleting its
+   * scenario deletes it. */
+  "CREATE TABLE exploration ("
+  "  id          INTEGER PRIMARY KEY,"
+  "  scenario_id INTEGER NOT NULL REFERENCES scenario (id) ON DELETE CASCADE,"
+  "  config      TEXT NOT NULL,"            /* the switches explored */
+  "  bounds      TEXT NOT NULL,"            /* the search: schedule=, preemptions=, ... */
+  "  verdict     TEXT NOT NULL,"            /* complete, bounded, found */
+  "  stopped_by  TEXT NOT NULL,"            /* none, max-schedules, time-limit, ... */
+  "  bound       INTEGER NOT NULL,"         /* the preemption bound reached */
+  "  schedules   INTEGER NOT NULL,"
+  "  executions  INTEGER NOT NULL,"
+  "  outcomes    INTEGER NOT NULL,"
+  "  steps       INTEGER NOT NULL,"
+  "  findings    INTEGER NOT NULL,"         /* kinds of finding */
+  "  seconds     REAL NOT NULL,"
+  "  created     INTEGER NOT NULL);"
+  "CREATE INDEX exploration_by_scenario ON exploration (scenario_id);"
+  "ALTER TABLE run ADD COLUMN exploration_id INTEGER "
+  "  REFERENCES exploration (id) ON DELETE SET NULL;"
+  "CREATE INDEX run_by_exploration ON run (exploration_id);",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == FL_STORE_SCHEMA_VERSION);

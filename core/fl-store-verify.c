@@ -25,7 +25,9 @@ read_every_value (FlStore *store, GError **error)
 {
   g_autoptr (GPtrArray) scenarios = fl_store_list_scenarios (store, error);
   g_autoptr (GPtrArray) bench = scenarios ? fl_store_list_bench (store, NULL, error) : NULL;
-  g_autoptr (GPtrArray) runs = bench ? fl_store_list_runs (store, 0, error) : NULL;
+  g_autoptr (GPtrArray) explorations = bench ? fl_store_list_explorations (store, 0, error)
+                                              : NULL;
+  g_autoptr (GPtrArray) runs = explorations ? fl_store_list_runs (store, 0, error) : NULL;
   if (runs == NULL)
     return FALSE;
   g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (FlEvent));

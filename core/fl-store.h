@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /* "FLT1": PRAGMA application_id of every Faultline store. */
 #define FL_STORE_APPLICATION_ID 0x464C5431
 /* PRAGMA user_version this build writes; older stores are migrated forward on open. */
-#define FL_STORE_SCHEMA_VERSION 2
+#define FL_STORE_SCHEMA_VERSION 3
 
 #define FL_STORE_ERROR (fl_store_error_quark ())
 GQuark fl_store_error_quark (void);
@@ -110,6 +110,7 @@ typedef struct {
   const char *config;   /* fl_config_describe() text: the switches the run used */
   guint64     seed;
   gint64      created;  /* unix seconds; 0 = now */
+  gint64      exploration_id;  /* the exploration whose counterexample this is; 0 = none */
 } FlStoreRunInfo;
 
 typedef struct {
@@ -125,6 +126,7 @@ typedef struct {
   guint    findings;
   char    *verdict;
   gint64   created;
+  gint64   exploration_id;  /* the exploration that found it; 0 = none */
 } FlStoredRun;
 
 void fl_stored_run_free (FlStoredRun *run);
@@ -234,6 +236,45 @@ FlStoredBookmark *fl_store_get_bookmark    (FlStore     *store,
 GPtrArray        *fl_store_list_bookmarks  (FlStore     *store,
                                             gint64       run_id,
                                             GError     **error);
+
+/* ---- explorations ---------------------------------------------------------------------- */
+
+/* One `faultline-cli explore` of a scenario: how it searched and what it concluded. The runs
+ * of its counterexamples point back to it (FlStoredRun.exploration_id). */
+typedef struct {
+  gint64   id;              /* ignored by fl_store_add_exploration() */
+  gint64   scenario_id;
+  char    *scenario_name;   /* read back only */
+  char    *config;          /* the switches explored (fl_config_describe()) */
+  char    *bounds;          /* the search (fl_explore_options_describe()) */
+  char    *verdict;         /* complete, bounded or found */
+  char    *stopped_by;      /* none, max-schedules, time-limit, ... */
+  guint    bound;           /* the preemption bound reached */
+  guint64  schedules;       /* run to their end */
+  guint64  executions;      /* with the re-runs of lower bounds */
+  guint64  outcomes;        /* distinct */
+  guint64  steps;           /* stepped by the search */
+  guint    findings;        /* kinds of finding */
+  double   seconds;
+  gint64   created;         /* unix seconds; 0 = now for fl_store_add_exploration() */
+} FlStoredExploration;
+
+void fl_stored_exploration_free (FlStoredExploration *exploration);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlStoredExploration, fl_stored_exploration_free)
+
+gboolean             fl_store_add_exploration    (FlStore                    *store,
+                                                  const FlStoredExploration  *row,
+                                                  gint64                     *out_id,
+                                                  GError                    **error);
+gboolean             fl_store_delete_exploration (FlStore                    *store,
+                                                  gint64                      id,
+                                                  GError                    **error);
+GPtrArray           *fl_store_list_explorations  (FlStore                    *store,
+                                                  gint64                      scenario_id,
+                                                  GError                    **error);
+FlStoredExploration *fl_store_get_exploration    (FlStore                    *store,
+                                                  gint64                      id,
+                                                  GError                    **error);
 
 /* ---- benchmark rows -------------------------------------------------------------------- */
 

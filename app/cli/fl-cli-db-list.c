@@ -89,6 +89,44 @@ fl_cli_db_list (int argc, char **argv)
 
 /* ---- runs ---------------------------------------------------------------------------------- */
 
+/**
+ * fl_cli_db_open_for_scenario:
+ * @o: the sub-command's store options
+ * @argc: its arguments left after the options (argv[0] is the sub-command)
+ * @argv: them
+ * @out_id: (out): the SCENARIO_ID given, 0 for none (every scenario)
+ *
+ * For the sub-commands that take an optional SCENARIO_ID (`runs`, `explorations`): reads it
+ * and opens the store read-only. An unknown scenario has nothing to list, but saying so would
+ * hide the typo: it is an error.
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL after a one-line message.
+ */
+FlStore *
+fl_cli_db_open_for_scenario (const FlCliStoreOptions *o, int argc, char **argv,
+                             gint64 *out_id)
+{
+  *out_id = 0;
+  if (argc > 2)
+    {
+      fl_cli_fail ("%s takes at most one SCENARIO_ID (got '%s' too)", argv[0], argv[2]);
+      return NULL;
+    }
+  if (argc == 2 && !fl_cli_parse_id (argv[1], "scenario", out_id))
+    return NULL;
+  g_autoptr (FlStore) store = fl_cli_store_open_options (o, FL_CLI_STORE_READ);
+  if (store == NULL || *out_id == 0)
+    return g_steal_pointer (&store);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlStoredScenario) scenario = fl_store_get_scenario (store, *out_id, &error);
+  if (scenario == NULL)
+    {
+      fl_cli_fail ("%s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&store);
+}
+
 /* Everything of a run but its findings: a count in `runs`, the list itself in `show` (as in
  * `run --json`). */
 static void
@@ -104,6 +142,11 @@ run_members (JsonBuilder *b, const FlStoredRun *r)
   fl_cli_json_string (b, "hash", r->hash);
   fl_cli_json_string (b, "verdict", r->verdict);
   fl_cli_json_int (b, "created", r->created);
+  json_builder_set_member_name (b, "exploration");
+  if (r->exploration_id > 0)
+    json_builder_add_int_value (b, r->exploration_id);
+  else
+    json_builder_add_null_value (b);
 }
 
 int
@@ -120,23 +163,11 @@ fl_cli_db_runs (int argc, char **argv)
     "Exit status: 0 listed, 2 usage or input error (such as an unknown scenario).");
   if (!fl_cli_parse (context, &argc, &argv))
     return FL_EXIT_USAGE;
-  if (argc > 2)
-    return fl_cli_fail ("runs takes at most one SCENARIO_ID (got '%s' too)", argv[2]);
   gint64 scenario_id = 0;
-  if (argc == 2 && !fl_cli_parse_id (argv[1], "scenario", &scenario_id))
-    return FL_EXIT_USAGE;
-
-  g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_READ);
+  g_autoptr (FlStore) store = fl_cli_db_open_for_scenario (&o, argc, argv, &scenario_id);
   if (store == NULL)
     return FL_EXIT_USAGE;
   g_autoptr (GError) error = NULL;
-  if (scenario_id > 0)
-    {
-      /* An unknown scenario has no runs, but saying so would hide the typo. */
-      g_autoptr (FlStoredScenario) scenario = fl_store_get_scenario (store, scenario_id, &error);
-      if (scenario == NULL)
-        return fl_cli_fail ("%s", error->message);
-    }
   g_autoptr (GPtrArray) runs = fl_store_list_runs (store, scenario_id, &error);
   if (runs == NULL)
     return fl_cli_fail ("%s", error->message);
@@ -207,7 +238,7 @@ show_json (const FlStoredRun *run, const FlStoredScenario *scenario, GPtrArray *
 
 static void
 show_text (const FlStoredRun *run, const FlStoredScenario *scenario, GPtrArray *findings,
-           guint bookmarks)
+           guint bookmarks, const FlStoredExploration *found_by)
 {
   g_autofree char *created = fl_cli_format_time (run->created);
   printf ("Run        %" G_GINT64_FORMAT ", recorded %s\n", run->id, created);
@@ -219,6 +250,11 @@ show_text (const FlStoredRun *run, const FlStoredScenario *scenario, GPtrArray *
   printf ("Cycles     %" G_GUINT64_FORMAT "\n", run->cycles);
   printf ("Hash       %s\n", run->hash);
   printf ("Verdict    %s\n", run->verdict ? run->verdict : "");
+  if (found_by != NULL)
+    printf ("Found by   exploration %" G_GINT64_FORMAT " of %s (%" G_GINT64_FORMAT "): %s at "
+            "bound %u, %" G_GUINT64_FORMAT " schedules; %s\n", found_by->id,
+            found_by->scenario_name, found_by->scenario_id, found_by->verdict, found_by->bound,
+            found_by->schedules, found_by->bounds);
   printf ("Bookmarks  %u\n", bookmarks);
   printf ("Findings   %u\n", findings->len);
   for (guint i = 0; i < findings->len; i++)
@@ -235,8 +271,9 @@ fl_cli_db_show (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("RUN_ID - describe a recorded run");
   fl_cli_store_add_options (context, &o, TRUE);
   g_option_context_set_description (context,
-    "The run's scenario, configuration, seed, steps, cycles, hash and verdict, how many\n"
-    "bookmarks it has, and its findings with step and CPU.\n"
+    "The run's scenario, configuration, seed, steps, cycles, hash and verdict, the\n"
+    "exploration that found it (explore --record), how many bookmarks it has, and its\n"
+    "findings with step and CPU.\n"
     "Exit status: 0 shown, 2 usage or input error (such as an unknown run).");
   if (!fl_cli_parse (context, &argc, &argv))
     return FL_EXIT_USAGE;
@@ -259,9 +296,13 @@ fl_cli_db_show (int argc, char **argv)
                                              : NULL;
   if (bookmarks == NULL)
     return fl_cli_fail ("%s", error->message);
+  g_autoptr (FlStoredExploration) found_by = NULL;
+  if (run->exploration_id > 0 && !o.json &&
+      (found_by = fl_store_get_exploration (store, run->exploration_id, &error)) == NULL)
+    return fl_cli_fail ("%s", error->message);
   if (o.json)
     show_json (run, scenario, findings, bookmarks->len);
   else
-    show_text (run, scenario, findings, bookmarks->len);
+    show_text (run, scenario, findings, bookmarks->len, found_by);
   return FL_EXIT_OK;
 }

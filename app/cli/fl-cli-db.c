@@ -8,12 +8,14 @@ static const FlCliCommand subcommands[] = {
   { "list", "The stored scenarios (--search TEXT to filter)", fl_cli_db_list },
   { "runs", "The recorded runs, of one scenario or all", fl_cli_db_runs },
   { "show", "One run: configuration, hash, findings, bookmarks", fl_cli_db_show },
+  { "explorations", "The recorded explorations and the runs they found", fl_cli_db_explorations },
   { "bookmarks", "List, add, edit or delete the bookmarks of a run", fl_cli_db_bookmarks },
   { "import", "Add a .fault file to the store", fl_cli_db_import },
   { "export", "Write a stored scenario as a .fault file", fl_cli_db_export },
   { "check", "Check the whole file: its schema, every page, every value", fl_cli_db_check },
   { "delete-run", "Delete a run with its events, findings and bookmarks", fl_cli_db_delete_run },
   { "delete-scenario", "Delete a scenario with all its runs", fl_cli_db_delete_scenario },
+  { "delete-exploration", "Delete an exploration (its runs stay)", fl_cli_db_delete_exploration },
 };
 
 static void
@@ -21,13 +23,13 @@ usage (FILE *out)
 {
   fprintf (out, "Usage: faultline-cli db SUBCOMMAND [OPTION…]\n\nSub-commands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
-    fprintf (out, "  %-16s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf (out, "  %-18s %s\n", subcommands[i].name, subcommands[i].summary);
   fprintf (out,
            "\nEvery sub-command takes --db PATH (default: $XDG_DATA_HOME/faultline/faultline.db)\n"
            "and --untrusted (for a file received from someone); `faultline-cli db SUBCOMMAND\n"
            "--help` describes each. Reading sub-commands never change the file. `import`\n"
            "creates the store on first use; the other writing ones (bookmarks --add, --edit,\n"
-           "--delete, delete-run, delete-scenario) need one that exists.\n"
+           "--delete, delete-run, delete-scenario, delete-exploration) need one that exists.\n"
            "Exit status: 0 success, 2 usage or input error (a corrupt store for check).\n");
 }
 
@@ -146,7 +148,8 @@ fl_cli_db_delete_scenario (int argc, char **argv)
   fl_cli_store_add_options (context, &o, FALSE);
   g_option_context_set_description (context,
     "Deletes the scenario with every run recorded from it (their events, findings and\n"
-    "bookmarks too), in one transaction. `faultline-cli db list` shows the ids.\n"
+    "bookmarks too) and its explorations, in one transaction. `faultline-cli db list`\n"
+    "shows the ids.\n"
     "Exit status: 0 deleted, 2 usage or input error (such as an unknown scenario).");
   gint64 id;
   if (!fl_cli_parse (context, &argc, &argv))
@@ -160,9 +163,14 @@ fl_cli_db_delete_scenario (int argc, char **argv)
     return FL_EXIT_USAGE;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) runs = fl_store_list_runs (store, id, &error);
-  if (runs == NULL || !fl_store_delete_scenario (store, id, &error))
+  g_autoptr (GPtrArray) explorations = runs ? fl_store_list_explorations (store, id, &error)
+                                            : NULL;
+  if (explorations == NULL || !fl_store_delete_scenario (store, id, &error))
     return fl_cli_fail ("%s", error->message);
-  printf ("Deleted scenario %" G_GINT64_FORMAT " with its %u run%s\n", id, runs->len,
+  printf ("Deleted scenario %" G_GINT64_FORMAT " with its %u run%s", id, runs->len,
           runs->len == 1 ? "" : "s");
+  if (explorations->len > 0)
+    printf (" and %u exploration%s", explorations->len, explorations->len == 1 ? "" : "s");
+  printf ("\n");
   return FL_EXIT_OK;
 }

@@ -17,5 +17,10 @@ int fl_cli_db_export          (int argc, char **argv);
 int fl_cli_db_check           (int argc, char **argv);
 int fl_cli_db_delete_run      (int argc, char **argv);
 int fl_cli_db_delete_scenario (int argc, char **argv);
+int fl_cli_db_explorations    (int argc, char **argv);
+int fl_cli_db_delete_exploration (int argc, char **argv);
+
+FlStore *fl_cli_db_open_for_scenario (const FlCliStoreOptions *o, int argc, char **argv,
+                                      gint64 *out_id);
 
 G_END_DECLS

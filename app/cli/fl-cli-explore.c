@@ -3,6 +3,8 @@
 #include "fl-cli.h"
 #include "fl-cli-explore.h"
 #include "fl-cli-json.h"
+#include "fl-cli-store.h"
+#include "fl-store-explore.h"
 
 #include <stdio.h>
 #include <sys/resource.h>
@@ -15,6 +17,7 @@ typedef struct {
   double   time_limit;
   gboolean json;
   char    *save;
+  char    *record;
   char    *reduction;
   gboolean all;
   char    *schedule;
@@ -23,8 +26,6 @@ typedef struct {
   gint     jobs;
   char    *shard;
 } ExploreOptions;
-
-static const char *const reduction_names[] = { "none", "states", "dpor" };
 
 /* The process's peak resident size in KiB: the simulation's event log and checkpoints with the
  * explorer's own structures. */
@@ -94,11 +95,11 @@ verdict_sentence (const FlExploreResult *r)
                             "preemption%s", r->bound, r->bound == 1 ? "" : "s");
   if (r->verdict == FL_EXPLORE_FOUND && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
     return g_strdup_printf ("found beyond %u preemptions, by the unbounded search (%s)",
-                            r->bound, reduction_names[r->unbounded]);
+                            r->bound, fl_explore_reduction_name (r->unbounded));
   if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop != FL_EXPLORE_STOP_NONE)
     return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
                             "(%s) stopped at its %s", r->bound, r->bound == 1 ? "" : "s",
-                            reduction_names[r->unbounded], fl_explore_stop_name (r->stop));
+                            fl_explore_reduction_name (r->unbounded), fl_explore_stop_name (r->stop));
   if (r->verdict == FL_EXPLORE_FOUND)
     return g_strdup_printf ("found at %u preemption%s", r->bound, r->bound == 1 ? "" : "s");
   if (r->stop != FL_EXPLORE_STOP_NONE)
@@ -214,7 +215,7 @@ print_json (const char *scenario, const FlExploreResult *r, FILE *out)
   fl_cli_json_string (b, "verdict", fl_explore_verdict_name (r->verdict));
   fl_cli_json_string (b, "stopped-by", fl_explore_stop_name (r->stop));
   fl_cli_json_int (b, "bound", r->bound);
-  fl_cli_json_string (b, "unbounded", reduction_names[r->unbounded]);
+  fl_cli_json_string (b, "unbounded", fl_explore_reduction_name (r->unbounded));
   fl_cli_json_int (b, "dpor-schedules", (gint64) r->dpor_schedules);
   fl_cli_json_int (b, "dpor-races", (gint64) r->dpor_races);
   fl_cli_json_int (b, "dpor-blocked", (gint64) r->dpor_blocked);
@@ -312,10 +313,7 @@ save_counterexample (const FlScenario *sc, const FlConfig *config, const FlExplo
       fprintf (stderr, "faultline-cli: --save %s: no finding, nothing written\n", path);
       return TRUE;
     }
-  g_autofree char *comment = g_strdup_printf (
-    "found by faultline-cli explore: %s at step %" G_GUINT64_FORMAT ", %u preemption%s",
-    fl_finding_kind_name (f->kind), f->step, f->preemptions, f->preemptions == 1 ? "" : "s");
-  g_autofree char *text = fl_explore_scenario_text (sc, config, f->choices, comment);
+  g_autofree char *text = fl_explore_counterexample_text (sc, config, f);
   g_autoptr (GError) error = NULL;
   if (!fl_explore_replay_check (text, f, &error))
     {
@@ -329,6 +327,33 @@ save_counterexample (const FlScenario *sc, const FlConfig *config, const FlExplo
     }
   fprintf (stderr, "Saved the %s counterexample to %s (it replays: same finding, events hash "
            "%016" G_GINT64_MODIFIER "x)\n", fl_finding_kind_name (f->kind), path, f->events_hash);
+  return TRUE;
+}
+
+/* The exploration, and a run of each counterexample linked to it, into the store at @path. */
+static gboolean
+record_exploration (const FlScenario *sc, const FlExploreOptions *search,
+                    const FlExploreResult *r, const char *path)
+{
+  g_autoptr (FlStore) store = fl_cli_store_open (path, FALSE, FL_CLI_STORE_CREATE);
+  if (store == NULL)
+    return FALSE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 id = fl_store_record_exploration (store, sc, search, r, runs, &error);
+  if (id < 0)
+    {
+      fl_cli_fail ("--record %s: %s", path, error->message);
+      return FALSE;
+    }
+  GString *line = g_string_new (NULL);
+  g_string_printf (line, "Recorded as exploration %" G_GINT64_FORMAT " in %s", id, path);
+  for (guint i = 0; i < runs->len; i++)
+    g_string_append_printf (line, "%s%" G_GINT64_FORMAT, i == 0 ? (runs->len == 1
+                            ? ", its counterexample as run " : ", its counterexamples as runs ")
+                            : ", ", g_array_index (runs, gint64, i));
+  fprintf (stderr, "%s\n", line->str);
+  g_string_free (line, TRUE);
   return TRUE;
 }
 
@@ -351,10 +376,11 @@ explore_scenario (gconstpointer options_, const char *id)
   FlExploreReduction reduction = FL_EXPLORE_REDUCTION_STATES;
   if (o->reduction != NULL)
     {
-      guint i = 0;
-      while (i < G_N_ELEMENTS (reduction_names) && g_strcmp0 (o->reduction, reduction_names[i]))
+      guint i = FL_EXPLORE_REDUCTION_NONE;
+      while (i <= FL_EXPLORE_REDUCTION_DPOR
+             && g_strcmp0 (o->reduction, fl_explore_reduction_name ((FlExploreReduction) i)))
         i++;
-      if (i == G_N_ELEMENTS (reduction_names))
+      if (i > FL_EXPLORE_REDUCTION_DPOR)
         return fl_cli_fail ("--reduction %s: expected dpor, states or none", o->reduction);
       reduction = (FlExploreReduction) i;
     }
@@ -396,6 +422,9 @@ explore_scenario (gconstpointer options_, const char *id)
         return fl_cli_fail ("--shard %s: a shard runs its part in full, so that the merge "
                             "is the whole search's; limit its time in the batch system",
                             o->shard);
+      if (o->record != NULL)
+        return fl_cli_fail ("--shard %s: a shard has no verdict of its own to record; "
+                            "record the whole exploration (without --shard)", o->shard);
       reduction = FL_EXPLORE_REDUCTION_NONE;
     }
   FlExploreOptions search = {
@@ -422,6 +451,8 @@ explore_scenario (gconstpointer options_, const char *id)
   /* the counterexample carries the configuration explored (the hold off) */
   if (o->save && !save_counterexample (scenario, &r->config, r, o->save))
     return FL_EXIT_USAGE;
+  if (o->record && !record_exploration (scenario, &search, r, o->record))
+    return FL_EXIT_USAGE;
   return r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
 }
 
@@ -438,6 +469,7 @@ fl_cli_explore (int argc, char **argv)
     { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &o.time_limit, "Stop after S seconds (0: no limit)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the result as JSON", NULL },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &o.save, "Write the first counterexample as a scenario", "FILE" },
+    { "record", 0, 0, G_OPTION_ARG_FILENAME, &o.record, "Record the exploration and a run of each counterexample in a store", "DB" },
     { "schedule", 0, 0, G_OPTION_ARG_STRING, &o.schedule, "systematic (default) or pct: randomized runs with priority changes", "HOW" },
     { "depth", 0, 0, G_OPTION_ARG_INT, &o.depth, "PCT: the bug depth sought, d - 1 change points per run (default 3)", "D" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &o.runs, "PCT: runs, seeded 1 to N (default 1000)", "N" },
@@ -459,14 +491,17 @@ fl_cli_explore (int argc, char **argv)
     "sets), none stops at the bound. --schedule pct runs --runs randomized schedules instead\n"
     "(PCT, Burckhardt et al. 2010: random priorities, --depth - 1 change points). The\n"
     "verdict is complete, bounded or found. --save writes the first counterexample\n"
-    "as a scenario that `faultline-cli run` replays. --jobs N runs each bound (or PCT's\n"
-    "runs) on N threads, the result unchanged. --shard I/N --json runs part I of N only;\n"
-    "`explore --merge [--json] FILE...` adds the parts up to what one process prints\n"
-    "(for the systematic search: with --reduction none, which a shard implies).\n"
+    "as a scenario that `faultline-cli run` replays; --record DB keeps the exploration and\n"
+    "a run of each kind of finding's counterexample in a store (`db explorations`).\n"
+    "--jobs N runs each bound (or PCT's runs) on N threads, the result unchanged.\n"
+    "--shard I/N --json runs part I of N only; `explore --merge [--json] FILE...` adds\n"
+    "the parts up to what one process prints (for the systematic search: with\n"
+    "--reduction none, which a shard implies).\n"
     "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
     argc, argv, explore_scenario, &o);
   g_strfreev (o.sets);
   g_free (o.save);
+  g_free (o.record);
   g_free (o.reduction);
   g_free (o.schedule);
   g_free (o.shard);

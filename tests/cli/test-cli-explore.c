@@ -211,6 +211,98 @@ test_explore_systematic_shards (void)
   remove_tree (dir);
 }
 
+/* explore --record keeps the exploration and a run of its counterexample that replays; the
+ * store's commands show both, and deleting the exploration keeps the run. */
+static void
+test_explore_record (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *db = g_build_filename (dir, "explored.db", NULL);
+  g_auto (Result) found = { 0 };
+  cli (&found, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--record", db, NULL);
+  g_assert_cmpint (found.status, ==, 1);
+  g_autofree char *said = g_strdup_printf ("Recorded as exploration 1 in %s, its "
+                                           "counterexample as run 1\n", db);
+  g_assert_nonnull (strstr (found.err, said));
+  g_auto (Result) safe = { 0 };
+  cli (&safe, "explore", "spf-tlb-ipi", "--preemptions", "1", "--reduction", "none", "--record",
+       db, NULL);
+  g_assert_cmpint (safe.status, ==, 0);
+  g_autofree char *said_safe = g_strdup_printf ("Recorded as exploration 2 in %s\n", db);
+  g_assert_nonnull (strstr (safe.err, said_safe));
+
+  g_auto (Result) listed = { 0 };
+  cli (&listed, "db", "explorations", "--db", db, "--json", NULL);
+  g_assert_cmpint (listed.status, ==, 0);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, listed.out, -1, NULL));
+  JsonArray *all = json_node_get_array (json_parser_get_root (p));
+  g_assert_cmpuint (json_array_get_length (all), ==, 2);
+  JsonObject *uaf = json_array_get_object_element (all, 0);
+  g_assert_cmpstr (json_object_get_string_member (uaf, "scenario"), ==, "spf-vs-munmap");
+  g_assert_cmpstr (json_object_get_string_member (uaf, "verdict"), ==, "found");
+  g_assert_nonnull (strstr (json_object_get_string_member (uaf, "config"),
+                            "vma-free=immediate"));
+  g_assert_nonnull (strstr (json_object_get_string_member (uaf, "bounds"),
+                            "schedule=systematic preemptions=2 reduction=states"));
+  g_assert_cmpint (json_object_get_int_member (uaf, "findings"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (uaf, "schedules"), >, 0);
+  JsonArray *runs = json_object_get_array_member (uaf, "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 1);
+  g_assert_cmpint (json_array_get_int_element (runs, 0), ==, 1);
+  JsonObject *bounded = json_array_get_object_element (all, 1);
+  g_assert_cmpstr (json_object_get_string_member (bounded, "verdict"), ==, "bounded");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (bounded, "runs")), ==, 0);
+
+  /* the run: its own scenario (the counterexample's text), linked, and it replays */
+  g_auto (Result) shown = { 0 };
+  cli (&shown, "db", "show", "1", "--db", db, "--json", NULL);
+  g_assert_cmpint (shown.status, ==, 0);
+  g_autoptr (JsonParser) q = NULL;
+  JsonObject *run = parse_json (shown.out, &q);
+  g_assert_cmpint (json_object_get_int_member (run, "exploration"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (run, "scenario"), ==,
+                   "spf-vs-munmap-use-after-free");
+  g_assert_true (has_finding (run, "use-after-free"));
+  g_auto (Result) text = { 0 };
+  cli (&text, "db", "show", "1", "--db", db, NULL);
+  g_assert_nonnull (strstr (text.out, "Found by   exploration 1 of spf-vs-munmap"));
+  g_auto (Result) replayed = { 0 };
+  cli (&replayed, "replay", db, "1", NULL);
+  g_assert_cmpint (replayed.status, ==, 0);
+  g_assert_nonnull (strstr (replayed.out, "Result     identical"));
+  g_auto (Result) checked = { 0 };
+  cli (&checked, "db", "check", "--db", db, NULL);
+  g_assert_cmpint (checked.status, ==, 0);
+
+  g_auto (Result) deleted = { 0 };
+  cli (&deleted, "db", "delete-exploration", "1", "--db", db, NULL);
+  g_assert_cmpint (deleted.status, ==, 0);
+  g_auto (Result) again = { 0 };
+  cli (&again, "db", "show", "1", "--db", db, "--json", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_autoptr (JsonParser) r = NULL;
+  g_assert_true (json_object_get_null_member (parse_json (again.out, &r), "exploration"));
+  g_auto (Result) twice = { 0 };
+  cli (&twice, "db", "delete-exploration", "1", "--db", db, NULL);
+  g_assert_cmpint (twice.status, ==, 2);
+  assert_one_line (twice.err);
+  g_assert_nonnull (strstr (twice.err, "no exploration 1"));
+
+  /* a file that is not a store is refused whole and left as it was */
+  g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
+  g_assert_true (g_file_set_contents (notes, "my notes, not a database\n", -1, NULL));
+  g_auto (Result) refused = { 0 };
+  cli (&refused, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--record", notes,
+       NULL);
+  g_assert_cmpint (refused.status, ==, 2);
+  g_assert_nonnull (strstr (refused.err, notes));
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (notes, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "my notes, not a database\n");
+  remove_tree (dir);
+}
+
 static void
 test_explore_bad_input (void)
 {
@@ -225,6 +317,7 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--shard", "3/3" },
     { "explore", "spf-vs-munmap", "--shard=0/2", "--reduction=dpor" },
     { "explore", "spf-vs-munmap", "--shard=0/2", "--time-limit=5" },
+    { "explore", "spf-vs-munmap", "--shard=0/2", "--record=/nonexistent/x.db" },
     { "explore", "--merge", "/nonexistent.json", NULL },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -246,6 +339,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/explore/pct", test_explore_pct);
   g_test_add_func ("/cli/explore/shards", test_explore_shards);
   g_test_add_func ("/cli/explore/systematic-shards", test_explore_systematic_shards);
+  g_test_add_func ("/cli/explore/record", test_explore_record);
   g_test_add_func ("/cli/explore/bad-input", test_explore_bad_input);
   return g_test_run ();
 }

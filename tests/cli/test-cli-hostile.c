@@ -43,6 +43,8 @@ static const char *const *const reading[] = {
   (const char *const[]) { "db", "bookmarks", "1", "--db", "@DB", NULL },
   (const char *const[]) { "db", "export", "1", "--db", "@DB", NULL },
   (const char *const[]) { "db", "check", "--db", "@DB", NULL },
+  (const char *const[]) { "db", "explorations", "--db", "@DB", NULL },
+  (const char *const[]) { "db", "explorations", "1", "--db", "@DB", "--json", NULL },
   (const char *const[]) { "replay", "@DB", "1", NULL },
   (const char *const[]) { "replay", "@DB", "1", "--untrusted", "--json", NULL },
 };
@@ -54,6 +56,9 @@ static const char *const *const writing[] = {
   (const char *const[]) { "db", "bookmarks", "1", "--delete", "1", "--db", "@DB", NULL },
   (const char *const[]) { "db", "import", "@FAULT", "--db", "@DB", NULL },
   (const char *const[]) { "run", "spf-vs-munmap", "--record", "@DB", NULL },
+  (const char *const[]) { "explore", "spf-vs-munmap", "--preemptions", "0", "--reduction",
+                          "none", "--record", "@DB", NULL },
+  (const char *const[]) { "db", "delete-exploration", "1", "--db", "@DB", NULL },
   (const char *const[]) { "db", "delete-run", "1", "--db", "@DB", NULL },
   (const char *const[]) { "db", "delete-scenario", "1", "--db", "@DB", NULL },
 };

@@ -69,6 +69,10 @@ read_everything (FlStore *store, gboolean with_replay)
   keep_first (&first, g_steal_pointer (&e));
   g_autoptr (GPtrArray) j = fl_store_list_bench (store, NULL, &e);
   keep_first (&first, g_steal_pointer (&e));
+  g_autoptr (GPtrArray) k = fl_store_list_explorations (store, 0, &e);
+  keep_first (&first, g_steal_pointer (&e));
+  g_autoptr (FlStoredExploration) l = fl_store_get_exploration (store, 1, &e);
+  keep_first (&first, g_steal_pointer (&e));
   g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (FlEvent));
   fl_store_load_events (store, 1, 0, G_MAXUINT32, events, &e);
   keep_first (&first, g_steal_pointer (&e));

@@ -1,11 +1,13 @@
 /* Writes the seed of the store fuzz target: a small store as Faultline writes one, with two
- * recorded runs (one with findings, one clean), a bookmark and a benchmark row, so that
- * mutations start from every table holding rows. Built and run by the normal build. */
+ * recorded runs (one with findings, one clean), a bookmark, a benchmark row and an
+ * exploration with the run of its counterexample, so that mutations start from every table
+ * holding rows. Built and run by the normal build. */
 
 #include <stdio.h>
 #include <glib/gstdio.h>
 #include "fl-store.h"
 #include "fl-store-record.h"
+#include "fl-store-explore.h"
 
 /* A built-in scenario run with one switch set (@key NULL: none) and recorded. */
 static gint64
@@ -23,6 +25,23 @@ record (FlStore *store, const char *id, const char *key, const char *value, GErr
   fl_sim_set_policy (sim, FL_SCHED_SCRIPT);
   fl_sim_run_in_budget (sim, 0);
   return fl_store_record_sim (store, sim, FALSE, error);
+}
+
+/* spf-vs-munmap without its grace period explored up to bound 2: a found verdict and
+ * one counterexample, in a few milliseconds. */
+static gboolean
+record_exploration (FlStore *store, GError **error)
+{
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin ("spf-vs-munmap", error);
+  if (scenario == NULL)
+    return FALSE;
+  FlConfig config = scenario->config;
+  if (!fl_config_set (&config, "vma-free", "immediate", error))
+    return FALSE;
+  FlExploreOptions options = { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_NONE };
+  g_autoptr (FlExploreResult) result = fl_explore_run (scenario, &config, &options, error);
+  return result != NULL
+         && fl_store_record_exploration (store, scenario, &options, result, NULL, error) > 0;
 }
 
 int
@@ -48,7 +67,8 @@ main (int argc, char **argv)
       || record (store, "locked-anon-fault", NULL, NULL, &error) < 0
       || !fl_store_add_bookmark (store, run_id, 3, "the unmap", "seen by the fault",
                                  &bookmark_id, &error)
-      || !fl_store_add_bench (store, &row, NULL, &error))
+      || !fl_store_add_bench (store, &row, NULL, &error)
+      || !record_exploration (store, &error))
     {
       fprintf (stderr, "%s: %s\n", path, error->message);
       return 1;

@@ -59,8 +59,9 @@ fl_hostile_exec (const char *path, const char *sql)
   g_assert_cmpint (sqlite3_close (db), ==, SQLITE_OK);
 }
 
-/* A row in every table, as Faultline writes them: a finding, a bookmark, a benchmark row. The
- * base is a store holding run 1 of spf-vs-munmap, recorded by the test's own means. */
+/* A row in every table, as Faultline writes them: a finding, a bookmark, a benchmark row, an
+ * exploration that found run 1. The base is a store holding run 1 of spf-vs-munmap, recorded
+ * by the test's own means. */
 static inline void
 fl_hostile_prepare_base (const char *path)
 {
@@ -71,7 +72,12 @@ fl_hostile_prepare_base (const char *path)
     "  VALUES (1, 5, 'a bookmark', 'its note', 1000, 1000);"
     "UPDATE run SET findings = (SELECT count(*) FROM finding WHERE run_id = run.id);"
     "INSERT INTO bench (workload, config, cpus, faults, cycles, faults_per_sec, ratio, created) "
-    "  VALUES ('multi-fault', 'rwsem=xadd', 8, 1000, 2000, 1.5e6, 2.5, 1000);");
+    "  VALUES ('multi-fault', 'rwsem=xadd', 8, 1000, 2000, 1.5e6, 2.5, 1000);"
+    "INSERT INTO exploration (scenario_id, config, bounds, verdict, stopped_by, bound, "
+    "  schedules, executions, outcomes, steps, findings, seconds, created) "
+    "  VALUES (1, 'vma-free=immediate', 'schedule=systematic preemptions=2', 'found', 'none', "
+    "          2, 40, 45, 7, 2000, 1, 0.25, 1000);"
+    "UPDATE run SET exploration_id = 1 WHERE id = 1;");
 }
 
 static inline gboolean
