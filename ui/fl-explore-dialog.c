@@ -1,10 +1,12 @@
 /* The explore dialog (win.explore, Ctrl+Shift+X): the race explorer of core/fl-explore.c on
  * the window's scenario and switches, in a worker thread, with a progress bar and Cancel;
  * then the verdict and each kind of finding with its shortest schedule, which Open loads into
- * the window at the step that found it. The window never waits for the search. */
+ * the window at the step that found it, and Keep in Store records (as `explore --record`).
+ * The window never waits for the search. */
 
 #include "fl-explore-dialog.h"
 #include "fl-explore.h"
+#include "fl-store-explore.h"
 
 #include <glib/gi18n.h>
 
@@ -16,10 +18,12 @@ typedef struct {
   GtkLabel       *status;
   GtkListBox     *results;
   GtkButton      *button; /* Cancel, then Close */
+  GtkButton      *keep;   /* Keep in Store, once there is a result */
   guint           pulse;
   gint            cancel;
   FlScenario     *scenario;
   FlConfig        config;
+  FlExploreOptions options; /* the search, as the store describes it */
   FlExploreResult *result;
   GMutex          lock;   /* guards the counts the worker reports */
   double          seconds;
@@ -79,11 +83,10 @@ explore_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   Explore *x = data;
   /* the bounds shared out to the machine's cores (the same result as one); the window's own
    * thread keeps drawing */
-  FlExploreOptions options = {
-    .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_STATES,
-    .jobs = CLAMP (g_get_num_processors (), 1, 8),
-    .progress = explore_progress, .progress_data = x, .cancel = &x->cancel,
-  };
+  FlExploreOptions options = x->options;
+  options.progress = explore_progress;
+  options.progress_data = x;
+  options.cancel = &x->cancel;
   g_autoptr (GError) error = NULL;
   FlExploreResult *r = fl_explore_run (x->scenario, &x->config, &options, &error);
   if (r == NULL)
@@ -118,13 +121,7 @@ explore_open (GtkButton *button, gpointer data)
   const FlExploreFinding *f = g_object_get_data (G_OBJECT (button), "finding");
   if (x->window == NULL || f == NULL)
     return;
-  /* a comment in the scenario text, which stays in English as the rest of the file */
-  g_autofree char *comment = g_strdup_printf ("found by the explorer: %s at step %"
-                                              G_GUINT64_FORMAT ", %u preemptions",
-                                              fl_finding_kind_name (f->kind), f->step,
-                                              f->preemptions);
-  g_autofree char *text = fl_explore_scenario_text (x->scenario, &x->result->config, f->choices,
-                                                    comment);
+  g_autofree char *text = fl_explore_counterexample_text (x->scenario, &x->result->config, f);
   g_autofree char *name = g_strdup_printf ("%s-%s", x->name, fl_finding_kind_name (f->kind));
   FlSession *session = fl_window_get_session (x->window);
   OpenAt *open = g_new0 (OpenAt, 1);
@@ -185,6 +182,32 @@ verdict_text (const FlExploreResult *r)
                           fl_explore_stop_name (r->stop));
 }
 
+/* Keep in Store: the exploration and a run of each counterexample, in the window's store (the
+ * one its bookmarks use), on this thread: a few replays of short schedules. */
+static void
+explore_keep (GtkButton *button, gpointer data)
+{
+  Explore *x = data;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = fl_store_default_path ();
+  g_autoptr (FlStore) store = fl_store_open (path, FL_STORE_OPEN_CREATE, &error);
+  gint64 id = store ? fl_store_record_exploration (store, x->scenario, &x->options, x->result,
+                                                   NULL, &error) : -1;
+  if (id < 0)
+    {
+      /* Translators: %s is why the store could not record the exploration. */
+      g_autofree char *message = g_strdup_printf (_("Could not keep the exploration: %s"),
+                                                  error->message);
+      gtk_label_set_text (x->status, message);
+      return;
+    }
+  g_autofree char *number = count ((guint64) id);
+  g_autofree char *kept = g_strdup_printf (_("Kept as exploration %s"), number);
+  gtk_button_set_label (button, kept);
+  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (button), path);
+}
+
 static void
 explore_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -207,6 +230,9 @@ explore_done (GObject *source, GAsyncResult *result, gpointer data)
             gtk_list_box_append (x->results,
                                  finding_row (x, g_ptr_array_index (x->result->findings, i)));
           gtk_widget_set_visible (GTK_WIDGET (x->results), x->result->findings->len > 0);
+          /* a cancelled search has no verdict worth keeping */
+          gtk_widget_set_visible (GTK_WIDGET (x->keep),
+                                  x->result->stop != FL_EXPLORE_STOP_CANCELLED);
         }
     }
   explore_unref (x);
@@ -247,6 +273,10 @@ fl_explore_dialog_present (FlWindow *window)
   g_autofree char *text = fl_scenario_to_text (fl_sim_get_scenario (sim));
   x->scenario = fl_scenario_parse (text, fl_session_get_name (session), NULL);
   x->config = *fl_sim_get_config (sim);
+  /* the bounds shared out to the machine's cores (the same result as one); the window's own
+   * thread keeps drawing */
+  x->options = (FlExploreOptions) { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_STATES,
+                                    .jobs = CLAMP (g_get_num_processors (), 1, 8) };
   x->name = g_strdup (fl_session_get_name (session));
   if (x->scenario == NULL)
     {
@@ -282,13 +312,22 @@ fl_explore_dialog_present (FlWindow *window)
   gtk_widget_add_css_class (GTK_WIDGET (x->results), "boxed-list");
   gtk_widget_set_visible (GTK_WIDGET (x->results), FALSE);
   x->button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Cancel")));
-  gtk_widget_set_halign (GTK_WIDGET (x->button), GTK_ALIGN_END);
   g_signal_connect (x->button, "clicked", G_CALLBACK (explore_button), x);
+  x->keep = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Keep in Store")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (x->keep),
+                               _("Record the exploration and a run of each counterexample in "
+                                 "the store, as faultline-cli explore --record does"));
+  gtk_widget_set_visible (GTK_WIDGET (x->keep), FALSE);
+  g_signal_connect (x->keep, "clicked", G_CALLBACK (explore_keep), x);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (x->keep));
+  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (x->button));
   gtk_box_append (GTK_BOX (box), intro);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (x->bar));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (x->status));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (x->results));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (x->button));
+  gtk_box_append (GTK_BOX (box), buttons);
   gtk_window_set_child (x->dialog, box);
   g_signal_connect (dialog, "destroy", G_CALLBACK (explore_destroyed), x);
   x->pulse = g_timeout_add (250, explore_pulse, x);

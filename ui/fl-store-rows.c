@@ -128,6 +128,14 @@ fl_run_item_summarize (const FlStoredRun *run, const FlScenario *scenario)
       if (changed)
         g_string_append_printf (out, "%s%s", out->len > 0 ? "  " : "", tokens[i]);
     }
+  if (run->exploration_id > 0)
+    {
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, run->exploration_id);
+      /* Translators: a run recorded by `faultline-cli explore --record`; %s is its number. */
+      g_string_prepend (out, out->len > 0 ? "  " : "");
+      g_autofree char *found = g_strdup_printf (_("Counterexample of exploration %s"), id);
+      g_string_prepend (out, found);
+    }
   if (out->len == 0)
     g_string_append (out, _("As in the scenario"));
   return g_string_free (out, FALSE);

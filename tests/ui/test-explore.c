@@ -1,12 +1,14 @@
 /* The Explore action under a virtual X server: on spf-vs-munmap with vma-free=immediate the
  * dialog runs the explorer without blocking the window, lists the use-after-free with its
- * shortest schedule, and Open loads that schedule into the window at the finding; on the safe
- * design it says no interleaving has a finding. */
+ * shortest schedule, Keep in Store records it as `explore --record` does, and Open loads that
+ * schedule into the window at the finding; on the safe design it says no interleaving has a
+ * finding. */
 
 #include <gtk/gtk.h>
 #include <string.h>
 
 #include "ui-test-helpers.h"
+#include "fl-store.h"
 
 /* Transient for the window and titled "Explore …" (the shortcuts window is transient too). */
 static gboolean
@@ -86,6 +88,30 @@ check_found (GtkApplication *app, GtkWindow *window, gpointer data)
   wait_done (dialog);
   g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (dialog), is_label_containing,
                                          "use-after-free at step"));
+
+  /* Keep in Store: the exploration and its counterexample's run in the window's store */
+  GtkWidget *keep = fl_test_find_widget (GTK_WIDGET (dialog), is_button_labelled,
+                                         "_Keep in Store");
+  g_assert_nonnull (keep);
+  g_assert_true (gtk_widget_get_visible (keep));
+  g_signal_emit_by_name (keep, "clicked");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (keep)), ==, "Kept as exploration 1");
+  g_assert_false (gtk_widget_get_sensitive (keep));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autofree char *path = fl_store_default_path ();
+    g_autoptr (FlStore) store = fl_store_open (path, FL_STORE_OPEN_READ_ONLY, &error);
+    g_assert_no_error (error);
+    g_autoptr (FlStoredExploration) e = fl_store_get_exploration (store, 1, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (e->scenario_name, ==, "spf-vs-munmap");
+    g_assert_cmpstr (e->verdict, ==, "found");
+    g_assert_nonnull (strstr (e->config, "vma-free=immediate"));
+    g_autoptr (GPtrArray) runs = fl_store_list_runs (store, 0, &error);
+    g_assert_cmpuint (runs->len, ==, 1);
+    g_assert_cmpint (((FlStoredRun *) runs->pdata[0])->exploration_id, ==, 1);
+  }
+
   GtkWidget *open = fl_test_find_widget (GTK_WIDGET (dialog), is_button_labelled, "_Open");
   g_assert_nonnull (open);
   g_signal_emit_by_name (open, "clicked");
@@ -117,12 +143,15 @@ check_safe (GtkApplication *app, GtkWindow *window, gpointer data)
 static void
 check_cancel (GtkApplication *app, GtkWindow *window, gpointer data)
 {
+  /* nothing to keep of a cancelled search */
   GtkWindow *dialog = open_explore (window, "spf-vs-munmap", NULL, NULL);
   GtkWidget *cancel = fl_test_find_widget (GTK_WIDGET (dialog), is_button_labelled, "_Cancel");
   g_signal_emit_by_name (cancel, "clicked");
   wait_done (dialog);
   g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (dialog), is_label_containing,
                                          "Cancelled after"));
+  g_assert_false (gtk_widget_get_visible (
+    fl_test_find_widget (GTK_WIDGET (dialog), is_button_labelled, "_Keep in Store")));
   gtk_window_destroy (dialog);
 }
 
@@ -148,8 +177,11 @@ int
 main (int argc, char *argv[])
 {
   fl_test_init_window_test (&argc, &argv);
+  g_autofree char *data_home = fl_test_private_data_home ("explore");
   g_test_add_func ("/ui/explore/found-and-open", test_found);
   g_test_add_func ("/ui/explore/safe", test_safe);
   g_test_add_func ("/ui/explore/cancel", test_cancel);
-  return g_test_run ();
+  int status = g_test_run ();
+  fl_test_remove_data_home (data_home);
+  return status;
 }
