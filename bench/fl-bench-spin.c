@@ -143,7 +143,7 @@ spin_version (void)
 static gboolean
 measure (FlBench *bench, const char *dir, const Peer *peer, GError **error)
 {
-  Pan safe, unsafe;
+  Pan safe = { 0 }, unsafe = { 0 };
   if (!run_pan (dir, peer->model, NULL, bench->quick, &safe, error)
       || !run_pan (dir, peer->model, peer->macro, bench->quick, &unsafe, error))
     return FALSE;
