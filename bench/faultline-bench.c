@@ -41,7 +41,7 @@ main (int argc, char **argv)
   g_autoptr (FlBench) bench = fl_bench_new (quick);
   if (!fl_bench_steps (bench, &error) || !fl_bench_long_run (bench, &error)
       || !fl_bench_record (bench, &error) || !fl_bench_paint (bench, &error)
-      || !fl_bench_explore (bench, &error)
+      || !fl_bench_explore (bench, &error) || !fl_bench_spin (bench, &error)
       || (window != NULL && !fl_bench_load_results (bench, window, &error)))
     {
       g_printerr ("faultline-bench: %s\n", error->message);

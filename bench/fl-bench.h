@@ -15,6 +15,7 @@ typedef enum {
   FL_BENCH_ERROR_SEEK,               /* a seek did not land on its step */
   FL_BENCH_ERROR_SQLITE,             /* the bare insert failed */
   FL_BENCH_ERROR_CAIRO,              /* no image to draw into */
+  FL_BENCH_ERROR_SPIN,               /* spin, gcc or pan failed on a Promela peer */
 } FlBenchError;
 
 typedef enum {
@@ -69,6 +70,7 @@ gboolean  fl_bench_long_run  (FlBench *bench, GError **error);
 gboolean  fl_bench_record    (FlBench *bench, GError **error);
 gboolean  fl_bench_paint     (FlBench *bench, GError **error);
 gboolean  fl_bench_explore   (FlBench *bench, GError **error);
+gboolean  fl_bench_spin      (FlBench *bench, GError **error);
 
 /* fl-bench-machine.c: name, value, name, value, ... NULL */
 GStrv     fl_bench_machine   (void);

@@ -17,6 +17,9 @@ static const char *const labels[] = {
   "render view 'rcu'", "render view 'listing'", "render view 'counters'", "render view 'all'",
   "spf-vs-munmap, vma-free=immediate: first counterexample", "spf-vs-munmap: states explored",
   "spf-vs-munmap: steps per second exploring", "spf-vs-munmap: explorer memory",
+  "spf-vs-munmap, vma-free=immediate: pan's first error", "spf-vs-munmap: pan's time to no error",
+  "spf-vs-munmap: pan's states stored", "spf-vs-munmap: pan's states per second",
+  "spf-vs-munmap: building pan (spin -a, gcc)",
 };
 
 static void
