@@ -243,7 +243,13 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
     {
       FlLine line = st->lines[l];
       line.busy_until = 0;
-      line.transfers = line.own_copy = line.last_from = line.last_to = 0;
+      line.transfers = line.own_copy = line.overtook = line.last_from = line.last_to = 0;
+      /* the arbitration's record of requests still crossing: when they arrive and what they
+       * were booked at is time, which orders nothing here (docs/model.md, "Arbitration") */
+      line.rfo_arrive = line.rfo_start = line.rfo_before = line.rfo_busy_end = 0;
+      memset (line.rfo_takers, 0, sizeof line.rfo_takers);
+      line.rfo_prev = 0;
+      line.rfo_load = 0;
       if (view == FL_STATE_OUTCOME)
         {
           memset (line.sharers, 0, sizeof line.sharers);
