@@ -91,8 +91,12 @@ fl_text_scale_apply_css (GdkDisplay *display, double scale, double presenting)
       gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
     }
-  /* .fl-views is the views page (data/ui/fl-window.ui); a percentage of the size it inherits */
-  css = g_strdup_printf (".fl-views { font-size: %d%%; } .fl-views.fl-presenting { font-size: %d%%; }",
+  /* .fl-views is the views page (data/ui/fl-window.ui), .fl-header-scaled the window's
+   * header bar (its scenario, design, title and step, read from the back of the room too)
+   * when the window is wide enough for it (fl-window.c); a percentage of the size each
+   * inherits */
+  css = g_strdup_printf (".fl-views, .fl-header-scaled { font-size: %d%%; } "
+                         ".fl-views.fl-presenting { font-size: %d%%; }",
                          (int) lround (scale * 100), (int) lround (scale * presenting * 100));
   gtk_css_provider_load_from_data (provider, css, -1);
 }

@@ -33,6 +33,7 @@ struct _FlWindow
   GtkWidget      *about;       /* the scenario's description over the views */
   GtkButton      *play_button;
   GtkLabel       *step_label;
+  guint           header_id;   /* idle that sizes the header bar's text to the window's width */
   char           *step_widest; /* the text the step label is sized for */
   GtkScale       *speed_scale;
   GtkAdjustment  *speed_adjustment;

@@ -395,6 +395,7 @@ fl_window_dispose (GObject *object)
       fl_session_set_playing (self->session, FALSE);
     }
   g_clear_handle_id (&self->message_id, g_source_remove);
+  g_clear_handle_id (&self->header_id, g_source_remove);
   if (self->compare_page != NULL)
     fl_compare_page_stop (FL_COMPARE_PAGE (self->compare_page));
   self->compare_page = NULL;
@@ -454,11 +455,51 @@ fl_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
     }
 }
 
+/* The header bar's text follows the lecture's text scale only in a window wide enough for
+ * it at the largest step (fl-text-scale.c): its buttons do not shrink, so at 1024 pixels a
+ * larger text would widen the window past the screen. */
+#define FL_WINDOW_HEADER_SCALES_WIDTH 1400
+
+static gboolean
+fl_window_size_header (gpointer data)
+{
+  FlWindow *self = FL_WINDOW (data);
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+
+  self->header_id = 0;
+  if (header != NULL)
+    {
+      if (gtk_widget_get_width (GTK_WIDGET (self)) >= FL_WINDOW_HEADER_SCALES_WIDTH)
+        gtk_widget_add_css_class (header, "fl-header-scaled");
+      else
+        gtk_widget_remove_css_class (header, "fl-header-scaled");
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fl_window_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  FlWindow *self = FL_WINDOW (widget);
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+
+  GTK_WIDGET_CLASS (fl_window_parent_class)->size_allocate (widget, width, height, baseline);
+  /* a style change inside an allocation would resize what is being allocated: after it,
+   * but before the next frame's layout, so that a window being made narrower is not held
+   * at the larger header's width for a frame */
+  if (header != NULL && self->header_id == 0
+      && gtk_widget_has_css_class (header, "fl-header-scaled")
+         != (width >= FL_WINDOW_HEADER_SCALES_WIDTH))
+    self->header_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, fl_window_size_header, self, NULL);
+}
+
 static void
 fl_window_class_init (FlWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->size_allocate = fl_window_size_allocate;
 
   object_class->dispose = fl_window_dispose;
   object_class->finalize = fl_window_finalize;

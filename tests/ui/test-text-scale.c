@@ -190,6 +190,99 @@ fl_check_remembered (GtkApplication *app, GtkWindow *window, gpointer data)
                                         1, 1), <, before / 1.3);
 }
 
+static gboolean
+fl_is_step_label (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "fl-step-label");
+}
+
+static int
+fl_height_of (GtkWidget *widget)
+{
+  int natural = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  return natural;
+}
+
+/* The header bar's text (the step, the scenario, the title) grows with the text scale in a
+ * window wide enough for it, and stays as it is at 1024 pixels, which it must not widen. */
+static void
+fl_check_header (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  GtkWidget *step = fl_test_find_widget (gtk_window_get_titlebar (window), fl_is_step_label,
+                                         NULL);
+  int normal;
+
+  fl_test_wait_loaded (fl_window_get_session (FL_WINDOW (window)));
+  g_assert_nonnull (step);
+  fl_test_fit_window (window, 1500, 900);
+  fl_test_settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 1400);
+  normal = fl_height_of (step);
+  for (int i = 0; i < 8; i++)   /* to the largest step, 2.5 */
+    g_action_group_activate_action (G_ACTION_GROUP (window), "text-larger", NULL);
+  fl_test_settle ();
+  g_test_message ("step label %d px at 1.0, %d px at 2.5", normal, fl_height_of (step));
+  g_assert_cmpint (fl_height_of (step), >=, normal * 2);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1500);
+
+  fl_test_fit_window (window, 1024, 700);
+  fl_test_settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1024);
+  g_assert_cmpint (fl_height_of (step), ==, normal);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
+}
+
+/* At a lecture's scale the line the CPU is at shows all its code, wrapped, where it is
+ * wider than the listing: spf-vs-munmap's cpu0 at handle_pte_fault, at step 30, in a
+ * listing of the size the grid gives it at 1920×1080. */
+static void
+fl_check_listing_wraps (GtkApplication *app, GtkWindow *window, gpointer data)
+{
+  FlSession *session = fl_window_get_session (FL_WINDOW (window));
+  FlViewport viewport;
+  gboolean continued = FALSE;
+
+  fl_test_wait_loaded (session);
+  fl_window_set_scenario (FL_WINDOW (window), "spf-vs-munmap");
+  fl_test_wait_loaded (session);
+  fl_session_seek (session, 30);
+  fl_test_fit_window (window, 1500, 900);
+  for (int i = 0; i < 4; i++)   /* 1.75 */
+    g_action_group_activate_action (G_ACTION_GROUP (window), "text-larger", NULL);
+  fl_test_settle ();
+  fl_view_area_get_viewport (fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LISTING), &viewport);
+  /* the listing as the grid gives it at 1920×1080: a third of the width, under the lanes */
+  viewport.width = 620;
+  viewport.height = 540;
+  g_assert_cmpfloat (viewport.font_scale, ==, 1.75);
+  g_autoptr(GArray) texts = fl_view_texts (FL_VIEW_LISTING, fl_session_get_sim (session),
+                                           &viewport);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *t = g_array_index (texts, FlElidedText, i).text;
+      g_test_message ("listing: %s", t);
+      /* the end of the call, on a row of its own: the line was wrapped, not cut */
+      if (strstr (t, "seq);") != NULL && strstr (t, "handle_pte_fault") == NULL)
+        continued = TRUE;
+    }
+  g_assert_true (continued);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
+}
+
+static void
+test_text_scale_header (void)
+{
+  fl_test_run_application (fl_check_header, NULL);
+}
+
+static void
+test_text_scale_listing_wraps (void)
+{
+  fl_test_run_application (fl_check_listing_wraps, NULL);
+}
+
 static void
 test_text_scale_steps (void)
 {
@@ -210,5 +303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/text-scale/steps", test_text_scale_steps);
   /* after /steps, which leaves the scale at 1.5 */
   g_test_add_func ("/ui/text-scale/remembered", test_text_scale_remembered);
+  g_test_add_func ("/ui/text-scale/header", test_text_scale_header);
+  g_test_add_func ("/ui/text-scale/listing-wraps", test_text_scale_listing_wraps);
   return g_test_run ();
 }

@@ -20,6 +20,9 @@ static const char *const status_names[] = {
   [FL_CPU_STUCK] = N_("stuck"),
 };
 
+/* Lines of context a wrapped line must leave the listing (fl_paint_listing) */
+#define CONTEXT_LINES 4
+
 /* Comment lines are drawn dimmer than code. */
 static gboolean
 is_comment (const char *text)
@@ -48,6 +51,93 @@ breadcrumb (FlPaintCtx *p, const FlCpuView *v, double size, double width)
       g_string_free (s, TRUE);
     }
   return g_strdup (_("user space"));
+}
+
+/* The columns of a line's code, its trailing comment and the spaces before it left out; 0
+ * for a comment line. */
+static glong
+code_columns (const char *text)
+{
+  if (text == NULL || is_comment (text))
+    return 0;
+  const char *comment = strstr (text, "/*");
+  glong end = comment ? (glong) (comment - text) : (glong) strlen (text);
+  while (end > 0 && text[end - 1] == ' ')
+    end--;
+  return g_utf8_strlen (text, end);
+}
+
+/* Where a row of at most @columns characters of @text ends: after the last space, comma or
+ * opening parenthesis that keeps it within @columns, or a hard cut when none is in the
+ * row's second half; the end of @text when it all fits. */
+static const char *
+row_end (const char *text, glong columns)
+{
+  const char *at = text, *best = NULL;
+  for (glong n = 0; *at != '\0' && n < columns; n++)
+    {
+      char c = *at;
+      at = g_utf8_next_char (at);
+      if ((c == ' ' || c == ',' || c == '(') && n + 1 > columns / 2)
+        best = at;
+    }
+  return *at == '\0' || best == NULL ? at : best;
+}
+
+static const char *
+skip_spaces (const char *text)
+{
+  while (*text == ' ')
+    text++;
+  return text;
+}
+
+/* A continuation row is indented past the line's own indentation, as code is. */
+static glong
+continuation_indent (const char *text)
+{
+  return (glong) (skip_spaces (text) - text) + 4;
+}
+
+/* The rows a line takes when its code is wider than @columns: code is wrapped, not cut (a
+ * lecture's larger text must not hide the end of the condition being explained); a trailing
+ * comment that does not fit the last row is shortened with "…" (its tooltip has it all). */
+static guint
+rows_of (const char *text, glong columns)
+{
+  glong code = code_columns (text), indent = text ? continuation_indent (text) : 0;
+  if (code <= columns || columns - indent < 8)
+    return 1;
+  g_autofree char *rest = g_strndup (text, g_utf8_offset_to_pointer (text, code) - text);
+  const char *at = rest;
+  guint rows = 1;
+  for (glong room = columns; g_utf8_strlen (at, -1) > room; room = columns - indent)
+    {
+      at = skip_spaces (row_end (at, room));
+      rows++;
+    }
+  return rows;
+}
+
+/* The first line shown: the current one about a third of the way down, in rows. */
+static guint
+first_shown (const FlListing *listing, const guint *rows, gint current, guint visible)
+{
+  guint total = 0;
+  for (guint i = 0; i < listing->n_lines; i++)
+    total += rows[i];
+  if (total <= visible || current < 0)
+    return 0;
+  guint first = (guint) current, above = 0;
+  while (first > 0 && above + rows[first - 1] <= visible / 3)
+    above += rows[--first];
+  /* no empty rows at the bottom while lines above could fill them */
+  guint below = 0;
+  for (guint i = first; i < listing->n_lines; i++)
+    below += rows[i];
+  while (first > 0 && below + rows[first - 1] <= visible)
+    below += rows[--first];
+  return first;
 }
 
 void
@@ -115,38 +205,50 @@ fl_paint_listing (FlPaintCtx *p)
     }
   if (visible == 0)
     return;
-  guint first = 0;
-  if (listing->n_lines > visible && current >= 0)
-    {
-      gint f = current - (gint) visible / 3;
-      f = MAX (f, 0);
-      f = MIN (f, (gint) (listing->n_lines - visible));
-      first = (guint) f;
-    }
   char num[16];
   g_snprintf (num, sizeof num, "%u", listing->n_lines);
   double num_w = fl_text_width (p, FL_FONT_MONO, code_size * 0.85, num) + pad;
   double arrow_w = code_size * 1.2;
   double text_x = x + num_w + arrow_w;
-  for (guint i = 0; i < visible && first + i < listing->n_lines; i++)
+  double char_w = fl_text_width (p, FL_FONT_MONO_BOLD, code_size, "0");
+  glong columns = char_w > 0 ? (glong) floor ((x + w - text_x) / char_w) : 1000;
+  g_autofree guint *rows = g_new (guint, listing->n_lines);
+  /* the line the CPU is at and the one the step ran are wrapped to show all their code, as
+   * long as the panel keeps CONTEXT_LINES other lines besides; the others keep one row each
+   * (cut with "…", whole in the tooltip) so that as many of them show as there are rows */
+  guint wrapped = 0;
+  for (guint i = 0; i < listing->n_lines; i++)
     {
-      guint li = first + i;
-      double y = code_y + i * line_h;
+      rows[i] = 1;
+      if ((gint) i == current || (gint) i == ran)
+        {
+          guint need = rows_of (listing->lines[i].text, columns);
+          if (wrapped + need + CONTEXT_LINES <= visible)
+            rows[i] = need;
+          wrapped += rows[i];
+        }
+    }
+  guint first = first_shown (listing, rows, current, visible);
+  for (guint li = first, row = 0; li < listing->n_lines && row < visible; row += rows[li++])
+    {
+      double y = code_y + row * line_h;
+      guint shown_rows = MIN (rows[li], visible - row);
+      double h = shown_rows * line_h;
       gboolean here = (gint) li == current;
       if ((gint) li == ran && !here)
         {
           /* a faint outline: the line the step box's "why" speaks of */
-          fl_rounded_rect (cr, x - 1.5, y, w + 3, line_h, 3);
+          fl_rounded_rect (cr, x - 1.5, y, w + 3, h, 3);
           fl_set_rgba_alpha (cr, color, 0.5);
           cairo_set_line_width (cr, 1);
           cairo_stroke (cr);
         }
       if (here)
         {
-          fl_rounded_rect (cr, x - 2, y - 0.5, w + 4, line_h + 1, 3);
+          fl_rounded_rect (cr, x - 2, y - 0.5, w + 4, h + 1, 3);
           fl_set_rgba_alpha (cr, color, 0.18);
           cairo_fill (cr);
-          cairo_rectangle (cr, x - 2, y - 0.5, 3, line_h + 1);
+          cairo_rectangle (cr, x - 2, y - 0.5, 3, h + 1);
           fl_set_rgba (cr, color);
           cairo_fill (cr);
           fl_text_draw (p, FL_FONT_MONO_BOLD, code_size, color, x + num_w, y, arrow_w,
@@ -157,8 +259,28 @@ fl_paint_listing (FlPaintCtx *p)
                     y + code_size * 0.08, 0, FL_ALIGN_RIGHT, num);
       const char *text = listing->lines[li].text;
       gboolean comment = is_comment (text);
-      fl_text_draw (p, here ? FL_FONT_MONO_BOLD : FL_FONT_MONO, code_size,
-                    here ? &pal->text : comment ? &pal->text_dim : &pal->text, text_x, y,
-                    x + w - text_x, FL_ALIGN_LEFT, text);
+      FlFont font = here ? FL_FONT_MONO_BOLD : FL_FONT_MONO;
+      const FlRgba *ink = here ? &pal->text : comment ? &pal->text_dim : &pal->text;
+      /* a wrapped line (rows_of): each row to its break, the last one the rest */
+      const char *rest = text;
+      double row_x = text_x, indent = continuation_indent (text) * char_w;
+      for (guint r = 0; r < shown_rows; r++)
+        {
+          double ry = y + r * line_h;
+          if (r + 1 == rows[li])
+            {
+              fl_text_draw (p, font, code_size, ink, row_x, ry, x + w - row_x, FL_ALIGN_LEFT,
+                            rest);
+              break;
+            }
+          const char *cut = row_end (rest, r == 0 ? columns : columns - (glong) (indent / char_w));
+          g_autofree char *piece = g_strndup (rest, cut - rest);
+          fl_text_draw (p, font, code_size, ink, row_x, ry, x + w - row_x, FL_ALIGN_LEFT, piece);
+          if (r + 1 < shown_rows)   /* the next row goes on with this line */
+            fl_text_draw (p, FL_FONT_MONO, code_size * 0.85, &pal->text_dim, x + num_w,
+                          ry + line_h, arrow_w, FL_ALIGN_LEFT, "↪");
+          rest = skip_spaces (cut);
+          row_x = text_x + indent;
+        }
     }
 }
