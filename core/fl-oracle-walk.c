@@ -299,12 +299,10 @@ fl_sim_explain_event (FlSim *sim, const FlEvent *e)
   if (e->kind != FL_EV_CHECK || !fl_sim_get_spf_miss (sim, (guint64) e->step + 1, e->cpu, &m))
     return NULL;
   GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "The walk missed VMA %u, which held the address in the tree from "
-                          "the walk's first read of the root to its end: ", m.vma);
+  g_string_append_printf (s, "The walk missed VMA %u, which the tree held all along: ", m.vma);
   append_cause (s, &m);
-  g_string_append (s, ". The rb-tree is not safe for a reader without mmap_sem, so finding "
-                      "nothing proves nothing: the fault retries under mmap_sem, where no writer "
-                      "changes the tree during the walk.");
+  g_string_append (s, ". A walk of the rb-tree without mmap_sem proves nothing by finding "
+                      "nothing, so the fault retries under mmap_sem.");
   return g_string_free (s, FALSE);
 }
 
