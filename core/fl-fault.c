@@ -177,6 +177,9 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
         f->a[1] = fl_vma_ref (st, mm->root);
         f->a[2] = 0;
         f->pc = FL_LOC_FIND_VMA_walk;
+        /* the speculative fault's walk has no mmap_sem: the oracle notes what it should find */
+        if (fl_caller (sim, cpu)->fn == FL_FN_HANDLE_SPECULATIVE_FAULT)
+          fl_walk_begin (sim, cpu, addr);
         return;
       }
     case FL_LOC_FIND_VMA_walk:

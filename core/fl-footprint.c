@@ -237,6 +237,10 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
       cpu.clock = cpu.held_until = cpu.wait_since = cpu.ipi_at = 0;
       cpu.held_line = 0;
       cpu.rcu_since_step = 0;
+      /* who hid a walk's VMA only explains a miss: history, which decides nothing later */
+      cpu.spf_hidden_node = cpu.spf_hidden_subject = cpu.spf_hidden_cpu = 0;
+      cpu.spf_hidden_action = 0;
+      cpu.spf_hidden_step = 0;
       put (&s, &cpu, sizeof cpu);
     }
   for (guint l = 0; l < z->nlines; l++)

@@ -29,6 +29,7 @@ struct _FlSim {
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
   GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
   struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
+  struct _FlOracleWalk *walks;   /* the misses of lookups without mmap_sem (fl-oracle-walk.c) */
   guint64       hash;           /* of events[0 .. events->len) */
   FlEvent       ev;             /* the event of the step being taken */
   guint         step_cpu;
@@ -223,6 +224,15 @@ gboolean fl_oracle_deadlock   (FlSim *sim, guint cpu);
 void     fl_oracle_op_done    (FlSim *sim, guint cpu);
 void     fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
                                   guint32 vma_ref);
+/* fl-oracle-walk.c: the VMA a lookup without mmap_sem should find, and whether it missed it */
+typedef struct _FlOracleWalk FlOracleWalk;
+void     fl_walk_init         (FlSim *sim);
+void     fl_walk_clear        (FlSim *sim);
+void     fl_walk_truncate     (FlSim *sim, guint64 step);
+void     fl_walk_begin        (FlSim *sim, guint cpu, guint64 addr);
+void     fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur);
+gboolean fl_walk_end          (FlSim *sim, guint cpu, guint64 addr, guint32 found);
+void     fl_walk_describe     (FlSim *sim, const FlEvent *e, GString *s);
 
 /* IRQs */
 void     fl_irqs_off (FlSim *sim, guint cpu);

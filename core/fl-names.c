@@ -214,6 +214,7 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
     case FL_EV_CHECK:
       g_string_append_printf (s, "check %s", (e->val & 1) ? "passed" : "failed");
       append_code (s, e->loc);
+      fl_walk_describe (sim, e, s);
       break;
     case FL_EV_WALK:
       g_string_append_printf (s, "walk level %u (table %u)", e->val, e->obj);

@@ -108,6 +108,7 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
       f->a[2] = 0;
       fl_ev (sim, FL_EV_LOAD, st->g->mm.root, 0);
       f->pc = FL_LOC_FIND_VMA_SPECULATIVE_walk;
+      fl_walk_begin (sim, cpu, addr);     /* the oracle notes what the walk should find */
       return;
     case FL_LOC_FIND_VMA_SPECULATIVE_walk:
       {
@@ -123,6 +124,7 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
             /* a freed node (vma-free=immediate): the walk cannot go on from it */
             f->a[2] = 0;
             f->pc = FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
+            fl_walk_end (sim, cpu, addr, 0);
             return;
           }
         const FlVma *v = &st->vmas[id];
@@ -147,6 +149,9 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
         /* unlike find_vma, only a VMA that contains the address will do */
         guint32 ref = (guint32) f->a[2], id = fl_ref_id (ref);
         gboolean inside = FALSE;
+        /* a walk that missed a VMA the tree held all along (a rotation under it) falls back
+         * below like any other miss; the oracle counts it and says why */
+        fl_walk_end (sim, cpu, addr, ref);
         if (id && fl_check_vma (sim, cpu, ref))
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);

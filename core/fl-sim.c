@@ -138,6 +138,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
   sim->step_starts = g_array_new (FALSE, FALSE, sizeof (FlStepStart));
   fl_cause_init (sim);
+  fl_walk_init (sim);
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -172,6 +173,7 @@ fl_sim_free (FlSim *sim)
   g_array_unref (sim->unreached);
   g_array_unref (sim->step_starts);
   fl_cause_clear (sim);
+  fl_walk_clear (sim);
   fl_oracle_mappings_clear (sim);
   fl_state_clear (&sim->st);
   fl_scenario_free (sim->scenario);
@@ -468,6 +470,7 @@ truncate_future (FlSim *sim)
     if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step > step)
       g_ptr_array_remove_index (sim->findings, i - 1);
   fl_cause_truncate (sim, step);
+  fl_walk_truncate (sim, step);
   while (sim->unreached->len > 0
          && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)
     g_array_set_size (sim->unreached, sim->unreached->len - 1);
@@ -819,6 +822,7 @@ fl_sim_get_counters (FlSim *sim, FlCounters *k)
       k->total += cpu->flt_total;
       k->speculative += cpu->flt_spec;
       k->retried += cpu->flt_retry;
+      k->missed += cpu->flt_missed;
       k->locked += cpu->flt_locked;
       k->errors += cpu->flt_err;
       k->minor += cpu->flt_min;

@@ -97,9 +97,26 @@ typedef struct {
 typedef struct {
   guint64 total, speculative, retried, locked, errors, minor, major;
   guint64 pgfault;            /* the PGFAULT vm event as the kernel counts it (see FlCpu) */
+  guint64 missed;             /* speculative lookups that missed a VMA the tree held all along
+                               * (a rotation moved it out of the walk's way): each retried */
   guint64 cycles;             /* the largest CPU clock: simulated time of the run */
   guint64 transfers;          /* cache-line transfers between CPUs, all lines */
 } FlCounters;
+
+/* A speculative lookup that ended without the VMA that contained its address in the tree
+ * from the walk's first read of the root to its end: the rb-tree is not RCU-safe, and a
+ * writer's rotation can move a node out from under a walker (docs/model.md, "Linus's
+ * objection: a walk that misses its VMA"). */
+typedef struct {
+  guint64 step;               /* the step that found it, at the range check (from 1) */
+  guint   cpu;                /* the CPU whose walk missed */
+  guint32 vma;                /* the VMA it missed */
+  gint    cause_cpu;          /* the writer whose tree change hid it; -1 when none was seen */
+  guint64 cause_step;         /* that change's step (from 1) */
+  guint   cause_action;       /* FlRbAction of that change */
+  guint32 cause_subject;      /* the node that change acted on (a rotation's pivot) */
+  guint32 node;               /* the node the walk stood on, which the VMA left */
+} FlSpfMiss;
 
 #define FL_SIM_ERROR (fl_sim_error_quark ())
 GQuark fl_sim_error_quark (void);
@@ -146,6 +163,9 @@ GArray         *fl_sim_get_step_starts  (FlSim *sim);
 char           *fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss);
 void            fl_sim_get_counters     (FlSim *sim, FlCounters *counters);
 char           *fl_sim_describe_event   (FlSim *sim, const FlEvent *event);
+char           *fl_sim_explain_event    (FlSim *sim, const FlEvent *event);
+gboolean        fl_sim_get_spf_miss     (FlSim *sim, guint64 step, guint cpu, FlSpfMiss *out);
+GArray         *fl_sim_get_spf_misses   (FlSim *sim);
 const char     *fl_sim_line_name        (FlSim *sim, guint line, char *buf, gsize size);
 
 const char     *fl_finding_kind_name    (FlFindingKind kind);

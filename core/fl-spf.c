@@ -70,6 +70,9 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
         guint32 ref = f->ret, id = fl_ref_id (ref);
         gboolean inside = FALSE;
         f->a[2] = ref;
+        /* a walk that missed a VMA the tree held all along (a rotation under it) retries
+         * below like any other miss; the oracle counts it and says why */
+        fl_walk_end (sim, cpu, addr, ref);
         if (id && fl_check_vma (sim, cpu, ref))
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);

@@ -100,6 +100,18 @@ typedef struct {
   guint64 cursor;           /* address cursor of the program */
   guint32 held_line;        /* (fl-coherence.c: the hold; FL_LINE_NONE at first) */
   guint32 spf_vm_flags;     /* the VMA's flags when the speculative fault checked its range */
+  /* Oracle bookkeeping of a lookup without mmap_sem (fl-oracle-walk.c), no cycles: the VMA
+   * (reference) that held the address in the tree when the walk read the root, 0 when none
+   * or no walk is under way; and the writer's tree change that took it out of the walk's
+   * reach: the node the walk stood on, the node the change acted on, the writer's CPU + 1
+   * (0: no change yet), its FlRbAction and step (from 1). Those five only explain a miss:
+   * the explorer leaves them out of its states. */
+  guint32 spf_walk_vma;
+  guint32 spf_hidden_node;
+  guint32 spf_hidden_subject;
+  guint16 spf_hidden_cpu;
+  guint16 spf_hidden_action;
+  guint64 spf_hidden_step;
   guint32 wait_obj;         /* lock / line / page it is parked on */
   guint32 ticket;           /* ticket it spins for */
   guint32 op;               /* next program op */
@@ -120,6 +132,8 @@ typedef struct {
   guint64 ipi_senders[FL_MAX_CPUS / 64];  /* CPUs whose flush IPI is pending here */
   /* the patch's per-task counters, plus what the views add */
   guint64 flt_total, flt_spec, flt_err, flt_min, flt_maj, flt_retry, flt_locked;
+  /* speculative lookups that ended without the VMA the tree held for their whole walk */
+  guint64 flt_missed;
   /* the kernel's PGFAULT vm event: handle_mm_fault counts it, and v2's speculative fault
    * counts it again before trying, so a retried fault is counted twice */
   guint64 vm_pgfault;

@@ -215,6 +215,8 @@ fl_writer_rb_touch (FlSim *sim, guint cpu, const FlRbCursor *cur, guint32 root_b
     }
   if (st->g->mm.root != root_before)
     fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
+  /* a lookup without mmap_sem may have lost its VMA to this change (the oracle's business) */
+  fl_walk_tree_changed (sim, cpu, cur);
 }
 
 /* add_mm_rss: one atomic add per counter that changed, on the mm's shared RSS line (or the

@@ -111,10 +111,12 @@ fl_cli_print_summary (FlSim *sim, guint64 seed, FlSchedPolicy policy, gboolean h
   char us[G_ASCII_DTOSTR_BUF_SIZE];
   fprintf (out, "Cycles     %" G_GUINT64_FORMAT " (%s µs at %u MHz)\n", k.cycles,
            fl_cli_decimal ((double) k.cycles / cfg->cost.mhz, 1, us, sizeof us), cfg->cost.mhz);
+  /* the missed lookups are among the retried: walks without mmap_sem that a rotation misled */
   fprintf (out, "Faults     total %" G_GUINT64_FORMAT ", speculative %" G_GUINT64_FORMAT
            ", retried %" G_GUINT64_FORMAT ", locked %" G_GUINT64_FORMAT ", errors %"
-           G_GUINT64_FORMAT "; PGFAULT counted %" G_GUINT64_FORMAT "\n", k.total, k.speculative,
-           k.retried, k.locked, k.errors, k.pgfault);
+           G_GUINT64_FORMAT "; PGFAULT counted %" G_GUINT64_FORMAT "; missed VMA lookups %"
+           G_GUINT64_FORMAT "\n", k.total, k.speculative, k.retried, k.locked, k.errors,
+           k.pgfault, k.missed);
   g_autoptr (GArray) lines = hot_lines (sim);
   fprintf (out, "Transfers  %" G_GUINT64_FORMAT " cache-line transfers between CPUs%s\n",
            k.transfers, lines->len ? ":" : "");
@@ -189,6 +191,7 @@ fl_cli_print_json (FlSim *sim, guint64 seed, gboolean hit_limit, FILE *out)
   const struct { const char *name; guint64 value; } faults[] = {
     { "total", k.total }, { "speculative", k.speculative }, { "retried", k.retried },
     { "locked", k.locked }, { "errors", k.errors }, { "pgfault", k.pgfault },
+    { "missed", k.missed },
   };
   for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
     {

@@ -14,7 +14,7 @@ test_list_has_the_library (void)
     "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-vs-merge", "spf-vs-split", "spf-tlb-ipi",
     "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-rcu-classic", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
     "refcount-shared-vma", "refcount-split-vmas", "refcount-vs-munmap", "spf-two-vs-munmap",
-    "spf-vs-mprotect-munmap",
+    "spf-vs-mprotect-munmap", "spf-vs-rotation",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     g_assert_nonnull (strstr (r.out, ids[i]));
@@ -340,6 +340,38 @@ test_munmap_trace_shows_fallback (void)
   const char *locked = strstr (dead, "__down_read_trylock:");
   g_assert_nonnull (locked);
   g_assert_nonnull (strstr (r.out, "retried 1, locked 1"));
+}
+
+/* spf-vs-rotation: the walk a rotation misleads is counted in the summary and the JSON
+ * ("missed", among the retried), explained in the trace, and is no finding; the locked path
+ * and a built-in without a writer count none. */
+static void
+test_rotation_miss_counted (void)
+{
+  g_auto (Result) text = { 0 }, json = { 0 }, trace = { 0 }, locked = { 0 }, other = { 0 };
+  cli (&text, "run", "spf-vs-rotation", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "retried 1, locked 1"));
+  g_assert_nonnull (strstr (text.out, "; missed VMA lookups 1\n"));
+  cli (&json, "run", "spf-vs-rotation", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_autoptr (JsonParser) p = NULL;
+  JsonObject *run = parse_json (json.out, &p);
+  JsonObject *faults = json_object_get_object_member (run, "faults");
+  g_assert_cmpint (json_object_get_int_member (faults, "missed"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (faults, "retried"), ==, 1);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (run, "findings")), ==, 0);
+  cli (&trace, "run", "spf-vs-rotation", "--trace", NULL);
+  g_assert_nonnull (strstr (trace.out, "handle_speculative_fault:check_range     check failed: "));
+  g_assert_nonnull (strstr (trace.out, "the walk missed VMA 2, which the tree held: cpu1's "
+                                       "rotate-left at VMA 1"));
+  cli (&locked, "run", "spf-vs-rotation", "--set", "fault-path=locked", "--json", NULL);
+  g_autoptr (JsonParser) q = NULL;
+  run = parse_json (locked.out, &q);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (run, "faults"),
+                                               "missed"), ==, 0);
+  cli (&other, "run", "spf-vs-munmap", NULL);
+  g_assert_nonnull (strstr (other.out, "; missed VMA lookups 0\n"));
 }
 
 /* A stop point spelt wrong is refused at its line with the nearest names; one spelt right that
@@ -682,6 +714,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/run/builtins-clean", test_builtins_are_clean);
   g_test_add_func ("/cli/run/broken-designs", test_broken_designs_are_caught);
   g_test_add_func ("/cli/run/munmap-trace", test_munmap_trace_shows_fallback);
+  g_test_add_func ("/cli/run/rotation-miss", test_rotation_miss_counted);
   g_test_add_func ("/cli/run/step-numbers", test_step_numbers_agree);
   g_test_add_func ("/cli/run/totals-are-sums", test_totals_are_sums);
   g_test_add_func ("/cli/run/trace-says-what", test_trace_says_what);

@@ -1,5 +1,5 @@
 /* The listing view and its step box tell the truth about the step the header shows (issues
- * 16 and 18): the current line is a line of the function the CPU is in, a waiting CPU's
+ * 16, 18 and 20): the current line is a line of the function the CPU is in, a waiting CPU's
  * panel says what it waits for and who holds it, and the box describes the current step,
  * for the CPU that took it. Checked on the listing's accessible description, which the
  * same painter code writes as it draws. */
@@ -96,6 +96,26 @@ test_cow_step_18 (void)
   assert_lacks (text, "trylock");
 }
 
+/* spf-vs-rotation, step 30: cpu0's range check finds that its walk missed VMA 2; the box
+ * says who hid it instead of the line's general why, and the counters count it. */
+static void
+test_missed_walk (void)
+{
+  g_autoptr (FlSim) sim = run_to ("spf-vs-rotation", NULL, NULL, 30);
+  g_autofree char *text = listing_text (sim, 0);
+  assert_has (text, "Step 30, cpu0: check failed");
+  assert_has (text, "Why: The walk missed VMA 2, which the tree held all along: cpu1's "
+                    "rotate-left at VMA 1 (step 21) moved it above VMA 1");
+  assert_lacks (text, "a writer's rotation may have moved the VMA");
+  FlViewport vp = { .width = 900, .height = 600, .font_scale = 1 };
+  g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, sim, &vp);
+  assert_has (counters, "1 of the retried missed its VMA in the tree.");
+  /* one step on, the next line's own why again */
+  g_assert_true (fl_sim_step (sim));
+  g_autofree char *next = listing_text (sim, 0);
+  assert_lacks (next, "The walk missed");
+}
+
 /* The event of the step just taken, found from the end of the stream. */
 static FlEvent
 last_step_event (FlSim *sim)
@@ -110,7 +130,8 @@ last_step_event (FlSim *sim)
 }
 
 /* At every step of every built-in, for every CPU: the box names the step the header counts
- * and the CPU that took it, and gives the why of the line that step ran. */
+ * and the CPU that took it, and gives the why of the line that step ran, or the model's own
+ * when it has one (spf-vs-rotation's missed walk). */
 static void
 test_every_step (void)
 {
@@ -129,7 +150,10 @@ test_every_step (void)
                                                    step, e.cpu);
           FlListing *listing = fl_listing_get_for (fl_loc_fn (e.loc), config);
           gint line = listing ? fl_listing_line_of (listing, e.loc) : -1;
-          g_autofree char *why = line >= 0 && listing->lines[line].why[0]
+          /* the model's own why of this step (a walk that missed its VMA) comes first */
+          g_autofree char *known = fl_sim_explain_event (sim, &e);
+          g_autofree char *why = known ? g_strdup_printf ("Why: %s", known)
+                                 : line >= 0 && listing->lines[line].why[0]
                                  ? g_strdup_printf ("Why: %s", listing->lines[line].why) : NULL;
           /* the selected CPU changes what the listing shows, never what the box says */
           for (guint cpu = 0; cpu < ncpus && cpu < 3; cpu++)
@@ -154,6 +178,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/step-panel/write-variant", test_write_variant);
   g_test_add_func ("/ui/step-panel/deadlock", test_deadlock);
   g_test_add_func ("/ui/step-panel/cow-step-18", test_cow_step_18);
+  g_test_add_func ("/ui/step-panel/missed-walk", test_missed_walk);
   g_test_add_func ("/ui/step-panel/every-step", test_every_step);
   return g_test_run ();
 }

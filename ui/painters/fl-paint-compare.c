@@ -180,23 +180,33 @@ fl_compare_rows (FlCompare *cmp)
                                              / (double) k[run].cycles)
                                 : 0;
     }
-  const struct { const char *label; guint64 a, b; FlBetter better; gboolean rate; } counters[] = {
+  const struct {
+    const char *label;
+    guint64 a, b;
+    FlBetter better;
+    gboolean rate, if_any;
+  } counters[] = {
     /* Translators: the counters compared in the comparison table, one row each ("faults/s":
      * faults per simulated second) */
-    { N_("faults"), k[0].total, k[1].total, FL_BETTER_HIGHER, FALSE },
-    { N_("faults/s"), rate[0], rate[1], FL_BETTER_HIGHER, TRUE },
-    { N_("speculative"), k[0].speculative, k[1].speculative, FL_BETTER_NEITHER, FALSE },
-    { N_("retried"), k[0].retried, k[1].retried, FL_BETTER_LOWER, FALSE },
-    { N_("locked"), k[0].locked, k[1].locked, FL_BETTER_NEITHER, FALSE },
-    { N_("errors"), k[0].errors, k[1].errors, FL_BETTER_LOWER, FALSE },
-    { N_("cycles"), k[0].cycles, k[1].cycles, FL_BETTER_LOWER, FALSE },
-    { N_("transfers"), k[0].transfers, k[1].transfers, FL_BETTER_LOWER, FALSE },
+    { N_("faults"), k[0].total, k[1].total, FL_BETTER_HIGHER, FALSE, FALSE },
+    { N_("faults/s"), rate[0], rate[1], FL_BETTER_HIGHER, TRUE, TRUE },
+    { N_("speculative"), k[0].speculative, k[1].speculative, FL_BETTER_NEITHER, FALSE, FALSE },
+    { N_("retried"), k[0].retried, k[1].retried, FL_BETTER_LOWER, FALSE, FALSE },
+    /* Translators: in the comparison table, the retried faults whose walk of the VMA tree
+     * without mmap_sem missed a VMA the tree held (shown only when a run has one) */
+    { N_("missed VMA lookups"), k[0].missed, k[1].missed, FL_BETTER_LOWER, FALSE, TRUE },
+    { N_("locked"), k[0].locked, k[1].locked, FL_BETTER_NEITHER, FALSE, FALSE },
+    { N_("errors"), k[0].errors, k[1].errors, FL_BETTER_LOWER, FALSE, FALSE },
+    { N_("cycles"), k[0].cycles, k[1].cycles, FL_BETTER_LOWER, FALSE, FALSE },
+    { N_("transfers"), k[0].transfers, k[1].transfers, FL_BETTER_LOWER, FALSE, FALSE },
     { N_("findings"), fl_compare_findings_so_far (cmp->sim[0]),
-      fl_compare_findings_so_far (cmp->sim[1]), FL_BETTER_LOWER, FALSE },
+      fl_compare_findings_so_far (cmp->sim[1]), FL_BETTER_LOWER, FALSE, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (counters); i++)
     {
-      if (counters[i].rate && rate[0] == 0 && rate[1] == 0)
+      /* a row that says nothing when both are 0: the rate before any time passed, a rare
+       * race's count where neither run met it */
+      if (counters[i].if_any && counters[i].a == 0 && counters[i].b == 0)
         continue;
       FlCompareRow row = { g_strdup (counters[i].label), { counters[i].a, counters[i].b }, FALSE,
                            counters[i].better, counters[i].rate };

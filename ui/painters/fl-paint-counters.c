@@ -59,7 +59,7 @@ fl_paint_counters (FlPaintCtx *p)
   /* Counts in progress: do_page_fault counts a fault on entry, a speculative one only once
    * it succeeded; a CPU inside handle_speculative_fault is one the tiles do not hold yet. */
   guint in_fault, in_spec = fl_faults_in_progress (p->st, &in_fault);
-  char faults_note[64] = "", spec_note[64] = "";
+  char faults_note[64] = "", spec_note[64] = "", retry_note[64] = "";
   if (in_fault)
     /* Translators: under the faults counted: how many of them are still being handled */
     g_snprintf (faults_note, sizeof faults_note, g_dngettext (NULL, "%u in progress",
@@ -68,6 +68,14 @@ fl_paint_counters (FlPaintCtx *p)
     /* Translators: under the speculative faults that succeeded: how many more are under way */
     g_snprintf (spec_note, sizeof spec_note, g_dngettext (NULL, "+%u in progress",
                                                           "+%u in progress", in_spec), in_spec);
+
+  if (k.missed)
+    /* Translators: under the retried faults, as short as the tile's label: how many of them
+     * retried because their walk of the VMA tree without mmap_sem missed a VMA the tree held
+     * (a rotation moved it) */
+    g_snprintf (retry_note, sizeof retry_note, g_dngettext (NULL, "%" PRIu64 " tree miss",
+                                                            "%" PRIu64 " tree misses",
+                                                            k.missed), k.missed);
 
   char us[64] = "";
   if (p->config->cost.mhz)
@@ -78,7 +86,7 @@ fl_paint_counters (FlPaintCtx *p)
   Tile tiles[] = {
     { _("faults"), k.total, faults_note },
     { _("speculative"), k.speculative, spec_note },
-    { _("retried"), k.retried, NULL },
+    { _("retried"), k.retried, retry_note },
     { _("locked"), k.locked, NULL },
     { _("errors"), k.errors, NULL },
     { _("cycles"), k.cycles, us },

@@ -286,7 +286,8 @@ describe_listing (GString *s, FlPaintCtx *p)
       g_autofree char *what = fl_sim_describe_event (p->sim, &e);
       /* Translators: the current step: its number, the CPU that took it, what it did */
       sentence (s, _("Step %" PRIu64 ", cpu%u: %s."), p->step, e.cpu, what);
-      const char *why = fl_loc_why (e.loc, p->config);
+      g_autofree char *known = fl_sim_explain_event (p->sim, &e);
+      const char *why = known ? known : fl_loc_why (e.loc, p->config);
       if (why && *why)
         /* Translators: why the current step's line does what it does */
         sentence (s, _("Why: %s"), why);
@@ -307,6 +308,12 @@ describe_counters (GString *s, FlPaintCtx *p)
                  " transfers."),
                           k.total, k.speculative, k.retried, k.locked, k.errors, k.cycles,
                           k.transfers);
+  if (k.missed)
+    /* Translators: retried faults whose walk of the VMA tree without mmap_sem missed a VMA
+     * the tree held all along */
+    sentence (s, g_dngettext (NULL, "%" PRIu64 " of the retried missed its VMA in the tree.",
+                              "%" PRIu64 " of the retried missed their VMA in the tree.",
+                              k.missed), k.missed);
   guint in_fault, in_spec = fl_faults_in_progress (p->st, &in_fault);
   if (in_spec)
     /* Translators: speculative faults under way, not counted until they succeed */

@@ -163,7 +163,10 @@ paragraphs (FlPaintCtx *p, const FlCpuView *v, double x, double y, double w, gbo
       g_snprintf (label, sizeof label, _("Step %" PRIu64 ", cpu%u: "), p->step, e.cpu);
       y += labelled (p, label, fl_palette_cpu (pal, e.cpu), what, &pal->text_dim, x, y, w, 1,
                      size, draw) + gap;
-      const char *why = fl_loc_why (e.loc, p->config);
+      /* what the model knows of this very step (a walk that missed its VMA, and who hid
+       * it) says more than the line's own why */
+      g_autofree char *known = fl_sim_explain_event (p->sim, &e);
+      const char *why = known ? known : fl_loc_why (e.loc, p->config);
       if (why && *why)
         /* Translators: before why the current step's line does what it does; keep the space */
         y += labelled (p, _("Why: "), &pal->text, why, &pal->text, x, y, w, why_lines, size,
