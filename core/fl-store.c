@@ -542,9 +542,19 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
    * claims to be a new store must not have the migrations written into it. */
   if (exists)
     {
+      /* One read transaction: the version and the schema it is compared with come from the
+       * same snapshot, even while another process creates or migrates the store, committing
+       * one migration step after another. */
       if (!connect (store, SQLITE_OPEN_READONLY, error) ||
-          !read_identity (store, create, &version, &empty, error) ||
+          !fl_store_exec (store, "BEGIN", "read the store's identity", error))
+        return NULL;
+      if (!read_identity (store, create, &version, &empty, error) ||
           (!empty && !check_contents (store, version, error)))
+        {
+          sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+          return NULL;
+        }
+      if (!fl_store_exec (store, "COMMIT", "read the store's identity", error))
         return NULL;
     }
   store->version = version;
