@@ -14,6 +14,7 @@ typedef struct {
   gpointer *base;
   gsize     count;
   gsize     size;
+  gboolean  sparse;   /* slots all zero are left out of the block (see below) */
 } Region;
 
 static guint
@@ -25,7 +26,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
     { (gpointer *) &st->lines, z->nlines, sizeof (FlLine) },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
-    { (gpointer *) &st->ptes, (gsize) z->ntables * FL_PTRS_PER_TABLE, sizeof (guint64) },
+    { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64), TRUE },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
@@ -42,6 +43,27 @@ align (gsize offset)
   return (offset + 15) & ~(gsize) 15;
 }
 
+/* A sparse region in the block: a bit per slot, set for the slots that follow, in order; the
+ * others are all zero. The page tables' entries are most of the state's bytes (4 KiB a table,
+ * the capacity past the tables in use), and most tables hold none, or are not in use: a
+ * checkpoint copies and a seek restores only the rest. */
+static gsize
+bitmap_bytes (gsize count)
+{
+  return (count + 63) / 64 * 8;
+}
+
+static const guint64 zero_slot[FL_PTRS_PER_TABLE];
+
+/* memcmp against zeros: the C library's is vectorized at any optimization level */
+static gboolean
+all_zero (const guint8 *slot, gsize size)
+{
+  g_assert (size <= sizeof zero_slot);
+  return memcmp (slot, zero_slot, size) == 0;
+}
+
+/* The most a block of the state takes: every slot of a sparse region kept. */
 gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
@@ -50,7 +72,7 @@ fl_state_bytes (const FlStateSizes *sizes)
   gsize off = 0;
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
-    off = align (off) + r[i].count * r[i].size;
+    off = align (off) + (r[i].sparse ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
   return off;
 }
 
@@ -83,6 +105,7 @@ fl_state_clear (FlState *st)
     g_clear_pointer (r[i].base, g_free);
 }
 
+/* Writes at most fl_state_bytes(): fewer when page tables hold no entries. */
 void
 fl_state_save (const FlState *st, guint8 *block)
 {
@@ -93,8 +116,24 @@ fl_state_save (const FlState *st, guint8 *block)
     {
       gsize at = align (off), len = r[i].count * r[i].size;
       memset (block + off, 0, at - off);
-      memcpy (block + at, *r[i].base, len);
-      off = at + len;
+      off = at;
+      if (!r[i].sparse)
+        {
+          memcpy (block + off, *r[i].base, len);
+          off += len;
+          continue;
+        }
+      guint64 *kept = (guint64 *) (block + off);
+      memset (kept, 0, bitmap_bytes (r[i].count));
+      off += bitmap_bytes (r[i].count);
+      const guint8 *slots = *r[i].base;
+      for (gsize k = 0; k < r[i].count; k++)
+        if (!all_zero (slots + k * r[i].size, r[i].size))
+          {
+            kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+            memcpy (block + off, slots + k * r[i].size, r[i].size);
+            off += r[i].size;
+          }
     }
 }
 
@@ -105,15 +144,34 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
   Region r[10];
   gsize off = 0;
+  /* a seek back within the same capacities (the explorer's, thousands a second) keeps the
+   * arrays where they are */
+  gboolean same = st->g != NULL && memcmp (&st->sizes, sizes, sizeof *sizes) == 0;
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
       gsize len = r[i].count * r[i].size;
       off = align (off);
-      *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
-      memcpy (*r[i].base, block + off, len);
-      off += len;
+      if (!same)
+        *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
+      if (!r[i].sparse)
+        {
+          memcpy (*r[i].base, block + off, len);
+          off += len;
+          continue;
+        }
+      const guint64 *kept = (const guint64 *) (block + off);
+      off += bitmap_bytes (r[i].count);
+      guint8 *slots = *r[i].base;
+      for (gsize k = 0; k < r[i].count; k++)
+        if (kept[k / 64] & (G_GUINT64_CONSTANT (1) << (k % 64)))
+          {
+            memcpy (slots + k * r[i].size, block + off, r[i].size);
+            off += r[i].size;
+          }
+        else if (!all_zero (slots + k * r[i].size, r[i].size))
+          memset (slots + k * r[i].size, 0, r[i].size);   /* reading first: mostly it is */
     }
 }
 

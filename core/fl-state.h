@@ -305,7 +305,8 @@ typedef struct {
 #define FL_MAX_PAGES  (1u << 21)
 
 /* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
- * bytes one after the other (fl_state_save). */
+ * bytes one after the other, the entries of page tables that hold none left out
+ * (fl_state_save). */
 typedef struct {
   FlStateSizes sizes;
   FlGlobals   *g;
@@ -324,7 +325,8 @@ void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
 void     fl_state_clear  (FlState *st);
 void     fl_state_copy   (FlState *dst, const FlState *src);
 guint64  fl_state_hash   (const FlState *st);
-/* The state as one block: its size, writing it, and taking it back (sizes included). */
+/* The state as one block: the most it takes (page tables with no entries take less), writing
+ * it, and taking it back (sizes included). */
 gsize    fl_state_bytes  (const FlStateSizes *sizes);
 void     fl_state_save   (const FlState *st, guint8 *block);
 void     fl_state_restore(FlState *st, const FlStateSizes *sizes, const guint8 *block);
