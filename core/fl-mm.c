@@ -84,7 +84,7 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   FlTable *t = &st->tables[i];
   guint16 gen = t->gen + 1;
   memset (t, 0, sizeof *t);
-  memset (fl_table_entries (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
+  memset (fl_table_entries_rw (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
   t->gen = gen;
   t->state = FL_OBJ_LIVE;
   t->level = level;

@@ -278,7 +278,7 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   /* the entries of live tables, the empty ones skipped (most are) eight at a time */
   for (guint t = 0; t < z->ntables; t++)
     {
-      if (st->tables[t].state == FL_OBJ_FREE)
+      if (st->tables[t].state == FL_OBJ_FREE || !fl_table_maybe_written (st, t))
         continue;
       const guint64 *e = fl_table_entries (st, t);
       for (guint i = 0; i < FL_PTRS_PER_TABLE; i += 8)

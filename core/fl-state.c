@@ -9,12 +9,13 @@ static void init_line (FlState *st, guint l);
 /* Arrays at least double when they grow, so a run of n allocations copies O(n) slots. */
 #define FIRST_CAPACITY 16u
 
-/* One array of the state as a region of the block: where, how many, how big. */
+/* One array of the state as a region of the block: where, how many, how big, and for the
+ * page tables' entries, the bitmap of slots that may not be all zero (see below). */
 typedef struct {
   gpointer *base;
   gsize     count;
   gsize     size;
-  gboolean  sparse;   /* slots all zero are left out of the block (see below) */
+  guint64 **written;
 } Region;
 
 static guint
@@ -26,7 +27,8 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
     { (gpointer *) &st->lines, z->nlines, sizeof (FlLine) },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
-    { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64), TRUE },
+    { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
+      &st->ptes_written },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
@@ -43,14 +45,21 @@ align (gsize offset)
   return (offset + 15) & ~(gsize) 15;
 }
 
-/* A sparse region in the block: a bit per slot, set for the slots that follow, in order; the
- * others are all zero. The page tables' entries are most of the state's bytes (4 KiB a table,
- * the capacity past the tables in use), and most tables hold none, or are not in use: a
- * checkpoint copies and a seek restores only the rest. */
+/* The page tables' entries are most of the state's bytes (4 KiB a table, for the capacity past
+ * the tables in use too), and most are zero: in the block they are a bit per table, set for
+ * the tables whose entries follow, in order; the others' are all zero. Which tables may hold
+ * entries is known without reading them (FlState.ptes_written), so a checkpoint reads, and a
+ * seek writes, only those. */
 static gsize
 bitmap_bytes (gsize count)
 {
   return (count + 63) / 64 * 8;
+}
+
+static gboolean
+bit (const guint64 *bits, gsize k)
+{
+  return (bits[k / 64] >> (k % 64)) & 1;
 }
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
@@ -63,7 +72,7 @@ all_zero (const guint8 *slot, gsize size)
   return memcmp (slot, zero_slot, size) == 0;
 }
 
-/* The most a block of the state takes: every slot of a sparse region kept. */
+/* The most a block of the state takes: every table's entries kept. */
 gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
@@ -72,7 +81,7 @@ fl_state_bytes (const FlStateSizes *sizes)
   gsize off = 0;
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
-    off = align (off) + (r[i].sparse ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
+    off = align (off) + (r[i].written ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
   return off;
 }
 
@@ -91,7 +100,11 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
-    *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
+    {
+      *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
+      if (r[i].written)
+        *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+    }
   for (guint l = 0; l < sizes->nlines; l++)
     init_line (st, l);
 }
@@ -102,7 +115,11 @@ fl_state_clear (FlState *st)
   Region r[10];
   guint n = regions (st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
-    g_clear_pointer (r[i].base, g_free);
+    {
+      g_clear_pointer (r[i].base, g_free);
+      if (r[i].written)
+        g_clear_pointer (r[i].written, g_free);
+    }
 }
 
 /* Writes at most fl_state_bytes(): fewer when page tables hold no entries. */
@@ -117,7 +134,7 @@ fl_state_save (const FlState *st, guint8 *block)
       gsize at = align (off), len = r[i].count * r[i].size;
       memset (block + off, 0, at - off);
       off = at;
-      if (!r[i].sparse)
+      if (!r[i].written)
         {
           memcpy (block + off, *r[i].base, len);
           off += len;
@@ -128,7 +145,7 @@ fl_state_save (const FlState *st, guint8 *block)
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (!all_zero (slots + k * r[i].size, r[i].size))
+        if (bit (*r[i].written, k) && !all_zero (slots + k * r[i].size, r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
             memcpy (block + off, slots + k * r[i].size, r[i].size);
@@ -155,23 +172,31 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
       off = align (off);
       if (!same)
         *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
-      if (!r[i].sparse)
+      if (!r[i].written)
         {
           memcpy (*r[i].base, block + off, len);
           off += len;
           continue;
         }
+      gsize bits = bitmap_bytes (r[i].count);
+      if (!same)
+        {
+          /* slots the arrays did not have before hold anything: none is known zero */
+          *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
+          memset (*r[i].written, 0xff, bits);
+        }
       const guint64 *kept = (const guint64 *) (block + off);
-      off += bitmap_bytes (r[i].count);
+      off += bits;
       guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (kept[k / 64] & (G_GUINT64_CONSTANT (1) << (k % 64)))
+        if (bit (kept, k))
           {
             memcpy (slots + k * r[i].size, block + off, r[i].size);
             off += r[i].size;
           }
-        else if (!all_zero (slots + k * r[i].size, r[i].size))
-          memset (slots + k * r[i].size, 0, r[i].size);   /* reading first: mostly it is */
+        else if (bit (*r[i].written, k) && !all_zero (slots + k * r[i].size, r[i].size))
+          memset (slots + k * r[i].size, 0, r[i].size);
+      memcpy (*r[i].written, kept, bits);
     }
 }
 
@@ -310,6 +335,10 @@ fl_state_need_table (FlState *st, guint32 id)
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
+  /* the new tables' entries are zero: their bits stay clear (bits past the tables are) */
+  gsize words = (have + 63) / 64, now = (st->sizes.ntables + 63) / 64;
+  st->ptes_written = g_renew (guint64, st->ptes_written, MAX (now, 1));
+  memset (st->ptes_written + words, 0, (now - words) * sizeof (guint64));
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
   need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
 }

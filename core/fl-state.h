@@ -314,11 +314,17 @@ typedef struct {
   FlLine      *lines;
   FlVma       *vmas;
   FlTable     *tables;
-  guint64     *ptes;        /* ntables * 512 */
+  guint64     *ptes;        /* ntables * 512, written only through fl_table_entries_rw() */
   FlPage      *pages;
   FlCacheEntry *cache;
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
+  /* Beside the state, not in it (no checkpoint holds it, no hash reads it): a bit per table
+   * whose entries may not all be zero. A clear bit means they are, so checkpoints, seeks and
+   * the explorer's hash skip those tables without reading their 4 KiB. Exact because every
+   * write of an entry takes its pointer from fl_table_entries_rw(), which sets the bit (the
+   * other accessor gives const entries), and a restore sets the bits from the block. */
+  guint64     *ptes_written;
 } FlState;
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
@@ -437,10 +443,25 @@ fl_line_of_vma_ref (const FlState *st, guint32 vma)
   return fl_line_extra (st) + 4 * (vma - st->sizes.line_refs) + 3;
 }
 
-static inline guint64 *
+static inline const guint64 *
 fl_table_entries (const FlState *st, guint32 table)
 {
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
+}
+
+/* The entries of @table, to write (see FlState.ptes_written). */
+static inline guint64 *
+fl_table_entries_rw (FlState *st, guint32 table)
+{
+  st->ptes_written[table / 64] |= G_GUINT64_CONSTANT (1) << (table % 64);
+  return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
+}
+
+/* Whether @table's entries may hold something: FALSE means all are zero. */
+static inline gboolean
+fl_table_maybe_written (const FlState *st, guint32 table)
+{
+  return (st->ptes_written[table / 64] >> (table % 64)) & 1;
 }
 
 G_END_DECLS
