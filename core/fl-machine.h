@@ -77,7 +77,7 @@ void     fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n
 static inline void
 fl_line_add_sharer (FlState *st, guint line, guint cpu)
 {
-  st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+  fl_line_rw (st, line)->sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
 }
 
 /* xorshift64*: the dice of the random schedule (its state in the machine state) and of the

@@ -67,7 +67,7 @@ fl_vma_free_now (FlSim *sim, guint32 vma)
   st->g->vma_hint = MIN (st->g->vma_hint, vma);
   st->g->vmas_used--;
   /* the slot's memory is gone: whoever still had its line loses it */
-  FlLine *l = &st->lines[fl_line_of_vma (st, vma)];
+  FlLine *l = fl_line_rw (st, fl_line_of_vma (st, vma));
   memset (l->sharers, 0, sizeof l->sharers);
   l->owner = -1;
 }

@@ -23,7 +23,9 @@
  *
  * The objects are hashed where they lie: each kind of object has a mask per 64-bit word,
  * built once from the offsetof and sizeof of the fields left out, and only the words the
- * mask keeps something of are read (a line keeps 7 of its 18, 3 in the outcome view). */
+ * mask keeps something of are read (a line keeps 7 of its 18, 3 in the outcome view). Lines
+ * at rest and tables with no entries are known without reading them (FlState.lines_written,
+ * ptes_written), and count for nothing. */
 #include "fl-footprint.h"
 
 #include <stddef.h>
@@ -227,6 +229,35 @@ pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
   return ps;
 }
 
+/* The lines: most are at rest (as fl_state_line_at_rest() makes them: nothing touched them),
+ * and those count for nothing; the bitmap beside the state says which may not be, and only
+ * those are read. Each line not at rest is keyed by its id, so which ones are is part of what
+ * the sum tells. */
+static Pairs
+pairs_lines (Pairs ps, const FlState *st, const Mask *m)
+{
+  guint64 first = ps.key, per_line = (m->n + 1) / 2 * KEY_STEP;
+  for (guint w = 0; w < (st->sizes.nlines + 63) / 64; w++)
+    for (guint64 bits = st->lines_written[w]; bits != 0; bits &= bits - 1)
+      {
+        guint l = w * 64 + (guint) __builtin_ctzll (bits);
+        const guint8 *line = (const guint8 *) &st->lines[l];
+        FlLine rest;
+        fl_state_line_at_rest (st, l, &rest);
+        guint64 differs = 0;
+        for (guint k = 0; k < m->n; k++)
+          differs |= (load (line + m->word[k].offset) ^ load ((const guint8 *) &rest
+                                                              + m->word[k].offset))
+                     & m->word[k].keep;
+        if (differs == 0)
+          continue;
+        ps.key = first + l * per_line;
+        ps = pairs_masked (ps, line, sizeof (FlLine), m);
+      }
+  ps.key = first + st->sizes.nlines * per_line;
+  return ps;
+}
+
 static guint64
 pairs_finish (Pairs ps)
 {
@@ -255,7 +286,7 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   ps = pairs_bytes (ps, z, sizeof *z);
   ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals);
   ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
-  ps = pairs_masked (ps, st->lines, z->nlines * sizeof (FlLine), &mk->line[view]);
+  ps = pairs_lines (ps, st, &mk->line[view]);
   ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
   ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
   ps = pairs_masked (ps, st->pages, z->npages * sizeof (FlPage), &mk->page[view]);

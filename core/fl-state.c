@@ -4,18 +4,26 @@
 
 #include <string.h>
 
-static void init_line (FlState *st, guint l);
-
 /* Arrays at least double when they grow, so a run of n allocations copies O(n) slots. */
 #define FIRST_CAPACITY 16u
 
-/* One array of the state as a region of the block: where, how many, how big, and for the
- * page tables' entries, the bitmap of slots that may not be all zero (see below). */
+/* What a slot of an array holds before anything wrote it: zeros, or for a line what
+ * fl_state_line_at_rest() says. */
+typedef void (*RestFn) (const FlState *st, gsize slot, guint8 *out);
+
+static void line_at_rest (const FlState *st, gsize slot, guint8 *out);
+
+/* One array of the state as a region of the block: where, how many, how big. The lines and
+ * the page tables' entries are most of the state's bytes (a line 144, a table 4 KiB, for the
+ * capacity past those in use too), and most of their slots stay as they were made: each has
+ * a bitmap beside the state of the slots written since (see FlState.lines_written), and
+ * their `rest`. */
 typedef struct {
   gpointer *base;
   gsize     count;
   gsize     size;
-  guint64 **written;
+  guint64 **written;        /* NULL: a plain region */
+  RestFn    rest;           /* NULL: zeros */
 } Region;
 
 static guint
@@ -24,7 +32,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
-    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine) },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, line_at_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
     { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
@@ -45,11 +53,9 @@ align (gsize offset)
   return (offset + 15) & ~(gsize) 15;
 }
 
-/* The page tables' entries are most of the state's bytes (4 KiB a table, for the capacity past
- * the tables in use too), and most are zero: in the block they are a bit per table, set for
- * the tables whose entries follow, in order; the others' are all zero. Which tables may hold
- * entries is known without reading them (FlState.ptes_written), so a checkpoint reads, and a
- * seek writes, only those. */
+/* A region with a bitmap is, in the block, a bit per slot, set for the slots that follow, in
+ * order; the others are at rest. Which slots may not be is known without reading them, so a
+ * checkpoint reads, and a seek writes, only those. */
 static gsize
 bitmap_bytes (gsize count)
 {
@@ -64,15 +70,32 @@ bit (const guint64 *bits, gsize k)
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
 
-/* memcmp against zeros: the C library's is vectorized at any optimization level */
+/* Whether slot @k of @r is as it was made (memcmp: the C library's is vectorized at any
+ * optimization level). */
 static gboolean
-all_zero (const guint8 *slot, gsize size)
+at_rest (const FlState *st, const Region *r, gsize k, const guint8 *slot)
 {
-  g_assert (size <= sizeof zero_slot);
-  return memcmp (slot, zero_slot, size) == 0;
+  if (r->rest == NULL)
+    {
+      g_assert (r->size <= sizeof zero_slot);
+      return memcmp (slot, zero_slot, r->size) == 0;
+    }
+  guint8 rest[sizeof (FlLine)];
+  g_assert (r->size <= sizeof rest);
+  r->rest (st, k, rest);
+  return memcmp (slot, rest, r->size) == 0;
 }
 
-/* The most a block of the state takes: every table's entries kept. */
+static void
+make_rest (const FlState *st, const Region *r, gsize k, guint8 *slot)
+{
+  if (r->rest == NULL)
+    memset (slot, 0, r->size);
+  else
+    r->rest (st, k, slot);
+}
+
+/* The most a block of the state takes: every slot kept. */
 gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
@@ -102,11 +125,13 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   for (guint i = 0; i < n; i++)
     {
       *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
-      if (r[i].written)
-        *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+      if (r[i].written == NULL)
+        continue;
+      *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+      if (r[i].rest != NULL)
+        for (gsize k = 0; k < r[i].count; k++)
+          r[i].rest (st, k, (guint8 *) *r[i].base + k * r[i].size);
     }
-  for (guint l = 0; l < sizes->nlines; l++)
-    init_line (st, l);
 }
 
 void
@@ -122,9 +147,10 @@ fl_state_clear (FlState *st)
     }
 }
 
-/* Writes at most fl_state_bytes(): fewer when page tables hold no entries. */
-void
-fl_state_save (const FlState *st, guint8 *block)
+/* Writes at most fl_state_bytes(): fewer when lines and page tables are at rest.
+ * Returns: the bytes written. */
+static gsize
+save (const FlState *st, guint8 *block)
 {
   Region r[10];
   gsize off = 0;
@@ -145,13 +171,20 @@ fl_state_save (const FlState *st, guint8 *block)
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (bit (*r[i].written, k) && !all_zero (slots + k * r[i].size, r[i].size))
+        if (bit (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
             memcpy (block + off, slots + k * r[i].size, r[i].size);
             off += r[i].size;
           }
     }
+  return off;
+}
+
+void
+fl_state_save (const FlState *st, guint8 *block)
+{
+  save (st, block);
 }
 
 /* Takes the sizes of the block: a checkpoint from before an array grew shrinks it back, so
@@ -180,11 +213,7 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
         }
       gsize bits = bitmap_bytes (r[i].count);
       if (!same)
-        {
-          /* slots the arrays did not have before hold anything: none is known zero */
-          *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
-          memset (*r[i].written, 0xff, bits);
-        }
+        *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
       const guint64 *kept = (const guint64 *) (block + off);
       off += bits;
       guint8 *slots = *r[i].base;
@@ -194,8 +223,9 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
             memcpy (slots + k * r[i].size, block + off, r[i].size);
             off += r[i].size;
           }
-        else if (bit (*r[i].written, k) && !all_zero (slots + k * r[i].size, r[i].size))
-          memset (slots + k * r[i].size, 0, r[i].size);
+        else if (!same || (bit (*r[i].written, k)
+                           && !at_rest (st, &r[i], k, slots + k * r[i].size)))
+          make_rest (st, &r[i], k, slots + k * r[i].size);   /* (new slots hold anything) */
       memcpy (*r[i].written, kept, bits);
     }
 }
@@ -214,15 +244,14 @@ fl_state_copy (FlState *dst, const FlState *src)
  * fl_state_hash:
  * @st: a state
  *
- * Returns: a 64-bit hash of every byte of the state as fl_state_save() writes it, sizes
- *   included; equal states hash equal.
+ * Returns: a 64-bit hash of the state as fl_state_save() writes it, sizes included: equal
+ *   states hash equal (the block is the same bytes for the same state).
  */
 guint64
 fl_state_hash (const FlState *st)
 {
-  gsize bytes = fl_state_bytes (&st->sizes);
-  g_autofree guint8 *block = g_malloc (bytes);
-  fl_state_save (st, block);
+  g_autofree guint8 *block = g_malloc (fl_state_bytes (&st->sizes));
+  gsize bytes = save (st, block);
   guint64 h = 0xcbf29ce484222325ull;
   const guint64 *words = (const guint64 *) block;
   gsize n = bytes / 8;
@@ -255,14 +284,14 @@ resize (gpointer array, gsize size, guint have, guint cap)
   return array;
 }
 
-/* A line's kind and object follow from its id (fl_line_of_*), so new lines are set up here. */
-static void
-init_line (FlState *st, guint l)
+/* A line's kind and object follow from its id (fl_line_of_*). */
+void
+fl_state_line_at_rest (const FlState *st, guint l, FlLine *line)
 {
   const FlStateSizes *z = &st->sizes;
-  FlLine *line = &st->lines[l];
   guint32 obj = 0;
   guint8 kind = FL_LINE_KIND_FIXED;
+  memset (line, 0, sizeof *line);
   line->owner = -1;
   guint first = fl_line_objects (st);
   if (l < first)
@@ -292,6 +321,25 @@ init_line (FlState *st, guint l)
     }
 }
 
+static void
+line_at_rest (const FlState *st, gsize slot, guint8 *out)
+{
+  FlLine line;
+  fl_state_line_at_rest (st, (guint) slot, &line);
+  memcpy (out, &line, sizeof line);
+}
+
+/* A region's bitmap grown from @have slots to @now: the new slots are at rest, their bits
+ * clear (bits past the slots are). */
+static guint64 *
+grow_bitmap (guint64 *bits, guint have, guint now)
+{
+  gsize was = (have + 63) / 64, words = (now + 63) / 64;
+  bits = g_renew (guint64, bits, MAX (words, 1));
+  memset (bits + was, 0, (words - was) * sizeof (guint64));
+  return bits;
+}
+
 /* Grows *array, of *n slots of `size` bytes, to hold slot `id` (at most `max`).
  * Returns: whether it grew. */
 static gboolean
@@ -311,9 +359,11 @@ static void
 need_line (FlState *st, guint l)
 {
   guint have = st->sizes.nlines;
-  if (need ((gpointer *) &st->lines, &st->sizes.nlines, sizeof (FlLine), l, G_MAXUINT - 1))
-    for (guint i = have; i < st->sizes.nlines; i++)
-      init_line (st, i);
+  if (!need ((gpointer *) &st->lines, &st->sizes.nlines, sizeof (FlLine), l, G_MAXUINT - 1))
+    return;
+  for (guint i = have; i < st->sizes.nlines; i++)
+    fl_state_line_at_rest (st, i, (FlLine *) &st->lines[i]);
+  st->lines_written = grow_bitmap (st->lines_written, have, st->sizes.nlines);
 }
 
 /* Lines exist for every slot below a capacity: the painters and counters walk them all. */
@@ -335,10 +385,7 @@ fl_state_need_table (FlState *st, guint32 id)
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
-  /* the new tables' entries are zero: their bits stay clear (bits past the tables are) */
-  gsize words = (have + 63) / 64, now = (st->sizes.ntables + 63) / 64;
-  st->ptes_written = g_renew (guint64, st->ptes_written, MAX (now, 1));
-  memset (st->ptes_written + words, 0, (now - words) * sizeof (guint64));
+  st->ptes_written = grow_bitmap (st->ptes_written, have, st->sizes.ntables);
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
   need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
 }

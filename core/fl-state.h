@@ -311,7 +311,7 @@ typedef struct {
   FlStateSizes sizes;
   FlGlobals   *g;
   FlCpu       *cpus;
-  FlLine      *lines;
+  const FlLine *lines;      /* written only through fl_line_rw() */
   FlVma       *vmas;
   FlTable     *tables;
   guint64     *ptes;        /* ntables * 512, written only through fl_table_entries_rw() */
@@ -319,11 +319,15 @@ typedef struct {
   FlCacheEntry *cache;
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
-  /* Beside the state, not in it (no checkpoint holds it, no hash reads it): a bit per table
-   * whose entries may not all be zero. A clear bit means they are, so checkpoints, seeks and
-   * the explorer's hash skip those tables without reading their 4 KiB. Exact because every
-   * write of an entry takes its pointer from fl_table_entries_rw(), which sets the bit (the
-   * other accessor gives const entries), and a restore sets the bits from the block. */
+  /* Beside the state, not in it (no checkpoint holds them, no hash reads them): a bit per
+   * line, and per table, that may have been written since it was last known at rest: a line
+   * as fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is
+   * at rest, so checkpoints, seeks and the explorer's hash skip it unread (most of the lines
+   * are never touched, most tables hold no entries). Exact because every write takes its
+   * pointer from fl_line_rw() or fl_table_entries_rw(), which set the bit (`lines` and
+   * fl_table_entries() give const objects, so the compiler holds every writer to them), a
+   * checkpoint keeps the slots not at rest, and a restore takes the bits from it. */
+  guint64     *lines_written;
   guint64     *ptes_written;
 } FlState;
 
@@ -336,6 +340,8 @@ guint64  fl_state_hash   (const FlState *st);
 gsize    fl_state_bytes  (const FlStateSizes *sizes);
 void     fl_state_save   (const FlState *st, guint8 *block);
 void     fl_state_restore(FlState *st, const FlStateSizes *sizes, const guint8 *block);
+/* Line @l of @st's layout as it is before anything touched it. */
+void     fl_state_line_at_rest (const FlState *st, guint l, FlLine *line);
 /* Make room for id `id` of an array (at most its FL_MAX_*): what allocation calls before
  * handing the id out. Pointers into that array are stale afterwards. */
 void     fl_state_need_vma   (FlState *st, guint32 id);
@@ -449,7 +455,22 @@ fl_table_entries (const FlState *st, guint32 table)
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
 }
 
-/* The entries of @table, to write (see FlState.ptes_written). */
+/* Line @line, to write (see FlState.lines_written). */
+static inline FlLine *
+fl_line_rw (FlState *st, guint line)
+{
+  st->lines_written[line / 64] |= G_GUINT64_CONSTANT (1) << (line % 64);
+  return (FlLine *) &st->lines[line];
+}
+
+/* Whether @line may not be at rest: FALSE means it is as fl_state_line_at_rest() makes it. */
+static inline gboolean
+fl_line_maybe_written (const FlState *st, guint line)
+{
+  return (st->lines_written[line / 64] >> (line % 64)) & 1;
+}
+
+/* The entries of @table, to write (see FlState.lines_written). */
 static inline guint64 *
 fl_table_entries_rw (FlState *st, guint32 table)
 {
