@@ -73,6 +73,7 @@ static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
 typedef struct {
   guint32 offset;                 /* of the word in the period, bytes */
   guint64 keep;                   /* its bits that count */
+  guint64 identity;               /* of those, a line's kind and object (lines only) */
 } Word;
 
 typedef struct {
@@ -106,7 +107,22 @@ build_mask (Mask *m, gsize object_size, const Field *out, guint n_out)
       guint64 bits;
       memcpy (&bits, keep + w * 8, 8);
       if (bits != 0)
-        m->word[m->n++] = (Word) { w * 8, bits };
+        m->word[m->n++] = (Word) { w * 8, bits, 0 };
+    }
+}
+
+/* The bits of a line's kind and object, which differ from line to line at rest. */
+static void
+mark_identity (Mask *m)
+{
+  guint8 bytes[sizeof (FlLine)] = { 0 };
+  memset (bytes + offsetof (FlLine, kind), 0xff, sizeof (((FlLine *) 0)->kind));
+  memset (bytes + offsetof (FlLine, obj), 0xff, sizeof (((FlLine *) 0)->obj));
+  for (guint k = 0; k < m->n; k++)
+    {
+      guint64 bits;
+      memcpy (&bits, bytes + m->word[k].offset, 8);
+      m->word[k].identity = bits & m->word[k].keep;
     }
 }
 
@@ -124,6 +140,8 @@ masks (void)
                   G_N_ELEMENTS (left_out_line) - LINE_OUTCOME_ONLY);
       build_mask (&m.line[FL_STATE_OUTCOME], sizeof (FlLine), left_out_line,
                   G_N_ELEMENTS (left_out_line));
+      mark_identity (&m.line[FL_STATE_COMMUTE]);
+      mark_identity (&m.line[FL_STATE_OUTCOME]);
       build_mask (&m.page[FL_STATE_COMMUTE], sizeof (FlPage), NULL, 0);
       build_mask (&m.page[FL_STATE_OUTCOME], sizeof (FlPage), left_out_page_outcome,
                   G_N_ELEMENTS (left_out_page_outcome));
@@ -231,28 +249,35 @@ pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
 
 /* The lines: most are at rest (as fl_state_line_at_rest() makes them: nothing touched them),
  * and those count for nothing; the bitmap beside the state says which may not be, and only
- * those are read. Each line not at rest is keyed by its id, so which ones are is part of what
- * the sum tells. */
+ * those are read. A line at rest is a plain one (line 0's) but for its kind and object, which
+ * follow from its id: compared last, as most lines read differ before. Each line not at rest
+ * is keyed by its id, so which ones are is part of what the sum tells. */
 static Pairs
 pairs_lines (Pairs ps, const FlState *st, const Mask *m)
 {
+  FlLine plain;
+  fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
   guint64 first = ps.key, per_line = (m->n + 1) / 2 * KEY_STEP;
   for (guint w = 0; w < (st->sizes.nlines + 63) / 64; w++)
     for (guint64 bits = st->lines_written[w]; bits != 0; bits &= bits - 1)
       {
         guint l = w * 64 + (guint) __builtin_ctzll (bits);
-        const guint8 *line = (const guint8 *) &st->lines[l];
-        FlLine rest;
-        fl_state_line_at_rest (st, l, &rest);
+        const FlLine *line = &st->lines[l];
         guint64 differs = 0;
         for (guint k = 0; k < m->n; k++)
-          differs |= (load (line + m->word[k].offset) ^ load ((const guint8 *) &rest
-                                                              + m->word[k].offset))
-                     & m->word[k].keep;
+          differs |= (load ((const guint8 *) line + m->word[k].offset)
+                      ^ load ((const guint8 *) &plain + m->word[k].offset))
+                     & m->word[k].keep & ~m->word[k].identity;
         if (differs == 0)
-          continue;
+          {
+            guint8 kind;
+            guint32 obj;
+            fl_state_line_identity (st, l, &kind, &obj);
+            if (line->kind == kind && line->obj == obj)
+              continue;
+          }
         ps.key = first + l * per_line;
-        ps = pairs_masked (ps, line, sizeof (FlLine), m);
+        ps = pairs_masked (ps, (const guint8 *) line, sizeof (FlLine), m);
       }
   ps.key = first + st->sizes.nlines * per_line;
   return ps;

@@ -2,16 +2,22 @@
  * demand, and the one block a checkpoint copies. */
 #include "fl-state.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* Arrays at least double when they grow, so a run of n allocations copies O(n) slots. */
 #define FIRST_CAPACITY 16u
 
 /* What a slot of an array holds before anything wrote it: zeros, or for a line what
- * fl_state_line_at_rest() says. */
-typedef void (*RestFn) (const FlState *st, gsize slot, guint8 *out);
+ * fl_state_line_at_rest() says. Whether a slot is so, and making it so. */
+typedef struct {
+  gboolean (*is) (const FlState *st, gsize slot, const guint8 *bytes);
+  void     (*make) (const FlState *st, gsize slot, guint8 *bytes);
+} Rest;
 
-static void line_at_rest (const FlState *st, gsize slot, guint8 *out);
+static gboolean line_is_at_rest (const FlState *st, gsize slot, const guint8 *bytes);
+static void line_make_rest (const FlState *st, gsize slot, guint8 *bytes);
+static const Rest line_rest = { line_is_at_rest, line_make_rest };
 
 /* One array of the state as a region of the block: where, how many, how big. The lines and
  * the page tables' entries are most of the state's bytes (a line 144, a table 4 KiB, for the
@@ -23,7 +29,7 @@ typedef struct {
   gsize     count;
   gsize     size;
   guint64 **written;        /* NULL: a plain region */
-  RestFn    rest;           /* NULL: zeros */
+  const Rest *rest;         /* NULL: zeros */
 } Region;
 
 static guint
@@ -32,7 +38,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
-    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, line_at_rest },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, &line_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
     { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
@@ -70,29 +76,24 @@ bit (const guint64 *bits, gsize k)
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
 
-/* Whether slot @k of @r is as it was made (memcmp: the C library's is vectorized at any
- * optimization level). */
+/* Whether slot @k of @r is as it was made (zeros: memcmp, which the C library vectorizes at
+ * any optimization level). */
 static gboolean
 at_rest (const FlState *st, const Region *r, gsize k, const guint8 *slot)
 {
-  if (r->rest == NULL)
-    {
-      g_assert (r->size <= sizeof zero_slot);
-      return memcmp (slot, zero_slot, r->size) == 0;
-    }
-  guint8 rest[sizeof (FlLine)];
-  g_assert (r->size <= sizeof rest);
-  r->rest (st, k, rest);
-  return memcmp (slot, rest, r->size) == 0;
+  if (r->rest != NULL)
+    return r->rest->is (st, k, slot);
+  g_assert (r->size <= sizeof zero_slot);
+  return memcmp (slot, zero_slot, r->size) == 0;
 }
 
 static void
 make_rest (const FlState *st, const Region *r, gsize k, guint8 *slot)
 {
-  if (r->rest == NULL)
-    memset (slot, 0, r->size);
+  if (r->rest != NULL)
+    r->rest->make (st, k, slot);
   else
-    r->rest (st, k, slot);
+    memset (slot, 0, r->size);
 }
 
 /* The most a block of the state takes: every slot kept. */
@@ -128,9 +129,8 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
       if (r[i].written == NULL)
         continue;
       *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
-      if (r[i].rest != NULL)
-        for (gsize k = 0; k < r[i].count; k++)
-          r[i].rest (st, k, (guint8 *) *r[i].base + k * r[i].size);
+      for (gsize k = 0; r[i].rest != NULL && k < r[i].count; k++)
+        make_rest (st, &r[i], k, (guint8 *) *r[i].base + k * r[i].size);
     }
 }
 
@@ -286,47 +286,67 @@ resize (gpointer array, gsize size, guint have, guint cap)
 
 /* A line's kind and object follow from its id (fl_line_of_*). */
 void
-fl_state_line_at_rest (const FlState *st, guint l, FlLine *line)
+fl_state_line_identity (const FlState *st, guint l, guint8 *kind, guint32 *obj)
 {
   const FlStateSizes *z = &st->sizes;
-  guint32 obj = 0;
-  guint8 kind = FL_LINE_KIND_FIXED;
-  memset (line, 0, sizeof *line);
-  line->owner = -1;
   guint first = fl_line_objects (st);
+  *kind = FL_LINE_KIND_FIXED;
+  *obj = 0;
   if (l < first)
     return;   /* fixed lines and the nodes' zone lines */
   if (l < first + z->line_vmas)
-    kind = FL_LINE_KIND_VMA, obj = l - first;
+    *kind = FL_LINE_KIND_VMA, *obj = l - first;
   else if (l < first + z->line_vmas + z->line_tables)
-    kind = FL_LINE_KIND_TABLE, obj = l - first - z->line_vmas;
+    *kind = FL_LINE_KIND_TABLE, *obj = l - first - z->line_vmas;
   else if (l < first + z->line_vmas + 2 * z->line_tables)
-    kind = FL_LINE_KIND_PTL, obj = l - first - z->line_vmas - z->line_tables;
+    *kind = FL_LINE_KIND_PTL, *obj = l - first - z->line_vmas - z->line_tables;
   else if (l < fl_line_extra (st))
-    kind = FL_LINE_KIND_VMA_REF, obj = l - first - z->line_vmas - 2 * z->line_tables;
+    *kind = FL_LINE_KIND_VMA_REF, *obj = l - first - z->line_vmas - 2 * z->line_tables;
   else
     {
       static const guint8 kinds[4] = { FL_LINE_KIND_VMA, FL_LINE_KIND_TABLE, FL_LINE_KIND_PTL,
                                        FL_LINE_KIND_VMA_REF };
       guint stride = fl_line_stride (st);
       guint k = (l - fl_line_extra (st)) / stride, which = (l - fl_line_extra (st)) % stride;
-      kind = kinds[which];
-      obj = k + (which == 0 ? z->line_vmas : which == 3 ? z->line_refs : z->line_tables);
+      *kind = kinds[which];
+      *obj = k + (which == 0 ? z->line_vmas : which == 3 ? z->line_refs : z->line_tables);
     }
   /* id 0 of VMAs and tables is "none": its lines stay plain */
-  if (obj != 0)
-    {
-      line->kind = kind;
-      line->obj = obj;
-    }
+  if (*obj == 0)
+    *kind = FL_LINE_KIND_FIXED;
+}
+
+/* Nobody holds it, and all but its kind and object is zero (padding too: static storage). */
+static const FlLine untouched = { .owner = -1 };
+
+void
+fl_state_line_at_rest (const FlState *st, guint l, FlLine *line)
+{
+  memcpy (line, &untouched, sizeof *line);
+  fl_state_line_identity (st, l, &line->kind, &line->obj);
+}
+
+/* The bytes before the kind and after the object first: a line anyone touched differs there
+ * at once (its busy_until, its holders). */
+static gboolean
+line_is_at_rest (const FlState *st, gsize slot, const guint8 *bytes)
+{
+  const gsize kind = offsetof (FlLine, kind), past = offsetof (FlLine, obj) + sizeof (guint32);
+  G_STATIC_ASSERT (offsetof (FlLine, obj) > offsetof (FlLine, kind));
+  if (memcmp (bytes, &untouched, kind) != 0
+      || memcmp (bytes + past, (const guint8 *) &untouched + past, sizeof (FlLine) - past) != 0)
+    return FALSE;
+  FlLine rest;
+  fl_state_line_at_rest (st, (guint) slot, &rest);
+  return memcmp (bytes + kind, (const guint8 *) &rest + kind, past - kind) == 0;
 }
 
 static void
-line_at_rest (const FlState *st, gsize slot, guint8 *out)
+line_make_rest (const FlState *st, gsize slot, guint8 *bytes)
 {
-  FlLine line;
-  fl_state_line_at_rest (st, (guint) slot, &line);
-  memcpy (out, &line, sizeof line);
+  FlLine rest;
+  fl_state_line_at_rest (st, (guint) slot, &rest);
+  memcpy (bytes, &rest, sizeof rest);
 }
 
 /* A region's bitmap grown from @have slots to @now: the new slots are at rest, their bits

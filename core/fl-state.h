@@ -340,8 +340,11 @@ guint64  fl_state_hash   (const FlState *st);
 gsize    fl_state_bytes  (const FlStateSizes *sizes);
 void     fl_state_save   (const FlState *st, guint8 *block);
 void     fl_state_restore(FlState *st, const FlStateSizes *sizes, const guint8 *block);
-/* Line @l of @st's layout as it is before anything touched it. */
-void     fl_state_line_at_rest (const FlState *st, guint l, FlLine *line);
+/* Line @l of @st's layout as it is before anything touched it: nobody holds it, its kind
+ * and object follow from its id (fl_state_line_identity: FL_LINE_KIND_FIXED and 0 for the
+ * fixed lines), and all else is zero. */
+void     fl_state_line_at_rest  (const FlState *st, guint l, FlLine *line);
+void     fl_state_line_identity (const FlState *st, guint l, guint8 *kind, guint32 *obj);
 /* Make room for id `id` of an array (at most its FL_MAX_*): what allocation calls before
  * handing the id out. Pointers into that array are stale afterwards. */
 void     fl_state_need_vma   (FlState *st, guint32 id);
