@@ -183,10 +183,14 @@ typedef struct {
   guint64 key, sum;
 } Pairs;
 
+/* A pair of zero words adds nothing (most of the state is zeros: empty wait queues, frames
+ * past the depth, slots not in use), and every other pair adds what its position and value
+ * give: the sum still tells the words apart, since where each non-zero pair lies is in it. */
 static inline Pairs
 pairs_add (Pairs ps, guint64 a, guint64 b)
 {
-  ps.sum += mul_fold (a + ps.key, b + (ps.key ^ KEY_ODD));
+  if ((a | b) != 0)
+    ps.sum += mul_fold (a + ps.key, b + (ps.key ^ KEY_ODD));
   ps.key += KEY_STEP;
   return ps;
 }
