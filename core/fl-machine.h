@@ -15,6 +15,10 @@ typedef struct {
   FlStateSizes sizes;       /* the state's arrays grow: each copy has the sizes it had */
   gsize    bytes;
   guint8  *block;
+  /* the run's hash of its events up to here, and how many: a new branch from a later step
+   * hashes the kept events on from there, not from the first */
+  gsize    events;
+  guint64  hash;
 } FlCheckpoint;
 
 struct _FlSim {
