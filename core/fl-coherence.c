@@ -248,7 +248,7 @@ overtake (FlSim *sim, guint line, guint cpu, FlAccess access, guint64 *done,
           gboolean *unchanged)
 {
   FlState *st = &sim->st;
-  FlLine *l = &st->lines[line];
+  FlLine *l = fl_line_rw (st, line);
   const FlCostTable *k = &sim->config.cost;
   guint64 now = st->cpus[cpu].clock;
 
@@ -331,7 +331,7 @@ gboolean
 fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 {
   FlState *st = &sim->st;
-  FlLine *l = &st->lines[line];
+  FlLine *l = fl_line_rw (st, line);
   FlCpu *c = &st->cpus[cpu];
   const FlCostTable *k = &sim->config.cost;
   guint others;
@@ -472,7 +472,7 @@ fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64
 {
   FlState *st = &sim->st;
   fl_note (sim, FL_KEY (FL_KEY_LINE, line), TRUE);
-  FlLine *l = &st->lines[line];
+  FlLine *l = fl_line_rw (st, line);
   const FlCostTable *k = &sim->config.cost;
   guint nsockets = MIN (sim->config.sockets, (guint) FL_MAX_SOCKETS);
   guint nwords = (st->sizes.ncpus + 63) / 64;

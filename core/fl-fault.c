@@ -298,7 +298,7 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   guint32 parent = (guint32) f->a[0];
   guint level = (guint) f->a[1];
-  guint64 *entry = &fl_table_entries (st, parent)[fl_walk_index (level + 1, f->a[2])];
+  guint64 *entry = &fl_table_entries_rw (st, parent)[fl_walk_index (level + 1, f->a[2])];
   switch (f->pc)
     {
     case FL_LOC_PGTABLE_ALLOC_alloc:

@@ -64,9 +64,11 @@ void     fl_footprint_snapshot_clear(FlFootprintSnapshot *snap);
 void     fl_footprint_add_changes   (FlFootprint *fp, const FlFootprintSnapshot *before,
                                      const FlState *st, guint cpu);
 
-/* The state without time: clocks, cache-line bookkeeping and step stamps zeroed, hashed.
- * FL_STATE_OUTCOME also drops who holds which line (what a run leaves, as a result);
- * FL_STATE_COMMUTE keeps it (two orders of independent steps leave the same lines). */
+/* The state without time (fl-semantic-hash.c says exactly what is left out, and why): clocks,
+ * cache-line bookkeeping, statistics and step stamps. Two states hash equal when all the rest
+ * is equal, and differently otherwise (up to 64-bit collisions). FL_STATE_OUTCOME also drops
+ * who holds which line (what a run leaves, as a result); FL_STATE_COMMUTE keeps it (two
+ * orders of independent steps leave the same lines). */
 typedef enum { FL_STATE_OUTCOME, FL_STATE_COMMUTE } FlStateView;
 guint64  fl_state_semantic_hash     (const FlState *st, FlStateView view);
 

@@ -15,6 +15,10 @@ typedef struct {
   FlStateSizes sizes;       /* the state's arrays grow: each copy has the sizes it had */
   gsize    bytes;
   guint8  *block;
+  /* the run's hash of its events up to here, and how many: a new branch from a later step
+   * hashes the kept events on from there, not from the first */
+  gsize    events;
+  guint64  hash;
 } FlCheckpoint;
 
 struct _FlSim {
@@ -78,7 +82,7 @@ void     fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n
 static inline void
 fl_line_add_sharer (FlState *st, guint line, guint cpu)
 {
-  st->lines[line].sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+  fl_line_rw (st, line)->sharers[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
 }
 
 /* xorshift64*: the dice of the random schedule (its state in the machine state) and of the

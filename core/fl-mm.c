@@ -67,7 +67,7 @@ fl_vma_free_now (FlSim *sim, guint32 vma)
   st->g->vma_hint = MIN (st->g->vma_hint, vma);
   st->g->vmas_used--;
   /* the slot's memory is gone: whoever still had its line loses it */
-  FlLine *l = &st->lines[fl_line_of_vma (st, vma)];
+  FlLine *l = fl_line_rw (st, fl_line_of_vma (st, vma));
   memset (l->sharers, 0, sizeof l->sharers);
   l->owner = -1;
 }
@@ -84,7 +84,7 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   FlTable *t = &st->tables[i];
   guint16 gen = t->gen + 1;
   memset (t, 0, sizeof *t);
-  memset (fl_table_entries (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
+  memset (fl_table_entries_rw (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
   t->gen = gen;
   t->state = FL_OBJ_LIVE;
   t->level = level;

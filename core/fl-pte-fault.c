@@ -23,7 +23,7 @@ table_of (const FlFrame *f)
 static guint64 *
 pte_of (FlSim *sim, const FlFrame *f)
 {
-  return &fl_table_entries (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
+  return &fl_table_entries_rw (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
 }
 
 static void

@@ -184,7 +184,7 @@ ensure_pte_table (FlSim *sim, guint64 addr)
           guint shift = 12 + 9 * (level - 1);
           /* the allocation may move the tables: the entry is found again after it */
           entry = fl_table_alloc (sim, level - 1, addr >> shift << shift);
-          fl_table_entries (st, table)[index] = entry;
+          fl_table_entries_rw (st, table)[index] = entry;
           st->tables[table].used++;
         }
       table = (guint32) entry;
@@ -208,7 +208,7 @@ place_pte (FlSim *sim, const FlScenarioPte *p, GError **error)
   if (!fl_sim_room_for (sim, 0, 3, p->line, error))
     return FALSE;
   guint32 table = ensure_pte_table (sim, p->addr);
-  guint64 *e = &fl_table_entries (st, table)[fl_walk_index (1, p->addr)];
+  guint64 *e = &fl_table_entries_rw (st, table)[fl_walk_index (1, p->addr)];
   const FlVma *v = &st->vmas[vma];
   guint32 page = 0;
   guint64 bits = 0;

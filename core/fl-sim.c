@@ -65,7 +65,8 @@ add_checkpoint (FlSim *sim)
 {
   /* into a block an earlier checkpoint or simulation left (fl-spare.h): fresh memory for
    * every copy was a tenth of a 64-CPU run */
-  FlCheckpoint cp = { sim->st.g->step, sim->st.sizes, fl_state_bytes (&sim->st.sizes), NULL };
+  FlCheckpoint cp = { sim->st.g->step, sim->st.sizes, fl_state_bytes (&sim->st.sizes), NULL,
+                      sim->events.len, sim->hash };
   cp.block = fl_spare_alloc (cp.bytes);
   fl_state_save (&sim->st, cp.block);
   g_array_append_val (sim->checkpoints, cp);
@@ -459,8 +460,20 @@ truncate_future (FlSim *sim)
   while (sim->step_starts->len > 0
          && g_array_index (sim->step_starts, FlStepStart, sim->step_starts->len - 1).index >= keep)
     g_array_set_size (sim->step_starts, sim->step_starts->len - 1);
+  /* the hash of the kept events, from the last checkpoint that stays (its events are kept) */
   sim->hash = 0x84222325cbf29ce4ull;
-  for (gsize i = 0; i < keep; i++)
+  gsize from = 0;
+  for (guint i = sim->checkpoints->len; i-- > 0;)
+    {
+      const FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, i);
+      if (cp->step <= step && cp->events <= keep)
+        {
+          sim->hash = cp->hash;
+          from = cp->events;
+          break;
+        }
+    }
+  for (gsize i = from; i < keep; i++)
     {
       FlEvent e;
       fl_event_log_get (&sim->events, i, &e);

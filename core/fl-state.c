@@ -2,18 +2,34 @@
  * demand, and the one block a checkpoint copies. */
 #include "fl-state.h"
 
+#include <stddef.h>
 #include <string.h>
-
-static void init_line (FlState *st, guint l);
 
 /* Arrays at least double when they grow, so a run of n allocations copies O(n) slots. */
 #define FIRST_CAPACITY 16u
 
-/* One array of the state as a region of the block: where, how many, how big. */
+/* What a slot of an array holds before anything wrote it: zeros, or for a line what
+ * fl_state_line_at_rest() says. Whether a slot is so, and making it so. */
+typedef struct {
+  gboolean (*is) (const FlState *st, gsize slot, const guint8 *bytes);
+  void     (*make) (const FlState *st, gsize slot, guint8 *bytes);
+} Rest;
+
+static gboolean line_is_at_rest (const FlState *st, gsize slot, const guint8 *bytes);
+static void line_make_rest (const FlState *st, gsize slot, guint8 *bytes);
+static const Rest line_rest = { line_is_at_rest, line_make_rest };
+
+/* One array of the state as a region of the block: where, how many, how big. The lines and
+ * the page tables' entries are most of the state's bytes (a line 144, a table 4 KiB, for the
+ * capacity past those in use too), and most of their slots stay as they were made: each has
+ * a bitmap beside the state of the slots written since (see FlState.lines_written), and
+ * their `rest`. */
 typedef struct {
   gpointer *base;
   gsize     count;
   gsize     size;
+  guint64 **written;        /* NULL: a plain region */
+  const Rest *rest;         /* NULL: zeros */
 } Region;
 
 static guint
@@ -22,10 +38,11 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
-    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine) },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, &line_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
-    { (gpointer *) &st->ptes, (gsize) z->ntables * FL_PTRS_PER_TABLE, sizeof (guint64) },
+    { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
+      &st->ptes_written },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
@@ -42,6 +59,44 @@ align (gsize offset)
   return (offset + 15) & ~(gsize) 15;
 }
 
+/* A region with a bitmap is, in the block, a bit per slot, set for the slots that follow, in
+ * order; the others are at rest. Which slots may not be is known without reading them, so a
+ * checkpoint reads, and a seek writes, only those. */
+static gsize
+bitmap_bytes (gsize count)
+{
+  return (count + 63) / 64 * 8;
+}
+
+static gboolean
+bit (const guint64 *bits, gsize k)
+{
+  return (bits[k / 64] >> (k % 64)) & 1;
+}
+
+static const guint64 zero_slot[FL_PTRS_PER_TABLE];
+
+/* Whether slot @k of @r is as it was made (zeros: memcmp, which the C library vectorizes at
+ * any optimization level). */
+static gboolean
+at_rest (const FlState *st, const Region *r, gsize k, const guint8 *slot)
+{
+  if (r->rest != NULL)
+    return r->rest->is (st, k, slot);
+  g_assert (r->size <= sizeof zero_slot);
+  return memcmp (slot, zero_slot, r->size) == 0;
+}
+
+static void
+make_rest (const FlState *st, const Region *r, gsize k, guint8 *slot)
+{
+  if (r->rest != NULL)
+    r->rest->make (st, k, slot);
+  else
+    memset (slot, 0, r->size);
+}
+
+/* The most a block of the state takes: every slot kept. */
 gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
@@ -50,7 +105,7 @@ fl_state_bytes (const FlStateSizes *sizes)
   gsize off = 0;
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
-    off = align (off) + r[i].count * r[i].size;
+    off = align (off) + (r[i].written ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
   return off;
 }
 
@@ -69,9 +124,14 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
-    *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
-  for (guint l = 0; l < sizes->nlines; l++)
-    init_line (st, l);
+    {
+      *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
+      if (r[i].written == NULL)
+        continue;
+      *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+      for (gsize k = 0; r[i].rest != NULL && k < r[i].count; k++)
+        make_rest (st, &r[i], k, (guint8 *) *r[i].base + k * r[i].size);
+    }
 }
 
 void
@@ -80,11 +140,17 @@ fl_state_clear (FlState *st)
   Region r[10];
   guint n = regions (st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
-    g_clear_pointer (r[i].base, g_free);
+    {
+      g_clear_pointer (r[i].base, g_free);
+      if (r[i].written)
+        g_clear_pointer (r[i].written, g_free);
+    }
 }
 
-void
-fl_state_save (const FlState *st, guint8 *block)
+/* Writes at most fl_state_bytes(): fewer when lines and page tables are at rest.
+ * Returns: the bytes written. */
+static gsize
+save (const FlState *st, guint8 *block)
 {
   Region r[10];
   gsize off = 0;
@@ -93,9 +159,32 @@ fl_state_save (const FlState *st, guint8 *block)
     {
       gsize at = align (off), len = r[i].count * r[i].size;
       memset (block + off, 0, at - off);
-      memcpy (block + at, *r[i].base, len);
-      off = at + len;
+      off = at;
+      if (!r[i].written)
+        {
+          memcpy (block + off, *r[i].base, len);
+          off += len;
+          continue;
+        }
+      guint64 *kept = (guint64 *) (block + off);
+      memset (kept, 0, bitmap_bytes (r[i].count));
+      off += bitmap_bytes (r[i].count);
+      const guint8 *slots = *r[i].base;
+      for (gsize k = 0; k < r[i].count; k++)
+        if (bit (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
+          {
+            kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+            memcpy (block + off, slots + k * r[i].size, r[i].size);
+            off += r[i].size;
+          }
     }
+  return off;
+}
+
+void
+fl_state_save (const FlState *st, guint8 *block)
+{
+  save (st, block);
 }
 
 /* Takes the sizes of the block: a checkpoint from before an array grew shrinks it back, so
@@ -105,15 +194,39 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
   Region r[10];
   gsize off = 0;
+  /* a seek back within the same capacities (the explorer's, thousands a second) keeps the
+   * arrays where they are */
+  gboolean same = st->g != NULL && memcmp (&st->sizes, sizes, sizeof *sizes) == 0;
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
       gsize len = r[i].count * r[i].size;
       off = align (off);
-      *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
-      memcpy (*r[i].base, block + off, len);
-      off += len;
+      if (!same)
+        *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
+      if (!r[i].written)
+        {
+          memcpy (*r[i].base, block + off, len);
+          off += len;
+          continue;
+        }
+      gsize bits = bitmap_bytes (r[i].count);
+      if (!same)
+        *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
+      const guint64 *kept = (const guint64 *) (block + off);
+      off += bits;
+      guint8 *slots = *r[i].base;
+      for (gsize k = 0; k < r[i].count; k++)
+        if (bit (kept, k))
+          {
+            memcpy (slots + k * r[i].size, block + off, r[i].size);
+            off += r[i].size;
+          }
+        else if (!same || (bit (*r[i].written, k)
+                           && !at_rest (st, &r[i], k, slots + k * r[i].size)))
+          make_rest (st, &r[i], k, slots + k * r[i].size);   /* (new slots hold anything) */
+      memcpy (*r[i].written, kept, bits);
     }
 }
 
@@ -131,15 +244,14 @@ fl_state_copy (FlState *dst, const FlState *src)
  * fl_state_hash:
  * @st: a state
  *
- * Returns: a 64-bit hash of every byte of the state as fl_state_save() writes it, sizes
- *   included; equal states hash equal.
+ * Returns: a 64-bit hash of the state as fl_state_save() writes it, sizes included: equal
+ *   states hash equal (the block is the same bytes for the same state).
  */
 guint64
 fl_state_hash (const FlState *st)
 {
-  gsize bytes = fl_state_bytes (&st->sizes);
-  g_autofree guint8 *block = g_malloc (bytes);
-  fl_state_save (st, block);
+  g_autofree guint8 *block = g_malloc (fl_state_bytes (&st->sizes));
+  gsize bytes = save (st, block);
   guint64 h = 0xcbf29ce484222325ull;
   const guint64 *words = (const guint64 *) block;
   gsize n = bytes / 8;
@@ -172,41 +284,80 @@ resize (gpointer array, gsize size, guint have, guint cap)
   return array;
 }
 
-/* A line's kind and object follow from its id (fl_line_of_*), so new lines are set up here. */
-static void
-init_line (FlState *st, guint l)
+/* A line's kind and object follow from its id (fl_line_of_*). */
+void
+fl_state_line_identity (const FlState *st, guint l, guint8 *kind, guint32 *obj)
 {
   const FlStateSizes *z = &st->sizes;
-  FlLine *line = &st->lines[l];
-  guint32 obj = 0;
-  guint8 kind = FL_LINE_KIND_FIXED;
-  line->owner = -1;
   guint first = fl_line_objects (st);
+  *kind = FL_LINE_KIND_FIXED;
+  *obj = 0;
   if (l < first)
     return;   /* fixed lines and the nodes' zone lines */
   if (l < first + z->line_vmas)
-    kind = FL_LINE_KIND_VMA, obj = l - first;
+    *kind = FL_LINE_KIND_VMA, *obj = l - first;
   else if (l < first + z->line_vmas + z->line_tables)
-    kind = FL_LINE_KIND_TABLE, obj = l - first - z->line_vmas;
+    *kind = FL_LINE_KIND_TABLE, *obj = l - first - z->line_vmas;
   else if (l < first + z->line_vmas + 2 * z->line_tables)
-    kind = FL_LINE_KIND_PTL, obj = l - first - z->line_vmas - z->line_tables;
+    *kind = FL_LINE_KIND_PTL, *obj = l - first - z->line_vmas - z->line_tables;
   else if (l < fl_line_extra (st))
-    kind = FL_LINE_KIND_VMA_REF, obj = l - first - z->line_vmas - 2 * z->line_tables;
+    *kind = FL_LINE_KIND_VMA_REF, *obj = l - first - z->line_vmas - 2 * z->line_tables;
   else
     {
       static const guint8 kinds[4] = { FL_LINE_KIND_VMA, FL_LINE_KIND_TABLE, FL_LINE_KIND_PTL,
                                        FL_LINE_KIND_VMA_REF };
       guint stride = fl_line_stride (st);
       guint k = (l - fl_line_extra (st)) / stride, which = (l - fl_line_extra (st)) % stride;
-      kind = kinds[which];
-      obj = k + (which == 0 ? z->line_vmas : which == 3 ? z->line_refs : z->line_tables);
+      *kind = kinds[which];
+      *obj = k + (which == 0 ? z->line_vmas : which == 3 ? z->line_refs : z->line_tables);
     }
   /* id 0 of VMAs and tables is "none": its lines stay plain */
-  if (obj != 0)
-    {
-      line->kind = kind;
-      line->obj = obj;
-    }
+  if (*obj == 0)
+    *kind = FL_LINE_KIND_FIXED;
+}
+
+/* Nobody holds it, and all but its kind and object is zero (padding too: static storage). */
+static const FlLine untouched = { .owner = -1 };
+
+void
+fl_state_line_at_rest (const FlState *st, guint l, FlLine *line)
+{
+  memcpy (line, &untouched, sizeof *line);
+  fl_state_line_identity (st, l, &line->kind, &line->obj);
+}
+
+/* The bytes before the kind and after the object first: a line anyone touched differs there
+ * at once (its busy_until, its holders). */
+static gboolean
+line_is_at_rest (const FlState *st, gsize slot, const guint8 *bytes)
+{
+  const gsize kind = offsetof (FlLine, kind), past = offsetof (FlLine, obj) + sizeof (guint32);
+  G_STATIC_ASSERT (offsetof (FlLine, obj) > offsetof (FlLine, kind));
+  if (memcmp (bytes, &untouched, kind) != 0
+      || memcmp (bytes + past, (const guint8 *) &untouched + past, sizeof (FlLine) - past) != 0)
+    return FALSE;
+  FlLine rest;
+  fl_state_line_at_rest (st, (guint) slot, &rest);
+  return memcmp (bytes + kind, (const guint8 *) &rest + kind, past - kind) == 0;
+}
+
+static void
+line_make_rest (const FlState *st, gsize slot, guint8 *bytes)
+{
+  FlLine rest;
+  fl_state_line_at_rest (st, (guint) slot, &rest);
+  memcpy (bytes, &rest, sizeof rest);
+}
+
+/* A region's bitmap grown from @have slots to @now: the new slots are at rest, their bits
+ * clear (bits past the slots are). */
+static guint64 *
+grow_bitmap (guint64 *bits, guint have, guint now)
+{
+  gsize was = (have + 63) / 64, words = (now + 63) / 64;
+  bits = g_renew (guint64, bits, MAX (words, 1));
+  memset (bits + was, 0, (words - was) * sizeof (guint64));
+  return bits;
 }
 
 /* Grows *array, of *n slots of `size` bytes, to hold slot `id` (at most `max`).
@@ -228,9 +379,11 @@ static void
 need_line (FlState *st, guint l)
 {
   guint have = st->sizes.nlines;
-  if (need ((gpointer *) &st->lines, &st->sizes.nlines, sizeof (FlLine), l, G_MAXUINT - 1))
-    for (guint i = have; i < st->sizes.nlines; i++)
-      init_line (st, i);
+  if (!need ((gpointer *) &st->lines, &st->sizes.nlines, sizeof (FlLine), l, G_MAXUINT - 1))
+    return;
+  for (guint i = have; i < st->sizes.nlines; i++)
+    fl_state_line_at_rest (st, i, (FlLine *) &st->lines[i]);
+  st->lines_written = grow_bitmap (st->lines_written, have, st->sizes.nlines);
 }
 
 /* Lines exist for every slot below a capacity: the painters and counters walk them all. */
@@ -252,6 +405,7 @@ fl_state_need_table (FlState *st, guint32 id)
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
+  st->ptes_written = grow_bitmap (st->ptes_written, have, st->sizes.ntables);
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
   need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
 }

@@ -319,29 +319,46 @@ typedef struct {
 #define FL_MAX_PAGES  (1u << 21)
 
 /* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
- * bytes one after the other (fl_state_save). */
+ * bytes one after the other, the entries of page tables that hold none left out
+ * (fl_state_save). */
 typedef struct {
   FlStateSizes sizes;
   FlGlobals   *g;
   FlCpu       *cpus;
-  FlLine      *lines;
+  const FlLine *lines;      /* written only through fl_line_rw() */
   FlVma       *vmas;
   FlTable     *tables;
-  guint64     *ptes;        /* ntables * 512 */
+  guint64     *ptes;        /* ntables * 512, written only through fl_table_entries_rw() */
   FlPage      *pages;
   FlCacheEntry *cache;
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
+  /* Beside the state, not in it (no checkpoint holds them, no hash reads them): a bit per
+   * line, and per table, that may have been written since it was last known at rest: a line
+   * as fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is
+   * at rest, so checkpoints, seeks and the explorer's hash skip it unread (most of the lines
+   * are never touched, most tables hold no entries). Exact because every write takes its
+   * pointer from fl_line_rw() or fl_table_entries_rw(), which set the bit (`lines` and
+   * fl_table_entries() give const objects, so the compiler holds every writer to them), a
+   * checkpoint keeps the slots not at rest, and a restore takes the bits from it. */
+  guint64     *lines_written;
+  guint64     *ptes_written;
 } FlState;
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
 void     fl_state_clear  (FlState *st);
 void     fl_state_copy   (FlState *dst, const FlState *src);
 guint64  fl_state_hash   (const FlState *st);
-/* The state as one block: its size, writing it, and taking it back (sizes included). */
+/* The state as one block: the most it takes (page tables with no entries take less), writing
+ * it, and taking it back (sizes included). */
 gsize    fl_state_bytes  (const FlStateSizes *sizes);
 void     fl_state_save   (const FlState *st, guint8 *block);
 void     fl_state_restore(FlState *st, const FlStateSizes *sizes, const guint8 *block);
+/* Line @l of @st's layout as it is before anything touched it: nobody holds it, its kind
+ * and object follow from its id (fl_state_line_identity: FL_LINE_KIND_FIXED and 0 for the
+ * fixed lines), and all else is zero. */
+void     fl_state_line_at_rest  (const FlState *st, guint l, FlLine *line);
+void     fl_state_line_identity (const FlState *st, guint l, guint8 *kind, guint32 *obj);
 /* Make room for id `id` of an array (at most its FL_MAX_*): what allocation calls before
  * handing the id out. Pointers into that array are stale afterwards. */
 void     fl_state_need_vma   (FlState *st, guint32 id);
@@ -449,10 +466,40 @@ fl_line_of_vma_ref (const FlState *st, guint32 vma)
   return fl_line_extra (st) + 4 * (vma - st->sizes.line_refs) + 3;
 }
 
-static inline guint64 *
+static inline const guint64 *
 fl_table_entries (const FlState *st, guint32 table)
 {
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
+}
+
+/* Line @line, to write (see FlState.lines_written). */
+static inline FlLine *
+fl_line_rw (FlState *st, guint line)
+{
+  st->lines_written[line / 64] |= G_GUINT64_CONSTANT (1) << (line % 64);
+  return (FlLine *) &st->lines[line];
+}
+
+/* Whether @line may not be at rest: FALSE means it is as fl_state_line_at_rest() makes it. */
+static inline gboolean
+fl_line_maybe_written (const FlState *st, guint line)
+{
+  return (st->lines_written[line / 64] >> (line % 64)) & 1;
+}
+
+/* The entries of @table, to write (see FlState.lines_written). */
+static inline guint64 *
+fl_table_entries_rw (FlState *st, guint32 table)
+{
+  st->ptes_written[table / 64] |= G_GUINT64_CONSTANT (1) << (table % 64);
+  return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
+}
+
+/* Whether @table's entries may hold something: FALSE means all are zero. */
+static inline gboolean
+fl_table_maybe_written (const FlState *st, guint32 table)
+{
+  return (st->ptes_written[table / 64] >> (table % 64)) & 1;
 }
 
 G_END_DECLS

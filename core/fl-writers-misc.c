@@ -694,7 +694,7 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to,
                                           FL_W_ENTRY_PROTECT);
-        guint64 *e = fl_table_entries (st, table);
+        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -816,7 +816,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
                                           FL_W_ENTRY_NORMAL);
-        guint64 *e = fl_table_entries (st, table);
+        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);

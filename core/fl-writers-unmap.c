@@ -123,7 +123,7 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
           if (base < floor || (ceiling && base + span > ceiling))
             continue;
           guint32 parent = fl_lookup_table (st, base, level + 1);
-          guint64 *slot = parent ? &fl_table_entries (st, parent)[fl_walk_index (level + 1, base)]
+          guint64 *slot = parent ? &fl_table_entries_rw (st, parent)[fl_walk_index (level + 1, base)]
                                  : NULL;
           if (slot == NULL || *slot == 0)
             continue;
@@ -400,7 +400,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to, FL_W_ENTRY_ANY);
-        guint64 *e = fl_table_entries (st, table);
+        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -716,7 +716,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_TRY_TO_UNMAP_ONE_clear_flush:
       {
         guint32 table = TTU_TABLE (f);
-        guint64 *e = fl_table_entries (st, table);
+        guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
@@ -749,7 +749,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         else
           entry = 0;                               /* a file page is simply unmapped */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
-        fl_table_entries (st, table)[index] = entry;
+        fl_table_entries_rw (st, table)[index] = entry;
         fl_oracle_pte_written (sim, table);
         if (entry)
           st->tables[table].used++;
@@ -803,7 +803,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_TRY_TO_UNMAP_ONE_set_new:
       {
         guint32 table = TTU_TABLE2 (f), old = TTU_OLD (f);
-        guint64 *e = fl_table_entries (st, table);
+        guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_MIGRATION || FL_PTE_PAGE (pte) != old)
           {

@@ -65,8 +65,9 @@ test_seek_long_run (void)
 }
 
 /* Stepping a CPU in the middle of a recorded run drops the future and rehashes the past from
- * the packed events: when the choice is the recorded one, the run ends with the same hash,
- * so every field of every kept event was read back as it was recorded. */
+ * the packed events (from the last checkpoint before it, which keeps the hash up to there):
+ * when the choice is the recorded one, the run ends with the same hash, so every field of
+ * every event rehashed was read back as it was recorded. */
 static void
 check_rehash (FlSim *sim, guint64 at)
 {

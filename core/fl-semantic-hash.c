@@ -1,0 +1,359 @@
+/* fl-semantic-hash.c — the state without time: what the explorer calls "the same state".
+ *
+ * Two states are the same when their sizes and every byte of every object are equal, padding
+ * included, except the fields listed below (left_out_*). Those are left out because they are
+ * time or history, which the explorer does not order by (costs are charged, but any CPU may
+ * step next):
+ *   - the step, `now`, the CPUs' clocks (clock, held_until, wait_since, ipi_at) and the line
+ *     each last wrote (held_line: the hold, which the explorer turns off), a line's
+ *     busy_until and the arbitration's record of requests still crossing to it (when they
+ *     arrive and what they were booked at: docs/model.md, "Arbitration");
+ *   - statistics: line transfers, own_copy, overtook, last_from/last_to, page_transfers;
+ *   - who hid a speculative walk's VMA (spf_hidden_*): it explains a miss, decides nothing;
+ *   - the dice and the script's position (rng, sched_index, sched_steps: the search picks
+ *     every step);
+ *   - step stamps (rcu_since_step, queued_step, gp_started_step), but for the one comparison
+ *     of two of them that is state: whether a reader still in its section began before a
+ *     callback was queued (rcu_do_batch's early-free check), hashed for each such pair.
+ * FL_STATE_OUTCOME, what a run leaves as its result, also leaves out who holds which line
+ * (a line's sharers, owner, owner_state; a page's line_owner). FL_STATE_COMMUTE keeps it:
+ * two orders of independent steps leave the same lines.
+ *
+ * Page tables' entries count only for live tables (a free table's mean nothing: an allocation
+ * clears them), each non-empty one with its table and index.
+ *
+ * The objects are hashed where they lie: each kind of object has a mask per 64-bit word,
+ * built once from the offsetof and sizeof of the fields left out, and only the words the
+ * mask keeps something of are read (a line keeps 7 of its 18, 3 in the outcome view). Lines
+ * at rest and tables with no entries are known without reading them (FlState.lines_written,
+ * ptes_written), and count for nothing. */
+#include "fl-footprint.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* ---- which bytes count ----------------------------------------------------------------- */
+
+typedef struct {
+  gsize offset, size;
+} Field;
+
+#define OUT(type, member) { offsetof (type, member), sizeof (((type *) 0)->member) }
+
+static const Field left_out_globals[] = {
+  OUT (FlGlobals, step), OUT (FlGlobals, now), OUT (FlGlobals, rng),
+  OUT (FlGlobals, page_transfers), OUT (FlGlobals, rcu.gp_started_step),
+  OUT (FlGlobals, sched_index), OUT (FlGlobals, sched_steps),
+};
+
+static const Field left_out_cpu[] = {
+  OUT (FlCpu, clock), OUT (FlCpu, held_until), OUT (FlCpu, wait_since), OUT (FlCpu, ipi_at),
+  OUT (FlCpu, held_line), OUT (FlCpu, rcu_since_step),
+  /* who hid a walk's VMA only explains a miss (fl-oracle-walk.c): history */
+  OUT (FlCpu, spf_hidden_node), OUT (FlCpu, spf_hidden_subject), OUT (FlCpu, spf_hidden_cpu),
+  OUT (FlCpu, spf_hidden_action), OUT (FlCpu, spf_hidden_step),
+};
+
+static const Field left_out_line[] = {
+  OUT (FlLine, busy_until), OUT (FlLine, transfers), OUT (FlLine, own_copy),
+  OUT (FlLine, overtook), OUT (FlLine, last_from), OUT (FlLine, last_to),
+  OUT (FlLine, rfo_arrive), OUT (FlLine, rfo_start), OUT (FlLine, rfo_before),
+  OUT (FlLine, rfo_busy_end), OUT (FlLine, rfo_takers), OUT (FlLine, rfo_prev),
+  OUT (FlLine, rfo_load),
+  /* FL_STATE_OUTCOME only from here */
+  OUT (FlLine, sharers), OUT (FlLine, owner), OUT (FlLine, owner_state),
+};
+#define LINE_OUTCOME_ONLY 3
+
+static const Field left_out_page_outcome[] = { OUT (FlPage, line_owner) };
+
+static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
+
+/* The words of an array of objects the hash reads, as a pattern that repeats every `period`
+ * words: objects whose size is not a multiple of 8 (a page is 28 bytes) repeat their
+ * pattern every few objects. Only words with something kept are listed. */
+#define MASK_MAX_WORDS 256
+
+typedef struct {
+  guint32 offset;                 /* of the word in the period, bytes */
+  guint64 keep;                   /* its bits that count */
+  guint64 identity;               /* of those, a line's kind and object (lines only) */
+} Word;
+
+typedef struct {
+  guint period;                   /* words */
+  guint n;                        /* words listed */
+  Word  word[MASK_MAX_WORDS];
+} Mask;
+
+typedef struct {
+  Mask globals, cpu, line[2], page[2], cb;
+} Masks;
+
+static void
+build_mask (Mask *m, gsize object_size, const Field *out, guint n_out)
+{
+  /* the smallest whole number of objects that is a whole number of words */
+  gsize objects = 1;
+  while ((objects * object_size) % 8 != 0)
+    objects++;
+  gsize bytes = objects * object_size;
+  g_assert (bytes / 8 <= MASK_MAX_WORDS);
+  guint8 keep[MASK_MAX_WORDS * 8];
+  memset (keep, 0xff, bytes);
+  for (gsize o = 0; o < objects; o++)
+    for (guint i = 0; i < n_out; i++)
+      memset (keep + o * object_size + out[i].offset, 0, out[i].size);
+  m->period = (guint) (bytes / 8);
+  m->n = 0;
+  for (guint w = 0; w < m->period; w++)
+    {
+      guint64 bits;
+      memcpy (&bits, keep + w * 8, 8);
+      if (bits != 0)
+        m->word[m->n++] = (Word) { w * 8, bits, 0 };
+    }
+}
+
+/* The bits of a line's kind and object, which differ from line to line at rest. */
+static void
+mark_identity (Mask *m)
+{
+  guint8 bytes[sizeof (FlLine)] = { 0 };
+  memset (bytes + offsetof (FlLine, kind), 0xff, sizeof (((FlLine *) 0)->kind));
+  memset (bytes + offsetof (FlLine, obj), 0xff, sizeof (((FlLine *) 0)->obj));
+  for (guint k = 0; k < m->n; k++)
+    {
+      guint64 bits;
+      memcpy (&bits, bytes + m->word[k].offset, 8);
+      m->word[k].identity = bits & m->word[k].keep;
+    }
+}
+
+static const Masks *
+masks (void)
+{
+  static Masks m;
+  static gsize ready = 0;
+  if (g_once_init_enter (&ready))
+    {
+      build_mask (&m.globals, sizeof (FlGlobals), left_out_globals,
+                  G_N_ELEMENTS (left_out_globals));
+      build_mask (&m.cpu, sizeof (FlCpu), left_out_cpu, G_N_ELEMENTS (left_out_cpu));
+      build_mask (&m.line[FL_STATE_COMMUTE], sizeof (FlLine), left_out_line,
+                  G_N_ELEMENTS (left_out_line) - LINE_OUTCOME_ONLY);
+      build_mask (&m.line[FL_STATE_OUTCOME], sizeof (FlLine), left_out_line,
+                  G_N_ELEMENTS (left_out_line));
+      mark_identity (&m.line[FL_STATE_COMMUTE]);
+      mark_identity (&m.line[FL_STATE_OUTCOME]);
+      build_mask (&m.page[FL_STATE_COMMUTE], sizeof (FlPage), NULL, 0);
+      build_mask (&m.page[FL_STATE_OUTCOME], sizeof (FlPage), left_out_page_outcome,
+                  G_N_ELEMENTS (left_out_page_outcome));
+      build_mask (&m.cb, sizeof (FlRcuCb), left_out_cb, G_N_ELEMENTS (left_out_cb));
+      g_once_init_leave (&ready, 1);
+    }
+  return &m;
+}
+
+/* ---- the hash of the words kept ------------------------------------------------------- */
+
+/* The words two at a time: each pair offset by keys that change with its position,
+ * multiplied into 128 bits, the two halves folded into one (wyhash's "mum"), and the folds
+ * summed. One multiply per two words and no chain from one pair to the next, so the
+ * multiplies overlap (one chained multiply per word was most of the explorer's time); the
+ * keys are a Weyl sequence, so a value moved to another position changes the sum, and the
+ * fold makes what one pair adds look random, so changes at two places do not cancel. */
+#define KEY_STEP 0x9e3779b97f4a7c15ull   /* the Weyl sequence's increment: 2^64 / phi, odd */
+#define KEY_ODD  0xbf58476d1ce4e5b9ull   /* the second word's key: the first's, xored */
+
+static inline guint64
+mul_fold (guint64 a, guint64 b)
+{
+#if defined(__SIZEOF_INT128__)
+  unsigned __int128 p = (unsigned __int128) a * b;
+  return (guint64) p ^ (guint64) (p >> 64);
+#else
+  guint64 al = (guint32) a, ah = a >> 32, bl = (guint32) b, bh = b >> 32;
+  guint64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  guint64 mid = (ll >> 32) + (guint32) lh + (guint32) hl;
+  guint64 lo = (mid << 32) | (guint32) ll, hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  return lo ^ hi;
+#endif
+}
+
+/* The running sum and the next pair's key, passed and returned by value so that both stay
+ * in registers (the words are read through a byte pointer, which may alias anything). */
+typedef struct {
+  guint64 key, sum;
+} Pairs;
+
+/* A pair of zero words adds nothing (most of the state is zeros: empty wait queues, frames
+ * past the depth, slots not in use), and every other pair adds what its position and value
+ * give: the sum still tells the words apart, since where each non-zero pair lies is in it. */
+static inline Pairs
+pairs_add (Pairs ps, guint64 a, guint64 b)
+{
+  if ((a | b) != 0)
+    ps.sum += mul_fold (a + ps.key, b + (ps.key ^ KEY_ODD));
+  ps.key += KEY_STEP;
+  return ps;
+}
+
+static inline guint64
+load (const guint8 *p)
+{
+  guint64 w;
+  memcpy (&w, p, 8);
+  return w;
+}
+
+/* The last `bytes` (< 8) of a region, zero-extended: never read past its end. */
+static inline guint64
+load_tail (const guint8 *p, gsize bytes)
+{
+  guint64 w = 0;
+  memcpy (&w, p, bytes);
+  return w;
+}
+
+/* Every byte of a region. Its length comes from the sizes, which are hashed first. */
+static Pairs
+pairs_bytes (Pairs ps, const void *data, gsize bytes)
+{
+  const guint8 *p = data;
+  gsize words = bytes / 8, i = 0;
+  for (; i + 2 <= words; i += 2)
+    ps = pairs_add (ps, load (p + i * 8), load (p + i * 8 + 8));
+  guint64 a = i < words ? load (p + 8 * i++) : 0;
+  guint64 b = load_tail (p + 8 * i, bytes % 8);
+  return pairs_add (ps, a, b);
+}
+
+/* The words of a region @m keeps: whole periods in pairs, then what is left of the last. */
+static Pairs
+pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
+{
+  const guint8 *p = data;
+  const Word *w = m->word;
+  gsize period = (gsize) m->period * 8, whole = bytes / period;
+  for (gsize o = 0; o < whole; o++, p += period)
+    {
+      guint k = 0;
+      for (; k + 2 <= m->n; k += 2)
+        ps = pairs_add (ps, load (p + w[k].offset) & w[k].keep,
+                        load (p + w[k + 1].offset) & w[k + 1].keep);
+      if (k < m->n)
+        ps = pairs_add (ps, load (p + w[k].offset) & w[k].keep, 0);
+    }
+  gsize rest = bytes - whole * period;
+  for (guint k = 0; k < m->n && w[k].offset < rest; k++)
+    {
+      gsize left = rest - w[k].offset;
+      guint64 v = left >= 8 ? load (p + w[k].offset) : load_tail (p + w[k].offset, left);
+      ps = pairs_add (ps, v & w[k].keep, 0);
+    }
+  return ps;
+}
+
+/* The lines: most are at rest (as fl_state_line_at_rest() makes them: nothing touched them),
+ * and those count for nothing; the bitmap beside the state says which may not be, and only
+ * those are read. A line at rest is a plain one (line 0's) but for its kind and object, which
+ * follow from its id: compared last, as most lines read differ before. Each line not at rest
+ * is keyed by its id, so which ones are is part of what the sum tells. */
+static Pairs
+pairs_lines (Pairs ps, const FlState *st, const Mask *m)
+{
+  FlLine plain;
+  fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
+  guint64 first = ps.key, per_line = (m->n + 1) / 2 * KEY_STEP;
+  for (guint w = 0; w < (st->sizes.nlines + 63) / 64; w++)
+    for (guint64 bits = st->lines_written[w]; bits != 0; bits &= bits - 1)
+      {
+        guint l = w * 64 + (guint) __builtin_ctzll (bits);
+        const FlLine *line = &st->lines[l];
+        guint64 differs = 0;
+        for (guint k = 0; k < m->n; k++)
+          differs |= (load ((const guint8 *) line + m->word[k].offset)
+                      ^ load ((const guint8 *) &plain + m->word[k].offset))
+                     & m->word[k].keep & ~m->word[k].identity;
+        if (differs == 0)
+          {
+            guint8 kind;
+            guint32 obj;
+            fl_state_line_identity (st, l, &kind, &obj);
+            if (line->kind == kind && line->obj == obj)
+              continue;
+          }
+        ps.key = first + l * per_line;
+        ps = pairs_masked (ps, (const guint8 *) line, sizeof (FlLine), m);
+      }
+  ps.key = first + st->sizes.nlines * per_line;
+  return ps;
+}
+
+static guint64
+pairs_finish (Pairs ps)
+{
+  guint64 h = ps.sum;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+
+/* One more value into a chained hash: for the few items hashed one by one below. */
+static inline guint64
+chain (guint64 h, guint64 v)
+{
+  h ^= v;
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 33);
+}
+
+guint64
+fl_state_semantic_hash (const FlState *st, FlStateView view)
+{
+  const Masks *mk = masks ();
+  const FlStateSizes *z = &st->sizes;
+  Pairs ps = { 0xcbf29ce484222325ull, 0 };
+  ps = pairs_bytes (ps, z, sizeof *z);
+  ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals);
+  ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
+  ps = pairs_lines (ps, st, &mk->line[view]);
+  ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
+  ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
+  ps = pairs_masked (ps, st->pages, z->npages * sizeof (FlPage), &mk->page[view]);
+  ps = pairs_bytes (ps, st->cache, z->ncache * sizeof (FlCacheEntry));
+  ps = pairs_bytes (ps, st->cache_index, z->ncache_index * sizeof (guint32));
+  ps = pairs_masked (ps, st->cbs, z->ncbs * sizeof (FlRcuCb), &mk->cb);
+  guint64 h = pairs_finish (ps);
+
+  /* the one order of step stamps that is state (see the top of the file) */
+  for (guint c = 0; c < z->ncpus; c++)
+    if (st->cpus[c].rcu_nesting > 0)
+      for (guint i = 0; i < z->ncbs; i++)
+        if (st->cbs[i].obj != 0)
+          {
+            guint64 before = st->cpus[c].rcu_since_step < st->cbs[i].queued_step;
+            h = chain (h, ((guint64) c << 40) + ((guint64) i << 8) + before
+                          + 0x9e3779b97f4a7c15ull);
+          }
+
+  /* the entries of live tables, the empty ones skipped (most are) eight at a time */
+  for (guint t = 0; t < z->ntables; t++)
+    {
+      if (st->tables[t].state == FL_OBJ_FREE || !fl_table_maybe_written (st, t))
+        continue;
+      const guint64 *e = fl_table_entries (st, t);
+      for (guint i = 0; i < FL_PTRS_PER_TABLE; i += 8)
+        {
+          if ((e[i] | e[i + 1] | e[i + 2] | e[i + 3] | e[i + 4] | e[i + 5] | e[i + 6]
+               | e[i + 7]) == 0)
+            continue;
+          for (guint j = i; j < i + 8; j++)
+            if (e[j] != 0)
+              h = chain (chain (h, ((guint64) t << 32) | j), e[j]);
+        }
+    }
+  return h;
+}

@@ -1,0 +1,321 @@
+/* The explorer's "same state" (fl_state_semantic_hash) against its definition, written here
+ * the plain way: every object copied, the fields left out zeroed, the bytes compared. The hash
+ * reads the objects in place through word masks; it must tell two states apart exactly when
+ * these bytes differ. Checked byte by byte (each byte of one object of each kind changed in
+ * turn), and over the states random schedules reach. */
+#include "fl-footprint.h"
+#include "fl-sim.h"
+
+#include <string.h>
+
+/* ---- the definition --------------------------------------------------------------------- */
+
+static void
+put (GByteArray *out, const void *data, gsize size)
+{
+  g_byte_array_append (out, data, (guint) size);
+}
+
+/* The state without time as bytes: equal bytes, the same state. */
+static GByteArray *
+image (const FlState *st, FlStateView view)
+{
+  const FlStateSizes *z = &st->sizes;
+  GByteArray *out = g_byte_array_new ();
+  put (out, z, sizeof *z);
+  FlGlobals g;
+  memcpy (&g, st->g, sizeof g);
+  g.step = g.now = g.rng = g.page_transfers = 0;
+  g.rcu.gp_started_step = 0;
+  g.sched_index = 0;
+  g.sched_steps = 0;
+  put (out, &g, sizeof g);
+  for (guint c = 0; c < z->ncpus; c++)
+    {
+      FlCpu cpu;
+      memcpy (&cpu, &st->cpus[c], sizeof cpu);
+      cpu.clock = cpu.held_until = cpu.wait_since = cpu.ipi_at = 0;
+      cpu.held_line = 0;
+      cpu.rcu_since_step = 0;
+      /* who hid a walk's VMA only explains a miss: history */
+      cpu.spf_hidden_node = cpu.spf_hidden_subject = cpu.spf_hidden_cpu = 0;
+      cpu.spf_hidden_action = 0;
+      cpu.spf_hidden_step = 0;
+      put (out, &cpu, sizeof cpu);
+    }
+  for (guint l = 0; l < z->nlines; l++)
+    {
+      FlLine line;
+      memcpy (&line, &st->lines[l], sizeof line);
+      line.busy_until = 0;
+      line.transfers = line.own_copy = line.overtook = line.last_from = line.last_to = 0;
+      line.rfo_arrive = line.rfo_start = line.rfo_before = line.rfo_busy_end = 0;
+      memset (line.rfo_takers, 0, sizeof line.rfo_takers);
+      line.rfo_prev = 0;
+      line.rfo_load = 0;
+      if (view == FL_STATE_OUTCOME)
+        {
+          memset (line.sharers, 0, sizeof line.sharers);
+          line.owner = -1;
+          line.owner_state = 0;
+        }
+      put (out, &line, sizeof line);
+    }
+  put (out, st->vmas, z->nvmas * sizeof (FlVma));
+  put (out, st->tables, z->ntables * sizeof (FlTable));
+  for (guint p = 0; p < z->npages; p++)
+    {
+      FlPage page;
+      memcpy (&page, &st->pages[p], sizeof page);
+      if (view == FL_STATE_OUTCOME)
+        page.line_owner = 0;
+      put (out, &page, sizeof page);
+    }
+  put (out, st->cache, z->ncache * sizeof (FlCacheEntry));
+  put (out, st->cache_index, z->ncache_index * sizeof (guint32));
+  for (guint i = 0; i < z->ncbs; i++)
+    {
+      FlRcuCb cb;
+      memcpy (&cb, &st->cbs[i], sizeof cb);
+      cb.queued_step = 0;
+      put (out, &cb, sizeof cb);
+    }
+  /* the one order of step stamps that is state */
+  for (guint c = 0; c < z->ncpus; c++)
+    if (st->cpus[c].rcu_nesting > 0)
+      for (guint i = 0; i < z->ncbs; i++)
+        if (st->cbs[i].obj != 0)
+          {
+            guint32 pair[3] = { c, i, st->cpus[c].rcu_since_step < st->cbs[i].queued_step };
+            put (out, pair, sizeof pair);
+          }
+  /* the non-empty entries of live tables, where they are */
+  for (guint32 t = 0; t < z->ntables; t++)
+    if (st->tables[t].state != FL_OBJ_FREE)
+      for (guint32 i = 0; i < FL_PTRS_PER_TABLE; i++)
+        {
+          guint64 e = fl_table_entries (st, t)[i];
+          if (e != 0)
+            {
+              guint64 entry[3] = { t, i, e };
+              put (out, entry, sizeof entry);
+            }
+        }
+  return out;
+}
+
+static gboolean
+same_image (GByteArray *a, GByteArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, a->len) == 0;
+}
+
+/* ---- byte by byte ----------------------------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  guint8     *base;
+  gsize       size;      /* one object */
+  guint       count;
+  void      (*take) (FlState *st, guint id);   /* its writer's accessor, if it has one */
+} Region;
+
+static void
+take_line (FlState *st, guint id)
+{
+  fl_line_rw (st, id);
+}
+
+/* Each byte of one object of each region changed in turn: the hash changes exactly when the
+ * definition's bytes do, in both views. */
+static void
+check_every_byte (FlState *st)
+{
+  Region regions[] = {
+    { "globals", (guint8 *) st->g, sizeof (FlGlobals), 1 },
+    { "cpus", (guint8 *) st->cpus, sizeof (FlCpu), st->sizes.ncpus },
+    { "lines", (guint8 *) st->lines, sizeof (FlLine), st->sizes.nlines, take_line },
+    { "vmas", (guint8 *) st->vmas, sizeof (FlVma), st->sizes.nvmas },
+    { "tables", (guint8 *) st->tables, sizeof (FlTable), st->sizes.ntables },
+    { "pages", (guint8 *) st->pages, sizeof (FlPage), st->sizes.npages },
+    { "cache", (guint8 *) st->cache, sizeof (FlCacheEntry), st->sizes.ncache },
+    { "cache index", (guint8 *) st->cache_index, sizeof (guint32), st->sizes.ncache_index },
+    { "callbacks", (guint8 *) st->cbs, sizeof (FlRcuCb), st->sizes.ncbs },
+  };
+  for (FlStateView view = FL_STATE_OUTCOME; view <= FL_STATE_COMMUTE; view++)
+    {
+      g_autoptr (GByteArray) before = image (st, view);
+      guint64 hash = fl_state_semantic_hash (st, view);
+      for (guint r = 0; r < G_N_ELEMENTS (regions); r++)
+        {
+          const Region *g = &regions[r];
+          /* the first object, one in the middle and the last: the masks repeat, and a
+           * region's last object ends it (a page is 28 bytes, not whole words) */
+          guint objects[3] = { 0, g->count / 2, g->count - 1 };
+          for (guint o = 0; o < 3; o++)
+            for (gsize b = 0; b < g->size; b++)
+              {
+                guint8 *byte = g->base + objects[o] * g->size + b;
+                if (g->take != NULL)
+                  g->take (st, objects[o]);
+                guint8 was = *byte;
+                *byte ^= 0x5a;
+                g_autoptr (GByteArray) after = image (st, view);
+                gboolean differs = !same_image (before, after);
+                gboolean hashes_apart = fl_state_semantic_hash (st, view) != hash;
+                if (differs != hashes_apart)
+                  g_error ("%s view: byte %" G_GSIZE_FORMAT " of object %u of %s changed: "
+                           "the definition says %s, the hash %s",
+                           view == FL_STATE_OUTCOME ? "outcome" : "commute", b, objects[o],
+                           g->name, differs ? "another state" : "the same",
+                           hashes_apart ? "another" : "the same");
+                *byte = was;
+              }
+        }
+      /* entries of live tables count, those of free ones not */
+      static const guint at[] = { 0, 3, 8, 255, FL_PTRS_PER_TABLE - 1 };
+      for (guint32 t = 0; t < st->sizes.ntables; t++)
+        for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+          {
+            guint64 *e = &fl_table_entries_rw (st, t)[at[i]];
+            guint64 was = *e;
+            *e ^= G_GUINT64_CONSTANT (1) << 40;
+            gboolean live = st->tables[t].state != FL_OBJ_FREE;
+            g_assert_cmpint (fl_state_semantic_hash (st, view) != hash, ==, live);
+            *e = was;
+          }
+      g_assert_cmpuint (fl_state_semantic_hash (st, view), ==, hash);
+    }
+}
+
+static FlSim *
+sim_of (const char *id, const char *key, const char *value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlConfig config = sc->config;
+  if (key != NULL)
+    g_assert_true (fl_config_set (&config, key, value, &error));
+  config.cost.hold = 0;
+  FlSim *sim = fl_sim_new (sc, &config, sc->seed, &error);
+  g_assert_no_error (error);
+  fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
+  return sim;
+}
+
+static guint64
+xorshift (guint64 *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* A step of a CPU picked at random among those that can; FALSE at the end. */
+static gboolean
+random_step (FlSim *sim, guint ncpus, guint64 *rng)
+{
+  guint start = (guint) (xorshift (rng) % ncpus);
+  for (guint k = 0; k < ncpus; k++)
+    if (fl_sim_step_cpu (sim, (start + k) % ncpus))
+      return TRUE;
+  fl_sim_step (sim);
+  return FALSE;
+}
+
+/* States in the middle of a race (an RCU callback queued, page tables live, lines held),
+ * every byte of them changed in turn. */
+static void
+test_every_byte (gconstpointer data)
+{
+  const char *id = data;
+  g_autoptr (FlSim) sim = sim_of (id, NULL, NULL);
+  guint ncpus = fl_sim_get_config (sim)->cpus;
+  guint64 rng = 7;
+  for (guint i = 0; i < 60 && random_step (sim, ncpus, &rng); i++)
+    ;
+  FlState copy = { 0 };
+  fl_state_copy (&copy, fl_sim_get_state (sim));
+  check_every_byte (&copy);
+  fl_state_clear (&copy);
+}
+
+/* What lets checkpoints and the hash skip a line or a table unread: it is at rest unless it
+ * was taken for writing since it was last known at rest (FlState.lines_written). */
+static void
+unmarked_at_rest (const FlState *st)
+{
+  for (guint l = 0; l < st->sizes.nlines; l++)
+    if (!fl_line_maybe_written (st, l))
+      {
+        FlLine rest;
+        fl_state_line_at_rest (st, l, &rest);
+        g_assert_cmpmem (&st->lines[l], sizeof rest, &rest, sizeof rest);
+      }
+  for (guint32 t = 0; t < st->sizes.ntables; t++)
+    if (!fl_table_maybe_written (st, t))
+      for (guint i = 0; i < FL_PTRS_PER_TABLE; i++)
+        g_assert_cmpuint (fl_table_entries (st, t)[i], ==, 0);
+}
+
+/* The states of random schedules, seeks back included: the hash partitions them as the
+ * definition does. */
+static void
+test_reached_states (gconstpointer data)
+{
+  const char *id = data;
+  for (FlStateView view = FL_STATE_OUTCOME; view <= FL_STATE_COMMUTE; view++)
+    {
+      g_autoptr (FlSim) sim = sim_of (id, NULL, NULL);
+      guint ncpus = fl_sim_get_config (sim)->cpus;
+      g_autoptr (GHashTable) by_image = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                               (GDestroyNotify) g_bytes_unref,
+                                                               g_free);
+      g_autoptr (GHashTable) by_hash = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                              g_free, NULL);
+      guint64 rng = 11;
+      for (guint run = 0; run < 40; run++)
+        {
+          fl_sim_seek (sim, xorshift (&rng) % (fl_sim_get_step (sim) + 1));
+          do
+            {
+              unmarked_at_rest (fl_sim_get_state (sim));
+              guint64 hash = fl_state_semantic_hash (fl_sim_get_state (sim), view);
+              GByteArray *bytes = image (fl_sim_get_state (sim), view);
+              GBytes *key = g_byte_array_free_to_bytes (bytes);
+              guint64 *known = g_hash_table_lookup (by_image, key);
+              if (known != NULL)
+                {
+                  g_assert_cmpuint (*known, ==, hash);
+                  g_bytes_unref (key);
+                  continue;
+                }
+              /* a new state: no other may have its hash */
+              g_assert_false (g_hash_table_contains (by_hash, &hash));
+              g_hash_table_add (by_hash, g_memdup2 (&hash, sizeof hash));
+              g_hash_table_insert (by_image, key, g_memdup2 (&hash, sizeof hash));
+            }
+          while (random_step (sim, ncpus, &rng));
+        }
+      /* the runs met again states they had seen, and saw many */
+      g_assert_cmpuint (g_hash_table_size (by_image), >, 100);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  static const char *const ids[] = { "spf-vs-munmap", "spf-tlb-ipi", "spf-mmap-cache-race",
+                                     "spf-two-vs-munmap", "refcount-vs-munmap" };
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autofree char *bytes = g_strdup_printf ("/semantic-hash/every-byte/%s", ids[i]);
+      g_autofree char *states = g_strdup_printf ("/semantic-hash/reached-states/%s", ids[i]);
+      g_test_add_data_func (bytes, ids[i], test_every_byte);
+      g_test_add_data_func (states, ids[i], test_reached_states);
+    }
+  return g_test_run ();
+}
