@@ -69,7 +69,7 @@ bitmap_bytes (gsize count)
 }
 
 static gboolean
-bit (const guint64 *bits, gsize k)
+is_marked (const guint64 *bits, gsize k)
 {
   return (bits[k / 64] >> (k % 64)) & 1;
 }
@@ -171,7 +171,7 @@ save (const FlState *st, guint8 *block)
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (bit (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
+        if (is_marked (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
             memcpy (block + off, slots + k * r[i].size, r[i].size);
@@ -218,12 +218,12 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
       off += bits;
       guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (bit (kept, k))
+        if (is_marked (kept, k))
           {
             memcpy (slots + k * r[i].size, block + off, r[i].size);
             off += r[i].size;
           }
-        else if (!same || (bit (*r[i].written, k)
+        else if (!same || (is_marked (*r[i].written, k)
                            && !at_rest (st, &r[i], k, slots + k * r[i].size)))
           make_rest (st, &r[i], k, slots + k * r[i].size);   /* (new slots hold anything) */
       memcpy (*r[i].written, kept, bits);
