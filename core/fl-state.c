@@ -21,14 +21,13 @@ static const Rest line_rest = { line_is_at_rest, line_make_rest };
 
 /* One array of the state as a region of the block: where, how many, how big. The lines and
  * the page tables' entries are most of the state's bytes (a line 144, a table 4 KiB, for the
- * capacity past those in use too), and most of their slots stay as they were made: each has
- * a bitmap beside the state of the slots written since (see FlState.lines_written), and
- * their `rest`. */
+ * capacity past those in use too), and most of their slots stay as they were made: those two
+ * are tracked (FlTracked), with their `rest`. */
 typedef struct {
-  gpointer *base;
-  gsize     count;
-  gsize     size;
-  guint64 **written;        /* NULL: a plain region */
+  gpointer  *base;
+  gsize      count;
+  gsize      size;
+  FlTracked *tracked;       /* NULL: a plain region */
   const Rest *rest;         /* NULL: zeros */
 } Region;
 
@@ -38,11 +37,11 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
-    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, &line_rest },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->line_marks, &line_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
     { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
-      &st->ptes_written },
+      &st->pte_marks },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
@@ -72,6 +71,29 @@ static gboolean
 bit (const guint64 *bits, gsize k)
 {
   return (bits[k / 64] >> (k % 64)) & 1;
+}
+
+/* The bits and sums of @count slots, the bits clear (slots at rest add nothing to the hash),
+ * or grown from @have slots to @count (the new ones at rest too; bits past the slots are
+ * always clear). */
+static void
+tracked_grow (FlTracked *t, gsize have, gsize count)
+{
+  gsize was = bitmap_bytes (have), bytes = MAX (bitmap_bytes (count), 8);
+  t->written = g_realloc (t->written, bytes);
+  t->unhashed = g_realloc (t->unhashed, bytes);
+  memset ((guint8 *) t->written + was, 0, bytes - was);
+  memset ((guint8 *) t->unhashed + was, 0, bytes - was);
+  t->sum = g_realloc_n (t->sum, MAX (count, 1), sizeof (guint64));
+  memset (t->sum + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
+}
+
+static void
+tracked_clear (FlTracked *t)
+{
+  g_clear_pointer (&t->written, g_free);
+  g_clear_pointer (&t->unhashed, g_free);
+  g_clear_pointer (&t->sum, g_free);
 }
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
@@ -105,7 +127,7 @@ fl_state_bytes (const FlStateSizes *sizes)
   gsize off = 0;
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
-    off = align (off) + (r[i].written ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
+    off = align (off) + (r[i].tracked ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
   return off;
 }
 
@@ -126,9 +148,9 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   for (guint i = 0; i < n; i++)
     {
       *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
-      if (r[i].written == NULL)
+      if (r[i].tracked == NULL)
         continue;
-      *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+      tracked_grow (r[i].tracked, 0, r[i].count);
       for (gsize k = 0; r[i].rest != NULL && k < r[i].count; k++)
         make_rest (st, &r[i], k, (guint8 *) *r[i].base + k * r[i].size);
     }
@@ -142,8 +164,8 @@ fl_state_clear (FlState *st)
   for (guint i = 0; i < n; i++)
     {
       g_clear_pointer (r[i].base, g_free);
-      if (r[i].written)
-        g_clear_pointer (r[i].written, g_free);
+      if (r[i].tracked)
+        tracked_clear (r[i].tracked);
     }
 }
 
@@ -160,7 +182,7 @@ save (const FlState *st, guint8 *block)
       gsize at = align (off), len = r[i].count * r[i].size;
       memset (block + off, 0, at - off);
       off = at;
-      if (!r[i].written)
+      if (!r[i].tracked)
         {
           memcpy (block + off, *r[i].base, len);
           off += len;
@@ -171,7 +193,7 @@ save (const FlState *st, guint8 *block)
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (bit (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
+        if (bit (r[i].tracked->written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
             memcpy (block + off, slots + k * r[i].size, r[i].size);
@@ -205,28 +227,44 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
       off = align (off);
       if (!same)
         *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
-      if (!r[i].written)
+      if (!r[i].tracked)
         {
           memcpy (*r[i].base, block + off, len);
           off += len;
           continue;
         }
+      /* a slot the restore writes is marked for the hash; one the same already is not (most
+       * are: a seek goes back a few steps), nor one at rest that stays so */
+      FlTracked *t = r[i].tracked;
       gsize bits = bitmap_bytes (r[i].count);
       if (!same)
-        *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
+        {
+          tracked_grow (t, 0, r[i].count);
+          for (gsize k = 0; k < r[i].count; k++)   /* new slots hold anything */
+            t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+        }
       const guint64 *kept = (const guint64 *) (block + off);
       off += bits;
       guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (bit (kept, k))
-          {
-            memcpy (slots + k * r[i].size, block + off, r[i].size);
-            off += r[i].size;
-          }
-        else if (!same || (bit (*r[i].written, k)
-                           && !at_rest (st, &r[i], k, slots + k * r[i].size)))
-          make_rest (st, &r[i], k, slots + k * r[i].size);   /* (new slots hold anything) */
-      memcpy (*r[i].written, kept, bits);
+        {
+          guint8 *slot = slots + k * r[i].size;
+          if (bit (kept, k))
+            {
+              if (!same || memcmp (slot, block + off, r[i].size) != 0)
+                {
+                  memcpy (slot, block + off, r[i].size);
+                  t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+                }
+              off += r[i].size;
+            }
+          else if (!same || (bit (t->written, k) && !at_rest (st, &r[i], k, slot)))
+            {
+              make_rest (st, &r[i], k, slot);
+              t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+            }
+        }
+      memcpy (t->written, kept, bits);
     }
 }
 
@@ -349,17 +387,6 @@ line_make_rest (const FlState *st, gsize slot, guint8 *bytes)
   memcpy (bytes, &rest, sizeof rest);
 }
 
-/* A region's bitmap grown from @have slots to @now: the new slots are at rest, their bits
- * clear (bits past the slots are). */
-static guint64 *
-grow_bitmap (guint64 *bits, guint have, guint now)
-{
-  gsize was = (have + 63) / 64, words = (now + 63) / 64;
-  bits = g_renew (guint64, bits, MAX (words, 1));
-  memset (bits + was, 0, (words - was) * sizeof (guint64));
-  return bits;
-}
-
 /* Grows *array, of *n slots of `size` bytes, to hold slot `id` (at most `max`).
  * Returns: whether it grew. */
 static gboolean
@@ -383,7 +410,7 @@ need_line (FlState *st, guint l)
     return;
   for (guint i = have; i < st->sizes.nlines; i++)
     fl_state_line_at_rest (st, i, (FlLine *) &st->lines[i]);
-  st->lines_written = grow_bitmap (st->lines_written, have, st->sizes.nlines);
+  tracked_grow (&st->line_marks, have, st->sizes.nlines);
 }
 
 /* Lines exist for every slot below a capacity: the painters and counters walk them all. */
@@ -405,7 +432,7 @@ fl_state_need_table (FlState *st, guint32 id)
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
-  st->ptes_written = grow_bitmap (st->ptes_written, have, st->sizes.ntables);
+  tracked_grow (&st->pte_marks, have, st->sizes.ntables);
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
   need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
 }
