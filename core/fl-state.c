@@ -214,17 +214,24 @@ fl_state_save (const FlState *st, guint8 *block)
 void
 fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
-  Region r[10];
+  Region r[10], had[10];
   gsize off = 0;
-  /* a seek back within the same capacities (the explorer's, thousands a second) keeps the
-   * arrays where they are */
-  gboolean same = st->g != NULL && memcmp (&st->sizes, sizes, sizeof *sizes) == 0;
+  /* where the lines lie is set once per simulation (fl_line_of_*): another layout is
+   * another machine, nothing of whose slots is known */
+  gboolean fresh = st->g == NULL || st->sizes.line_vmas != sizes->line_vmas
+                   || st->sizes.line_tables != sizes->line_tables
+                   || st->sizes.line_refs != sizes->line_refs
+                   || st->sizes.line_nodes != sizes->line_nodes;
+  regions (st, &st->sizes, had);
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
       gsize len = r[i].count * r[i].size;
       off = align (off);
+      /* a seek back within the same capacity of an array (the explorer's, thousands a second)
+       * keeps it where it is, and what is known of its slots */
+      gboolean same = !fresh && had[i].count == r[i].count;
       if (!same)
         *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
       if (!r[i].tracked)
