@@ -86,6 +86,8 @@ tracked_grow (FlTracked *t, gsize have, gsize count)
   memset ((guint8 *) t->unhashed + was, 0, bytes - was);
   t->sum = g_realloc_n (t->sum, MAX (count, 1), sizeof (guint64));
   memset (t->sum + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
+  t->version = g_realloc_n (t->version, MAX (count, 1), sizeof (guint64));
+  memset (t->version + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
 }
 
 static void
@@ -94,6 +96,23 @@ tracked_clear (FlTracked *t)
   g_clear_pointer (&t->written, g_free);
   g_clear_pointer (&t->unhashed, g_free);
   g_clear_pointer (&t->sum, g_free);
+  g_clear_pointer (&t->version, g_free);
+}
+
+/* A number no other state of the process has had. */
+static guint64
+new_identity (void)
+{
+  static guint64 last;
+  return __atomic_add_fetch (&last, 1, __ATOMIC_RELAXED);
+}
+
+/* The block begins with the state's identity and a version for each of its tracked slots
+ * (those of the slots kept): fl_state_hash leaves them out, being no part of the state. */
+static gsize
+header_bytes (const FlStateSizes *z)
+{
+  return align (8 + 8 * ((gsize) z->nlines + z->ntables));
 }
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
@@ -124,7 +143,7 @@ fl_state_bytes (const FlStateSizes *sizes)
 {
   FlState dummy;
   Region r[10];
-  gsize off = 0;
+  gsize off = header_bytes (sizes);
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
     off = align (off) + (r[i].tracked ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
@@ -144,6 +163,7 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   Region r[10];
   memset (st, 0, sizeof *st);
   st->sizes = *sizes;
+  st->identity = new_identity ();
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
@@ -170,12 +190,16 @@ fl_state_clear (FlState *st)
 }
 
 /* Writes at most fl_state_bytes(): fewer when lines and page tables are at rest.
- * Returns: the bytes written. */
+ * Returns: the bytes written; the state's own start at @content. */
 static gsize
-save (const FlState *st, guint8 *block)
+save (const FlState *st, guint8 *block, gsize *content)
 {
   Region r[10];
-  gsize off = 0;
+  gsize off = header_bytes (&st->sizes);
+  guint64 *versions = (guint64 *) block;   /* only the kept slots' are written, and read */
+  versions[0] = st->identity;
+  versions++;
+  *content = off;
   guint n = regions ((FlState *) st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
     {
@@ -196,9 +220,11 @@ save (const FlState *st, guint8 *block)
         if (bit (r[i].tracked->written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+            versions[k] = r[i].tracked->version[k];
             memcpy (block + off, slots + k * r[i].size, r[i].size);
             off += r[i].size;
           }
+      versions += r[i].count;
     }
   return off;
 }
@@ -206,7 +232,8 @@ save (const FlState *st, guint8 *block)
 void
 fl_state_save (const FlState *st, guint8 *block)
 {
-  save (st, block);
+  gsize content;
+  save (st, block, &content);
 }
 
 /* Takes the sizes of the block: a checkpoint from before an array grew shrinks it back, so
@@ -215,13 +242,19 @@ void
 fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
   Region r[10], had[10];
-  gsize off = 0;
+  gsize off = header_bytes (sizes);
+  const guint64 *versions = (const guint64 *) block;
   /* where the lines lie is set once per simulation (fl_line_of_*): another layout is
    * another machine, nothing of whose slots is known */
   gboolean fresh = st->g == NULL || st->sizes.line_vmas != sizes->line_vmas
                    || st->sizes.line_tables != sizes->line_tables
                    || st->sizes.line_refs != sizes->line_refs
                    || st->sizes.line_nodes != sizes->line_nodes;
+  if (st->g == NULL)
+    st->identity = new_identity ();
+  /* a checkpoint of this state's: its versions are comparable with the state's */
+  gboolean own = versions[0] == st->identity;
+  versions++;
   regions (st, &st->sizes, had);
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
@@ -241,7 +274,8 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
           continue;
         }
       /* a slot the restore writes is marked for the hash; one the same already is not (most
-       * are: a seek goes back a few steps), nor one at rest that stays so */
+       * are: a seek goes back a few steps, and its versions say so), nor one at rest that
+       * stays so. Slots from another state take new versions. */
       FlTracked *t = r[i].tracked;
       gsize bits = bitmap_bytes (r[i].count);
       if (!same)
@@ -258,10 +292,11 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
           guint8 *slot = slots + k * r[i].size;
           if (bit (kept, k))
             {
-              if (!same || memcmp (slot, block + off, r[i].size) != 0)
+              if (!same || !own || t->version[k] != versions[k])
                 {
                   memcpy (slot, block + off, r[i].size);
                   t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+                  t->version[k] = own ? versions[k] : ++t->next;
                 }
               off += r[i].size;
             }
@@ -269,9 +304,11 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
             {
               make_rest (st, &r[i], k, slot);
               t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+              t->version[k] = 0;
             }
         }
       memcpy (t->written, kept, bits);
+      versions += r[i].count;
     }
 }
 
@@ -295,8 +332,10 @@ fl_state_copy (FlState *dst, const FlState *src)
 guint64
 fl_state_hash (const FlState *st)
 {
-  g_autofree guint8 *block = g_malloc (fl_state_bytes (&st->sizes));
-  gsize bytes = save (st, block);
+  g_autofree guint8 *whole = g_malloc (fl_state_bytes (&st->sizes));
+  gsize content, end = save (st, whole, &content);
+  const guint8 *block = whole + content;
+  gsize bytes = end - content;
   guint64 h = 0xcbf29ce484222325ull;
   const guint64 *words = (const guint64 *) block;
   gsize n = bytes / 8;

@@ -319,6 +319,11 @@ typedef struct {
    * it, and what the slot added to it then; a clear bit means that is still what it adds. */
   guint64 *unhashed;
   guint64 *sum;
+  /* A number per slot, a new one (from `next`) each time the slot is taken for writing, 0
+   * at rest as made: the same number, the same bytes. A checkpoint keeps them, and a seek
+   * copies a slot only when its number differs from the checkpoint's. */
+  guint64 *version;
+  guint64  next;
 } FlTracked;
 
 /* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
@@ -336,6 +341,7 @@ typedef struct {
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
   FlTracked    line_marks, pte_marks;
+  guint64      identity;    /* whose versions those are: one number per state in a process */
 } FlState;
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
@@ -466,11 +472,12 @@ fl_table_entries (const FlState *st, guint32 table)
 }
 
 static inline void
-fl_tracked_mark (const FlTracked *t, guint slot)
+fl_tracked_mark (FlTracked *t, guint slot)
 {
   guint64 bit = G_GUINT64_CONSTANT (1) << (slot % 64);
   t->written[slot / 64] |= bit;
   t->unhashed[slot / 64] |= bit;
+  t->version[slot] = ++t->next;
 }
 
 static inline gboolean
