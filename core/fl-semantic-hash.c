@@ -6,8 +6,9 @@
  * step next):
  *   - the step, `now`, the CPUs' clocks (clock, held_until, wait_since, ipi_at) and the line
  *     each last wrote (held_line: the hold, which the explorer turns off), a line's
- *     busy_until and the arbitration's record of requests still crossing to it (when they
- *     arrive and what they were booked at: docs/model.md, "Arbitration");
+ *     busy_until and the arbitration's record of the requests still crossing to it (rfo_*:
+ *     when they arrive, what they were booked at, whose they are, whether one is a load:
+ *     docs/model.md, "Arbitration");
  *   - statistics: line transfers, own_copy, overtook, last_from/last_to, page_transfers;
  *   - the dice and the script's position (rng, sched_index, sched_steps: the search picks
  *     every step);
@@ -21,11 +22,13 @@
  * Page tables' entries count only for live tables (a free table's mean nothing: an allocation
  * clears them), each non-empty one with its table and index.
  *
- * The objects are hashed where they lie: each kind of object has a mask per 64-bit word,
- * built once from the offsetof and sizeof of the fields left out, and only the words the
- * mask keeps something of are read (a line keeps 7 of its 18, 3 in the outcome view). Lines
- * at rest and tables with no entries are known without reading them (FlState.lines_written,
- * ptes_written), and count for nothing. */
+ * How, so that the explorer can ask at every state it reaches: the objects are hashed where
+ * they lie, each kind through a mask per 64-bit word built once from the offsetof and sizeof
+ * of the fields left out; the words are summed in pairs, a pair of zeros adding nothing. The
+ * lines and the tables' entries are most of the state's bytes, and most of them are at rest
+ * (untouched, or empty): what is kept beside the state (FlTracked) says which may not be,
+ * without reading them, and what each of those added when the hash last read it, so only
+ * the few written since are read again. */
 #include "fl-footprint.h"
 
 #include <stddef.h>
@@ -65,9 +68,10 @@ static const Field left_out_page_outcome[] = { OUT (FlPage, line_owner) };
 
 static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
 
-/* The words of an array of objects the hash reads, as a pattern that repeats every `period`
+/* The bits of an array of objects the hash reads, as a pattern that repeats every `period`
  * words: objects whose size is not a multiple of 8 (a page is 28 bytes) repeat their
- * pattern every few objects. Only words with something kept are listed. */
+ * pattern every few objects. The words with something kept are listed too: a line is read
+ * by those. */
 #define MASK_MAX_WORDS 256
 
 typedef struct {
