@@ -298,7 +298,7 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   guint32 parent = (guint32) f->a[0];
   guint level = (guint) f->a[1];
-  guint64 *entry = &fl_table_entries_rw (st, parent)[fl_walk_index (level + 1, f->a[2])];
+  guint32 index = fl_walk_index (level + 1, f->a[2]);
   switch (f->pc)
     {
     case FL_LOC_PGTABLE_ALLOC_alloc:
@@ -316,9 +316,9 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_PGTABLE_ALLOC_populate:
       fl_touch (sim, cpu, fl_line_of_table (st, parent), FL_ACCESS_WRITE);
-      if (*entry == 0)
+      if (fl_table_entries (st, parent)[index] == 0)
         {
-          *entry = f->a[3];
+          fl_table_entries_rw (st, parent)[index] = f->a[3];
           st->tables[parent].used++;
           fl_ev (sim, FL_EV_STORE, parent, (guint32) f->a[3]);
         }

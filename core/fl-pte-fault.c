@@ -20,8 +20,15 @@ table_of (const FlFrame *f)
   return fl_ref_id ((guint32) f->a[5]);
 }
 
-static guint64 *
+static const guint64 *
 pte_of (FlSim *sim, const FlFrame *f)
+{
+  return &fl_table_entries (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
+}
+
+/* The same PTE, to write. */
+static guint64 *
+pte_rw (FlSim *sim, const FlFrame *f)
 {
   return &fl_table_entries_rw (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
 }
@@ -43,7 +50,7 @@ static void
 set_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 value)
 {
   FlState *st = &sim->st;
-  guint64 *pte = pte_of (sim, f);
+  guint64 *pte = pte_rw (sim, f);
   fl_check_table (sim, cpu, (guint32) f->a[5]);
   fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
   if (*pte == 0 && value != 0)
@@ -430,7 +437,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* ptep_clear_flush: the old translation must be gone from every TLB before the new
          * page appears, and the IPIs are sent while we still hold the PTE lock */
-        guint64 *pte = pte_of (sim, f);
+        guint64 *pte = pte_rw (sim, f);
         fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
         *pte = 0;
         fl_oracle_pte_written (sim, table_of (f));

@@ -6,8 +6,9 @@
  * step next):
  *   - the step, `now`, the CPUs' clocks (clock, held_until, wait_since, ipi_at) and the line
  *     each last wrote (held_line: the hold, which the explorer turns off), a line's
- *     busy_until and the arbitration's record of requests still crossing to it (when they
- *     arrive and what they were booked at: docs/model.md, "Arbitration");
+ *     busy_until and the arbitration's record of the requests still crossing to it (rfo_*:
+ *     when they arrive, what they were booked at, whose they are, whether one is a load:
+ *     docs/model.md, "Arbitration");
  *   - statistics: line transfers, own_copy, overtook, last_from/last_to, page_transfers;
  *   - who hid a speculative walk's VMA (spf_hidden_*): it explains a miss, decides nothing;
  *   - the dice and the script's position (rng, sched_index, sched_steps: the search picks
@@ -22,11 +23,13 @@
  * Page tables' entries count only for live tables (a free table's mean nothing: an allocation
  * clears them), each non-empty one with its table and index.
  *
- * The objects are hashed where they lie: each kind of object has a mask per 64-bit word,
- * built once from the offsetof and sizeof of the fields left out, and only the words the
- * mask keeps something of are read (a line keeps 7 of its 18, 3 in the outcome view). Lines
- * at rest and tables with no entries are known without reading them (FlState.lines_written,
- * ptes_written), and count for nothing. */
+ * How, so that the explorer can ask at every state it reaches: the objects are hashed where
+ * they lie, each kind through a mask per 64-bit word built once from the offsetof and sizeof
+ * of the fields left out; the words are summed in pairs, a pair of zeros adding nothing. The
+ * lines and the tables' entries are most of the state's bytes, and most of them are at rest
+ * (untouched, or empty): what is kept beside the state (FlTracked) says which may not be,
+ * without reading them, and what each of those added when the hash last read it, so only
+ * the few written since are read again. */
 #include "fl-footprint.h"
 
 #include <stddef.h>
@@ -69,9 +72,10 @@ static const Field left_out_page_outcome[] = { OUT (FlPage, line_owner) };
 
 static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
 
-/* The words of an array of objects the hash reads, as a pattern that repeats every `period`
+/* The bits of an array of objects the hash reads, as a pattern that repeats every `period`
  * words: objects whose size is not a multiple of 8 (a page is 28 bytes) repeat their
- * pattern every few objects. Only words with something kept are listed. */
+ * pattern every few objects. The words with something kept are listed too: a line is read
+ * by those. */
 #define MASK_MAX_WORDS 256
 
 typedef struct {
@@ -81,9 +85,10 @@ typedef struct {
 } Word;
 
 typedef struct {
-  guint period;                   /* words */
-  guint n;                        /* words listed */
-  Word  word[MASK_MAX_WORDS];
+  guint   period;                 /* words */
+  guint64 all[MASK_MAX_WORDS];    /* the bits that count of each word of the period */
+  guint   n;                      /* the words with some, listed (for lines) */
+  Word    word[MASK_MAX_WORDS];
 } Mask;
 
 typedef struct {
@@ -110,6 +115,7 @@ build_mask (Mask *m, gsize object_size, const Field *out, guint n_out)
     {
       guint64 bits;
       memcpy (&bits, keep + w * 8, 8);
+      m->all[w] = bits;
       if (bits != 0)
         m->word[m->n++] = (Word) { w * 8, bits, 0 };
     }
@@ -216,79 +222,156 @@ load_tail (const guint8 *p, gsize bytes)
   return w;
 }
 
+/* @n words from @p, each masked by @keep (NULL: all its bits), paired in order; four at a time
+ * first, which are mostly all zero. */
+static inline Pairs
+pairs_words (Pairs ps, const guint8 *p, gsize n, const guint64 *keep)
+{
+  gsize i = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      guint64 a = load (p + 8 * i), b = load (p + 8 * i + 8), c = load (p + 8 * i + 16),
+              d = load (p + 8 * i + 24);
+      if (keep != NULL)
+        a &= keep[i], b &= keep[i + 1], c &= keep[i + 2], d &= keep[i + 3];
+      if ((a | b | c | d) == 0)
+        {
+          ps.key += 2 * KEY_STEP;
+          continue;
+        }
+      ps = pairs_add (ps, a, b);
+      ps = pairs_add (ps, c, d);
+    }
+  for (; i < n; i += 2)
+    {
+      guint64 a = load (p + 8 * i), b = i + 1 < n ? load (p + 8 * i + 8) : 0;
+      if (keep != NULL)
+        a &= keep[i], b &= i + 1 < n ? keep[i + 1] : 0;
+      ps = pairs_add (ps, a, b);
+    }
+  return ps;
+}
+
 /* Every byte of a region. Its length comes from the sizes, which are hashed first. */
 static Pairs
 pairs_bytes (Pairs ps, const void *data, gsize bytes)
 {
-  const guint8 *p = data;
-  gsize words = bytes / 8, i = 0;
-  for (; i + 2 <= words; i += 2)
-    ps = pairs_add (ps, load (p + i * 8), load (p + i * 8 + 8));
-  guint64 a = i < words ? load (p + 8 * i++) : 0;
-  guint64 b = load_tail (p + 8 * i, bytes % 8);
-  return pairs_add (ps, a, b);
+  ps = pairs_words (ps, data, bytes / 8, NULL);
+  return pairs_add (ps, load_tail ((const guint8 *) data + bytes / 8 * 8, bytes % 8), 0);
 }
 
-/* The words of a region @m keeps: whole periods in pairs, then what is left of the last. */
+/* The bits @m keeps of a region: its periods word by word, then what is left of the last. */
 static Pairs
 pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
 {
   const guint8 *p = data;
-  const Word *w = m->word;
   gsize period = (gsize) m->period * 8, whole = bytes / period;
   for (gsize o = 0; o < whole; o++, p += period)
-    {
-      guint k = 0;
-      for (; k + 2 <= m->n; k += 2)
-        ps = pairs_add (ps, load (p + w[k].offset) & w[k].keep,
-                        load (p + w[k + 1].offset) & w[k + 1].keep);
-      if (k < m->n)
-        ps = pairs_add (ps, load (p + w[k].offset) & w[k].keep, 0);
-    }
+    ps = pairs_words (ps, p, m->period, m->all);
   gsize rest = bytes - whole * period;
-  for (guint k = 0; k < m->n && w[k].offset < rest; k++)
-    {
-      gsize left = rest - w[k].offset;
-      guint64 v = left >= 8 ? load (p + w[k].offset) : load_tail (p + w[k].offset, left);
-      ps = pairs_add (ps, v & w[k].keep, 0);
-    }
-  return ps;
+  ps = pairs_words (ps, p, rest / 8, m->all);
+  return pairs_add (ps, load_tail (p + rest / 8 * 8, rest % 8) & m->all[rest / 8], 0);
 }
 
-/* The lines: most are at rest (as fl_state_line_at_rest() makes them: nothing touched them),
- * and those count for nothing; the bitmap beside the state says which may not be, and only
- * those are read. A line at rest is a plain one (line 0's) but for its kind and object, which
- * follow from its id: compared last, as most lines read differ before. Each line not at rest
- * is keyed by its id, so which ones are is part of what the sum tells. */
-static Pairs
-pairs_lines (Pairs ps, const FlState *st, const Mask *m)
+/* The lines and the tables' entries are summed apart, each line and each table from its own
+ * keys (two more Weyl sequences: digits of pi start them), so that what one adds is the same
+ * wherever the others stand, and can be kept (FlTracked). */
+#define LINE_KEYS  0x243f6a8885a308d3ull
+#define ENTRY_KEYS 0x13198a2e03707344ull
+
+/* What line @l adds: nothing at rest (as fl_state_line_at_rest() makes it: nothing touched
+ * it), else the words @m keeps, keyed by its id. A line at rest is @plain (line 0's) but for
+ * its kind and object, which follow from its id: compared last, as most lines differ before. */
+static guint64
+line_adds (const FlState *st, guint l, const Mask *m, const FlLine *plain)
 {
+  const guint8 *line = (const guint8 *) &st->lines[l];
+  guint64 differs = 0;
+  for (guint k = 0; k < m->n; k++)
+    differs |= (load (line + m->word[k].offset)
+                ^ load ((const guint8 *) plain + m->word[k].offset))
+               & m->word[k].keep & ~m->word[k].identity;
+  if (differs == 0)
+    {
+      guint8 kind;
+      guint32 obj;
+      fl_state_line_identity (st, l, &kind, &obj);
+      if (st->lines[l].kind == kind && st->lines[l].obj == obj)
+        return 0;
+    }
+  Pairs ps = { LINE_KEYS + l * ((m->n + 1) / 2 * KEY_STEP), 0 };
+  const Word *w = m->word;
+  guint k = 0;
+  for (; k + 2 <= m->n; k += 2)
+    ps = pairs_add (ps, load (line + w[k].offset) & w[k].keep,
+                    load (line + w[k + 1].offset) & w[k + 1].keep);
+  if (k < m->n)
+    ps = pairs_add (ps, load (line + w[k].offset) & w[k].keep, 0);
+  return ps.sum;
+}
+
+/* What table @t's entries add: each non-empty one, keyed by where it is. */
+static guint64
+entries_add (const FlState *st, guint t)
+{
+  Pairs ps = { ENTRY_KEYS + t * (FL_PTRS_PER_TABLE / 2 * KEY_STEP), 0 };
+  return pairs_words (ps, (const guint8 *) fl_table_entries (st, t), FL_PTRS_PER_TABLE,
+                      NULL).sum;
+}
+
+/* Lines, then entries: a slot's part is read again only when it was written since it was
+ * last read (FlTracked.unhashed), else taken from what it added then; only the slots that
+ * may not be at rest are summed. The outcome view, asked once per schedule, reads its own. */
+static guint64
+lines_add (const FlState *st, FlStateView view, const Mask *m)
+{
+  const FlTracked *t = &st->line_marks;
   FlLine plain;
   fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
-  guint64 first = ps.key, per_line = (m->n + 1) / 2 * KEY_STEP;
-  for (guint w = 0; w < (st->sizes.nlines + 63) / 64; w++)
-    for (guint64 bits = st->lines_written[w]; bits != 0; bits &= bits - 1)
+  guint words = (st->sizes.nlines + 63) / 64;
+  guint64 sum = 0;
+  for (guint w = 0; view == FL_STATE_COMMUTE && w < words; w++)
+    {
+      for (guint64 bits = t->unhashed[w]; bits != 0; bits &= bits - 1)
+        {
+          guint l = w * 64 + (guint) __builtin_ctzll (bits);
+          t->sum[l] = line_adds (st, l, m, &plain);
+        }
+      t->unhashed[w] = 0;
+    }
+  for (guint w = 0; w < words; w++)
+    for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
       {
         guint l = w * 64 + (guint) __builtin_ctzll (bits);
-        const FlLine *line = &st->lines[l];
-        guint64 differs = 0;
-        for (guint k = 0; k < m->n; k++)
-          differs |= (load ((const guint8 *) line + m->word[k].offset)
-                      ^ load ((const guint8 *) &plain + m->word[k].offset))
-                     & m->word[k].keep & ~m->word[k].identity;
-        if (differs == 0)
-          {
-            guint8 kind;
-            guint32 obj;
-            fl_state_line_identity (st, l, &kind, &obj);
-            if (line->kind == kind && line->obj == obj)
-              continue;
-          }
-        ps.key = first + l * per_line;
-        ps = pairs_masked (ps, (const guint8 *) line, sizeof (FlLine), m);
+        sum += view == FL_STATE_COMMUTE ? t->sum[l] : line_adds (st, l, m, &plain);
       }
-  ps.key = first + st->sizes.nlines * per_line;
-  return ps;
+  return sum;
+}
+
+/* Only live tables' entries count: a free table's mean nothing (an allocation clears them). */
+static guint64
+entries_of_live_tables (const FlState *st)
+{
+  const FlTracked *t = &st->pte_marks;
+  guint words = (st->sizes.ntables + 63) / 64;
+  guint64 sum = 0;
+  for (guint w = 0; w < words; w++)
+    {
+      for (guint64 bits = t->unhashed[w]; bits != 0; bits &= bits - 1)
+        {
+          guint k = w * 64 + (guint) __builtin_ctzll (bits);
+          t->sum[k] = entries_add (st, k);
+        }
+      t->unhashed[w] = 0;
+    }
+  for (guint w = 0; w < words; w++)
+    for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+      {
+        guint k = w * 64 + (guint) __builtin_ctzll (bits);
+        if (st->tables[k].state != FL_OBJ_FREE)
+          sum += t->sum[k];
+      }
+  return sum;
 }
 
 static guint64
@@ -310,6 +393,8 @@ chain (guint64 h, guint64 v)
   return h ^ (h >> 33);
 }
 
+/* Keeps what lines and tables added beside @st (FlTracked): one state is hashed by one
+ * thread at a time (each of the explorer's has its own simulation). */
 guint64
 fl_state_semantic_hash (const FlState *st, FlStateView view)
 {
@@ -319,13 +404,13 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   ps = pairs_bytes (ps, z, sizeof *z);
   ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals);
   ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
-  ps = pairs_lines (ps, st, &mk->line[view]);
   ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
   ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
   ps = pairs_masked (ps, st->pages, z->npages * sizeof (FlPage), &mk->page[view]);
   ps = pairs_bytes (ps, st->cache, z->ncache * sizeof (FlCacheEntry));
   ps = pairs_bytes (ps, st->cache_index, z->ncache_index * sizeof (guint32));
   ps = pairs_masked (ps, st->cbs, z->ncbs * sizeof (FlRcuCb), &mk->cb);
+  ps.sum += lines_add (st, view, &mk->line[view]) + entries_of_live_tables (st);
   guint64 h = pairs_finish (ps);
 
   /* the one order of step stamps that is state (see the top of the file) */
@@ -338,22 +423,5 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
             h = chain (h, ((guint64) c << 40) + ((guint64) i << 8) + before
                           + 0x9e3779b97f4a7c15ull);
           }
-
-  /* the entries of live tables, the empty ones skipped (most are) eight at a time */
-  for (guint t = 0; t < z->ntables; t++)
-    {
-      if (st->tables[t].state == FL_OBJ_FREE || !fl_table_maybe_written (st, t))
-        continue;
-      const guint64 *e = fl_table_entries (st, t);
-      for (guint i = 0; i < FL_PTRS_PER_TABLE; i += 8)
-        {
-          if ((e[i] | e[i + 1] | e[i + 2] | e[i + 3] | e[i + 4] | e[i + 5] | e[i + 6]
-               | e[i + 7]) == 0)
-            continue;
-          for (guint j = i; j < i + 8; j++)
-            if (e[j] != 0)
-              h = chain (chain (h, ((guint64) t << 32) | j), e[j]);
-        }
-    }
   return h;
 }

@@ -21,14 +21,13 @@ static const Rest line_rest = { line_is_at_rest, line_make_rest };
 
 /* One array of the state as a region of the block: where, how many, how big. The lines and
  * the page tables' entries are most of the state's bytes (a line 144, a table 4 KiB, for the
- * capacity past those in use too), and most of their slots stay as they were made: each has
- * a bitmap beside the state of the slots written since (see FlState.lines_written), and
- * their `rest`. */
+ * capacity past those in use too), and most of their slots stay as they were made: those two
+ * are tracked (FlTracked), with their `rest`. */
 typedef struct {
-  gpointer *base;
-  gsize     count;
-  gsize     size;
-  guint64 **written;        /* NULL: a plain region */
+  gpointer  *base;
+  gsize      count;
+  gsize      size;
+  FlTracked *tracked;       /* NULL: a plain region */
   const Rest *rest;         /* NULL: zeros */
 } Region;
 
@@ -38,11 +37,11 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
-    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->lines_written, &line_rest },
+    { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->line_marks, &line_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
     { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
-      &st->ptes_written },
+      &st->pte_marks },
     { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
@@ -74,6 +73,48 @@ is_marked (const guint64 *bits, gsize k)
   return (bits[k / 64] >> (k % 64)) & 1;
 }
 
+/* The bits and sums of @count slots, the bits clear (slots at rest add nothing to the hash),
+ * or grown from @have slots to @count (the new ones at rest too; bits past the slots are
+ * always clear). */
+static void
+tracked_grow (FlTracked *t, gsize have, gsize count)
+{
+  gsize was = bitmap_bytes (have), bytes = MAX (bitmap_bytes (count), 8);
+  t->written = g_realloc (t->written, bytes);
+  t->unhashed = g_realloc (t->unhashed, bytes);
+  memset ((guint8 *) t->written + was, 0, bytes - was);
+  memset ((guint8 *) t->unhashed + was, 0, bytes - was);
+  t->sum = g_realloc_n (t->sum, MAX (count, 1), sizeof (guint64));
+  memset (t->sum + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
+  t->version = g_realloc_n (t->version, MAX (count, 1), sizeof (guint64));
+  memset (t->version + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
+}
+
+static void
+tracked_clear (FlTracked *t)
+{
+  g_clear_pointer (&t->written, g_free);
+  g_clear_pointer (&t->unhashed, g_free);
+  g_clear_pointer (&t->sum, g_free);
+  g_clear_pointer (&t->version, g_free);
+}
+
+/* A number no other state of the process has had. */
+static guint64
+new_identity (void)
+{
+  static guint64 last;
+  return __atomic_add_fetch (&last, 1, __ATOMIC_RELAXED);
+}
+
+/* The block begins with the state's identity and a version for each of its tracked slots
+ * (those of the slots kept): fl_state_hash leaves them out, being no part of the state. */
+static gsize
+header_bytes (const FlStateSizes *z)
+{
+  return align (8 + 8 * ((gsize) z->nlines + z->ntables));
+}
+
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
 
 /* Whether slot @k of @r is as it was made (zeros: memcmp, which the C library vectorizes at
@@ -102,10 +143,10 @@ fl_state_bytes (const FlStateSizes *sizes)
 {
   FlState dummy;
   Region r[10];
-  gsize off = 0;
+  gsize off = header_bytes (sizes);
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
-    off = align (off) + (r[i].written ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
+    off = align (off) + (r[i].tracked ? bitmap_bytes (r[i].count) : 0) + r[i].count * r[i].size;
   return off;
 }
 
@@ -122,13 +163,14 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
   Region r[10];
   memset (st, 0, sizeof *st);
   st->sizes = *sizes;
+  st->identity = new_identity ();
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
       *r[i].base = g_malloc0 (MAX (r[i].count * r[i].size, 1));
-      if (r[i].written == NULL)
+      if (r[i].tracked == NULL)
         continue;
-      *r[i].written = g_malloc0 (MAX (bitmap_bytes (r[i].count), 8));
+      tracked_grow (r[i].tracked, 0, r[i].count);
       for (gsize k = 0; r[i].rest != NULL && k < r[i].count; k++)
         make_rest (st, &r[i], k, (guint8 *) *r[i].base + k * r[i].size);
     }
@@ -142,25 +184,29 @@ fl_state_clear (FlState *st)
   for (guint i = 0; i < n; i++)
     {
       g_clear_pointer (r[i].base, g_free);
-      if (r[i].written)
-        g_clear_pointer (r[i].written, g_free);
+      if (r[i].tracked)
+        tracked_clear (r[i].tracked);
     }
 }
 
 /* Writes at most fl_state_bytes(): fewer when lines and page tables are at rest.
- * Returns: the bytes written. */
+ * Returns: the bytes written; the state's own start at @content. */
 static gsize
-save (const FlState *st, guint8 *block)
+save (const FlState *st, guint8 *block, gsize *content)
 {
   Region r[10];
-  gsize off = 0;
+  gsize off = header_bytes (&st->sizes);
+  guint64 *versions = (guint64 *) block;   /* only the kept slots' are written, and read */
+  versions[0] = st->identity;
+  versions++;
+  *content = off;
   guint n = regions ((FlState *) st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
     {
       gsize at = align (off), len = r[i].count * r[i].size;
       memset (block + off, 0, at - off);
       off = at;
-      if (!r[i].written)
+      if (!r[i].tracked)
         {
           memcpy (block + off, *r[i].base, len);
           off += len;
@@ -171,12 +217,14 @@ save (const FlState *st, guint8 *block)
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (is_marked (*r[i].written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
+        if (is_marked (r[i].tracked->written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
           {
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+            versions[k] = r[i].tracked->version[k];
             memcpy (block + off, slots + k * r[i].size, r[i].size);
             off += r[i].size;
           }
+      versions += r[i].count;
     }
   return off;
 }
@@ -184,7 +232,8 @@ save (const FlState *st, guint8 *block)
 void
 fl_state_save (const FlState *st, guint8 *block)
 {
-  save (st, block);
+  gsize content;
+  save (st, block, &content);
 }
 
 /* Takes the sizes of the block: a checkpoint from before an array grew shrinks it back, so
@@ -192,41 +241,74 @@ fl_state_save (const FlState *st, guint8 *block)
 void
 fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
-  Region r[10];
-  gsize off = 0;
-  /* a seek back within the same capacities (the explorer's, thousands a second) keeps the
-   * arrays where they are */
-  gboolean same = st->g != NULL && memcmp (&st->sizes, sizes, sizeof *sizes) == 0;
+  Region r[10], had[10];
+  gsize off = header_bytes (sizes);
+  const guint64 *versions = (const guint64 *) block;
+  /* where the lines lie is set once per simulation (fl_line_of_*): another layout is
+   * another machine, nothing of whose slots is known */
+  gboolean fresh = st->g == NULL || st->sizes.line_vmas != sizes->line_vmas
+                   || st->sizes.line_tables != sizes->line_tables
+                   || st->sizes.line_refs != sizes->line_refs
+                   || st->sizes.line_nodes != sizes->line_nodes;
+  if (st->g == NULL)
+    st->identity = new_identity ();
+  /* a checkpoint of this state's: its versions are comparable with the state's */
+  gboolean own = versions[0] == st->identity;
+  versions++;
+  regions (st, &st->sizes, had);
   st->sizes = *sizes;
   guint n = regions (st, sizes, r);
   for (guint i = 0; i < n; i++)
     {
       gsize len = r[i].count * r[i].size;
       off = align (off);
+      /* a seek back within the same capacity of an array (the explorer's, thousands a second)
+       * keeps it where it is, and what is known of its slots */
+      gboolean same = !fresh && had[i].count == r[i].count;
       if (!same)
         *r[i].base = g_realloc (*r[i].base, MAX (len, 1));
-      if (!r[i].written)
+      if (!r[i].tracked)
         {
           memcpy (*r[i].base, block + off, len);
           off += len;
           continue;
         }
+      /* a slot the restore writes is marked for the hash; one the same already is not (most
+       * are: a seek goes back a few steps, and its versions say so), nor one at rest that
+       * stays so. Slots from another state take new versions. */
+      FlTracked *t = r[i].tracked;
       gsize bits = bitmap_bytes (r[i].count);
       if (!same)
-        *r[i].written = g_realloc (*r[i].written, MAX (bits, 8));
+        {
+          tracked_grow (t, 0, r[i].count);
+          for (gsize k = 0; k < r[i].count; k++)   /* new slots hold anything */
+            t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+        }
       const guint64 *kept = (const guint64 *) (block + off);
       off += bits;
       guint8 *slots = *r[i].base;
       for (gsize k = 0; k < r[i].count; k++)
-        if (is_marked (kept, k))
-          {
-            memcpy (slots + k * r[i].size, block + off, r[i].size);
-            off += r[i].size;
-          }
-        else if (!same || (is_marked (*r[i].written, k)
-                           && !at_rest (st, &r[i], k, slots + k * r[i].size)))
-          make_rest (st, &r[i], k, slots + k * r[i].size);   /* (new slots hold anything) */
-      memcpy (*r[i].written, kept, bits);
+        {
+          guint8 *slot = slots + k * r[i].size;
+          if (is_marked (kept, k))
+            {
+              if (!same || !own || t->version[k] != versions[k])
+                {
+                  memcpy (slot, block + off, r[i].size);
+                  t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+                  t->version[k] = own ? versions[k] : ++t->next;
+                }
+              off += r[i].size;
+            }
+          else if (!same || (is_marked (t->written, k) && !at_rest (st, &r[i], k, slot)))
+            {
+              make_rest (st, &r[i], k, slot);
+              t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+              t->version[k] = 0;
+            }
+        }
+      memcpy (t->written, kept, bits);
+      versions += r[i].count;
     }
 }
 
@@ -250,8 +332,10 @@ fl_state_copy (FlState *dst, const FlState *src)
 guint64
 fl_state_hash (const FlState *st)
 {
-  g_autofree guint8 *block = g_malloc (fl_state_bytes (&st->sizes));
-  gsize bytes = save (st, block);
+  g_autofree guint8 *whole = g_malloc (fl_state_bytes (&st->sizes));
+  gsize content, end = save (st, whole, &content);
+  const guint8 *block = whole + content;
+  gsize bytes = end - content;
   guint64 h = 0xcbf29ce484222325ull;
   const guint64 *words = (const guint64 *) block;
   gsize n = bytes / 8;
@@ -349,17 +433,6 @@ line_make_rest (const FlState *st, gsize slot, guint8 *bytes)
   memcpy (bytes, &rest, sizeof rest);
 }
 
-/* A region's bitmap grown from @have slots to @now: the new slots are at rest, their bits
- * clear (bits past the slots are). */
-static guint64 *
-grow_bitmap (guint64 *bits, guint have, guint now)
-{
-  gsize was = (have + 63) / 64, words = (now + 63) / 64;
-  bits = g_renew (guint64, bits, MAX (words, 1));
-  memset (bits + was, 0, (words - was) * sizeof (guint64));
-  return bits;
-}
-
 /* Grows *array, of *n slots of `size` bytes, to hold slot `id` (at most `max`).
  * Returns: whether it grew. */
 static gboolean
@@ -383,7 +456,7 @@ need_line (FlState *st, guint l)
     return;
   for (guint i = have; i < st->sizes.nlines; i++)
     fl_state_line_at_rest (st, i, (FlLine *) &st->lines[i]);
-  st->lines_written = grow_bitmap (st->lines_written, have, st->sizes.nlines);
+  tracked_grow (&st->line_marks, have, st->sizes.nlines);
 }
 
 /* Lines exist for every slot below a capacity: the painters and counters walk them all. */
@@ -405,7 +478,7 @@ fl_state_need_table (FlState *st, guint32 id)
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
-  st->ptes_written = grow_bitmap (st->ptes_written, have, st->sizes.ntables);
+  tracked_grow (&st->pte_marks, have, st->sizes.ntables);
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
   need_line (st, fl_line_of_ptl (st, st->sizes.ntables - 1));
 }

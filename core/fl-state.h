@@ -318,9 +318,30 @@ typedef struct {
 #define FL_MAX_TABLES 16384u
 #define FL_MAX_PAGES  (1u << 21)
 
+/* What is kept beside the lines, and beside the page tables' entries: not in the state (no
+ * checkpoint holds it, no hash reads it), but what lets checkpoints, seeks and the explorer's
+ * hash skip most of them unread (most lines are never touched, most tables hold no entries).
+ * Exact because every write takes its pointer from fl_line_rw() or fl_table_entries_rw(),
+ * which set both bits of the slot (FlState.lines and fl_table_entries() are const, so the
+ * compiler holds every writer to them), and fl-state.c sets them for the slots it writes. */
+typedef struct {
+  /* A bit per slot that may have been written since it was last known at rest: a line as
+   * fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is.
+   * A checkpoint keeps the slots not at rest, and a restore takes the bits from it. */
+  guint64 *written;
+  /* For fl_state_semantic_hash (FL_STATE_COMMUTE): a bit per slot written since it last read
+   * it, and what the slot added to it then; a clear bit means that is still what it adds. */
+  guint64 *unhashed;
+  guint64 *sum;
+  /* A number per slot, a new one (from `next`) each time the slot is taken for writing, 0
+   * at rest as made: the same number, the same bytes. A checkpoint keeps them, and a seek
+   * copies a slot only when its number differs from the checkpoint's. */
+  guint64 *version;
+  guint64  next;
+} FlTracked;
+
 /* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
- * bytes one after the other, the entries of page tables that hold none left out
- * (fl_state_save). */
+ * bytes one after the other, the lines and page tables at rest left out (fl_state_save). */
 typedef struct {
   FlStateSizes sizes;
   FlGlobals   *g;
@@ -333,16 +354,8 @@ typedef struct {
   FlCacheEntry *cache;
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
-  /* Beside the state, not in it (no checkpoint holds them, no hash reads them): a bit per
-   * line, and per table, that may have been written since it was last known at rest: a line
-   * as fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is
-   * at rest, so checkpoints, seeks and the explorer's hash skip it unread (most of the lines
-   * are never touched, most tables hold no entries). Exact because every write takes its
-   * pointer from fl_line_rw() or fl_table_entries_rw(), which set the bit (`lines` and
-   * fl_table_entries() give const objects, so the compiler holds every writer to them), a
-   * checkpoint keeps the slots not at rest, and a restore takes the bits from it. */
-  guint64     *lines_written;
-  guint64     *ptes_written;
+  FlTracked    line_marks, pte_marks;
+  guint64      identity;    /* whose versions those are: one number per state in a process */
 } FlState;
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
@@ -472,11 +485,27 @@ fl_table_entries (const FlState *st, guint32 table)
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
 }
 
-/* Line @line, to write (see FlState.lines_written). */
+static inline void
+fl_tracked_mark (FlTracked *t, guint slot)
+{
+  guint64 bit = G_GUINT64_CONSTANT (1) << (slot % 64);
+  t->written[slot / 64] |= bit;
+  t->unhashed[slot / 64] |= bit;
+  t->version[slot] = ++t->next;
+}
+
+static inline gboolean
+fl_tracked_bit (const guint64 *bits, guint slot)
+{
+  return (bits[slot / 64] >> (slot % 64)) & 1;
+}
+
+/* Line @line, to write (see FlTracked): through this pointer before the state is hashed
+ * next (a step's writes are: the explorer hashes between steps). */
 static inline FlLine *
 fl_line_rw (FlState *st, guint line)
 {
-  st->lines_written[line / 64] |= G_GUINT64_CONSTANT (1) << (line % 64);
+  fl_tracked_mark (&st->line_marks, line);
   return (FlLine *) &st->lines[line];
 }
 
@@ -484,14 +513,14 @@ fl_line_rw (FlState *st, guint line)
 static inline gboolean
 fl_line_maybe_written (const FlState *st, guint line)
 {
-  return (st->lines_written[line / 64] >> (line % 64)) & 1;
+  return fl_tracked_bit (st->line_marks.written, line);
 }
 
-/* The entries of @table, to write (see FlState.lines_written). */
+/* The entries of @table, to write (see FlTracked), as for fl_line_rw(). */
 static inline guint64 *
 fl_table_entries_rw (FlState *st, guint32 table)
 {
-  st->ptes_written[table / 64] |= G_GUINT64_CONSTANT (1) << (table % 64);
+  fl_tracked_mark (&st->pte_marks, table);
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
 }
 
@@ -499,7 +528,7 @@ fl_table_entries_rw (FlState *st, guint32 table)
 static inline gboolean
 fl_table_maybe_written (const FlState *st, guint32 table)
 {
-  return (st->ptes_written[table / 64] >> (table % 64)) & 1;
+  return fl_tracked_bit (st->pte_marks.written, table);
 }
 
 G_END_DECLS

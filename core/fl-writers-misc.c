@@ -694,7 +694,6 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to,
                                           FL_W_ENTRY_PROTECT);
-        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -702,6 +701,7 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_CHANGE_PTE_RANGE_unlock;
             return;
           }
+        guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[i];
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION)
           pte &= ~(guint64) FL_PTE_WRITE;          /* make_migration_entry_read */
@@ -816,7 +816,6 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
                                           FL_W_ENTRY_NORMAL);
-        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -824,12 +823,13 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_COPY_PTE_RANGE_unlock;
             return;
           }
+        const guint64 *e = fl_table_entries (st, table);
         FlPage *pg = &st->pages[FL_PTE_PAGE (e[i])];
         if (e[i] & FL_PTE_WRITE)
           {
             /* ptep_set_wrprotect: a locked bit clear on the PTE */
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
-            e[i] &= ~(guint64) FL_PTE_WRITE;
+            fl_table_entries_rw (st, table)[i] &= ~(guint64) FL_PTE_WRITE;
             fl_oracle_pte_written (sim, table);
           }
         else

@@ -123,14 +123,13 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
           if (base < floor || (ceiling && base + span > ceiling))
             continue;
           guint32 parent = fl_lookup_table (st, base, level + 1);
-          guint64 *slot = parent ? &fl_table_entries_rw (st, parent)[fl_walk_index (level + 1, base)]
-                                 : NULL;
-          if (slot == NULL || *slot == 0)
+          guint32 index = fl_walk_index (level + 1, base);
+          if (parent == 0 || fl_table_entries (st, parent)[index] == 0)
             continue;
-          guint32 child = (guint32) *slot;
+          guint32 child = (guint32) fl_table_entries (st, parent)[index];
           /* pmd_clear / pud_clear / pgd_clear, then pte_free_tlb: into the mmu_gather */
           fl_touch (sim, cpu, fl_line_of_table (st, parent), FL_ACCESS_WRITE);
-          *slot = 0;
+          fl_table_entries_rw (st, parent)[index] = 0;
           st->tables[parent].used--;
           /* level <= 3 here: clang 14's analyzer takes this shift for one in 32 bits */
           f->a[3] = (f->a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
@@ -400,7 +399,6 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to, FL_W_ENTRY_ANY);
-        guint64 *e = fl_table_entries_rw (st, table);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -408,6 +406,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_ZAP_PTE_RANGE_unlock;
             return;
           }
+        guint64 *e = fl_table_entries_rw (st, table);
         /* ptep_get_and_clear_full: an xchg on the PTE */
         guint64 pte = e[i];
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
