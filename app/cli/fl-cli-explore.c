@@ -332,12 +332,9 @@ save_counterexample (const FlScenario *sc, const FlConfig *config, const FlExplo
 
 /* The exploration, and a run of each counterexample linked to it, into the store at @path. */
 static gboolean
-record_exploration (const FlScenario *sc, const FlExploreOptions *search,
+record_exploration (FlStore *store, const FlScenario *sc, const FlExploreOptions *search,
                     const FlExploreResult *r, const char *path)
 {
-  g_autoptr (FlStore) store = fl_cli_store_open (path, FALSE, FL_CLI_STORE_CREATE);
-  if (store == NULL)
-    return FALSE;
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 id = fl_store_record_exploration (store, sc, search, r, runs, &error);
@@ -439,6 +436,11 @@ explore_scenario (gconstpointer options_, const char *id)
     .time_limit = o->time_limit,
   };
   g_autoptr (GError) error = NULL;
+  /* the store first: a file that cannot take the result is said before the search, not
+   * after minutes of it */
+  g_autoptr (FlStore) store = NULL;
+  if (o->record && (store = fl_cli_store_open (o->record, FALSE, FL_CLI_STORE_CREATE)) == NULL)
+    return FL_EXIT_USAGE;
   gboolean tty = isatty (fileno (stderr));
   if (tty)
     search.progress = show_progress;
@@ -451,7 +453,7 @@ explore_scenario (gconstpointer options_, const char *id)
   /* the counterexample carries the configuration explored (the hold off) */
   if (o->save && !save_counterexample (scenario, &r->config, r, o->save))
     return FL_EXIT_USAGE;
-  if (o->record && !record_exploration (scenario, &search, r, o->record))
+  if (store != NULL && !record_exploration (store, scenario, &search, r, o->record))
     return FL_EXIT_USAGE;
   return r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
 }

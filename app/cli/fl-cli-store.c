@@ -57,7 +57,7 @@ fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access
   if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA))
     fl_cli_fail ("%s (reading commands such as `db list` and `replay` can)", error->message);
   else if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
-    fl_cli_fail ("%s (no store there yet: `run --record` and `db import` create one)",
+    fl_cli_fail ("%s (no store there yet: `run --record`, `explore --record` and `db import` create one)",
                  error->message);
   else
     fl_cli_fail ("%s", error->message);
@@ -78,7 +78,8 @@ fl_cli_parse_id (const char *text, const char *what, gint64 *out_id)
   gint64 value = 0;
   if (!g_ascii_string_to_signed (text, 10, 1, G_MAXINT64, &value, NULL))
     {
-      fl_cli_fail ("'%s' is not a %s id (expected a whole number from 1)", text, what);
+      fl_cli_fail ("'%s' is not %s %s id (expected a whole number from 1)", text,
+                   strchr ("aeiou", what[0]) ? "an" : "a", what);
       return FALSE;
     }
   *out_id = value;
