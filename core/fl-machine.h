@@ -5,6 +5,7 @@
 #include "fl-sim.h"
 #include "fl-event-log.h"
 #include "fl-footprint.h"
+#include "fl-spare.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,7 @@ struct _FlSim {
   guint         step_cpu;
   /* checkpoints: every `checkpoint_every` steps a copy of the state */
   GArray       *checkpoints;    /* FlCheckpoint */
+  FlSparePool   dropped;        /* blocks of checkpoints dropped by seeks, for the next ones */
   guint64       checkpoint_every;
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
   gboolean      stepping;       /* inside fl_sim_take_step (findings number their step) */

@@ -67,7 +67,7 @@ add_checkpoint (FlSim *sim)
    * every copy was a tenth of a 64-CPU run */
   FlCheckpoint cp = { sim->st.g->step, sim->st.sizes, fl_state_bytes (&sim->st.sizes), NULL,
                       sim->events.len, sim->hash };
-  cp.block = fl_spare_alloc (cp.bytes);
+  cp.block = fl_spare_pool_take (&sim->dropped, cp.bytes);
   fl_state_save (&sim->st, cp.block);
   g_array_append_val (sim->checkpoints, cp);
   /* the state grows with the run: copies of a bigger one are spaced wider (unless the
@@ -89,7 +89,7 @@ add_checkpoint (FlSim *sim)
           if (i % 2 == 0)
             g_array_index (sim->checkpoints, FlCheckpoint, kept++) = *c;
           else
-            fl_spare_free (c->block, c->bytes);
+            fl_spare_pool_give (&sim->dropped, c->block, c->bytes);
         }
       g_array_set_size (sim->checkpoints, kept);
       sim->checkpoint_every *= 2;
@@ -167,6 +167,7 @@ fl_sim_free (FlSim *sim)
       FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, i);
       fl_spare_free (cp->block, cp->bytes);
     }
+  fl_spare_pool_clear (&sim->dropped);
   g_array_unref (sim->checkpoints);
   g_free (sim->stop_message);
   fl_event_log_clear (&sim->events);
@@ -491,7 +492,7 @@ truncate_future (FlSim *sim)
          && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
     {
       FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1);
-      fl_spare_free (cp->block, cp->bytes);
+      fl_spare_pool_give (&sim->dropped, cp->block, cp->bytes);
       g_array_set_size (sim->checkpoints, sim->checkpoints->len - 1);
     }
   sim->replaying = FALSE;

@@ -1,6 +1,8 @@
 /* fl-spare.c — big blocks kept for reuse (see fl-spare.h). */
 #include "fl-spare.h"
 
+#include <string.h>
+
 typedef struct {
   gpointer block;
   gsize    size;
@@ -59,4 +61,44 @@ fl_spare_release_all (void)
     g_array_set_size (spares, 0);
   spare_bytes = 0;
   g_mutex_unlock (&spare_lock);
+}
+
+gpointer
+fl_spare_pool_take (FlSparePool *pool, gsize size)
+{
+  for (guint i = pool->n; i-- > 0;)
+    if (pool->size[i] == size)
+      {
+        gpointer block = pool->block[i];
+        pool->n--;
+        memmove (pool->block + i, pool->block + i + 1, (pool->n - i) * sizeof *pool->block);
+        memmove (pool->size + i, pool->size + i + 1, (pool->n - i) * sizeof *pool->size);
+        return block;
+      }
+  return fl_spare_alloc (size);
+}
+
+void
+fl_spare_pool_give (FlSparePool *pool, gpointer block, gsize size)
+{
+  if (block == NULL)
+    return;
+  if (pool->n == FL_SPARE_POOL_BLOCKS)
+    {
+      fl_spare_free (pool->block[0], pool->size[0]);
+      pool->n--;
+      memmove (pool->block, pool->block + 1, pool->n * sizeof *pool->block);
+      memmove (pool->size, pool->size + 1, pool->n * sizeof *pool->size);
+    }
+  pool->block[pool->n] = block;
+  pool->size[pool->n] = size;
+  pool->n++;
+}
+
+void
+fl_spare_pool_clear (FlSparePool *pool)
+{
+  for (guint i = 0; i < pool->n; i++)
+    fl_spare_free (pool->block[i], pool->size[i]);
+  pool->n = 0;
 }
