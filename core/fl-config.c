@@ -532,6 +532,26 @@ fl_config_describe (const FlConfig *config)
   return g_string_free (out, FALSE);
 }
 
+/**
+ * fl_config_describe_all:
+ * @config: a configuration
+ *
+ * Returns: (transfer full): every key, the cost table's included, as "key=value" joined by
+ *   spaces: what fl_config_set() makes of the defaults again, value for value (a shard of an
+ *   exploration carries it, so that its merge explores the very same configuration).
+ */
+char *
+fl_config_describe_all (const FlConfig *config)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; key_names[i] != NULL; i++)
+    {
+      g_autofree char *value = fl_config_get (config, key_names[i]);
+      g_string_append_printf (out, "%s%s=%s", i ? " " : "", key_names[i], value);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* CPUs fill one socket's cores before the next, as Kamezawa pinned thread i to CPU i. */
 guint
 fl_config_socket_of (const FlConfig *config, guint cpu)

@@ -125,6 +125,7 @@ const char  *fl_config_value_about   (const char *key,
 gboolean     fl_config_validate      (const FlConfig *config,
                                       GError        **error);
 char        *fl_config_describe      (const FlConfig *config);
+char        *fl_config_describe_all  (const FlConfig *config);
 guint        fl_config_socket_of     (const FlConfig *config,
                                       guint           cpu);
 

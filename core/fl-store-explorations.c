@@ -245,3 +245,41 @@ fl_store_get_exploration (FlStore *store, gint64 id, GError **error)
     fl_store_fail (store, rc, error, "read exploration %" G_GINT64_FORMAT, id);
   return NULL;
 }
+
+/**
+ * fl_store_exploration_runs:
+ * @store: a store
+ * @id: an exploration id
+ * @error: a #GError
+ *
+ * The runs of an exploration's counterexamples, read through the run_by_exploration index
+ * (a store may hold thousands of runs; their scenario texts are not read).
+ *
+ * Returns: (transfer full) (element-type gint64): their ids, smallest first (none for an
+ *   unknown exploration), or %NULL on error.
+ */
+GArray *
+fl_store_exploration_runs (FlStore *store, gint64 id, GError **error)
+{
+  g_return_val_if_fail (store != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  g_autoptr (FlStoreCursor) stmt = fl_store_cursor (store, FL_STMT_EXPLORATION_RUNS,
+    "SELECT id FROM run WHERE exploration_id = ?1 ORDER BY id", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, id);
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  int rc;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 run = sqlite3_column_int64 (stmt, 0);
+      g_array_append_val (runs, run);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      fl_store_fail (store, rc, error, "list the runs of exploration %" G_GINT64_FORMAT, id);
+      return NULL;
+    }
+  return g_steal_pointer (&runs);
+}

@@ -275,6 +275,9 @@ GPtrArray           *fl_store_list_explorations  (FlStore                    *st
 FlStoredExploration *fl_store_get_exploration    (FlStore                    *store,
                                                   gint64                      id,
                                                   GError                    **error);
+GArray              *fl_store_exploration_runs   (FlStore                    *store,
+                                                  gint64                      id,
+                                                  GError                    **error);
 
 /* ---- benchmark rows -------------------------------------------------------------------- */
 

@@ -3,20 +3,6 @@
 #include "fl-cli-db.h"
 #include "fl-cli-json.h"
 
-/* The runs each exploration found, from the list of all runs (a store holds few). */
-static GArray *
-runs_of (GPtrArray *runs, gint64 exploration_id)
-{
-  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  for (guint i = 0; i < runs->len; i++)
-    {
-      const FlStoredRun *r = runs->pdata[i];
-      if (r->exploration_id == exploration_id)
-        g_array_append_val (ids, r->id);
-    }
-  return ids;
-}
-
 static void
 exploration_json (JsonBuilder *b, const FlStoredExploration *e, GArray *runs)
 {
@@ -87,8 +73,7 @@ fl_cli_db_explorations (int argc, char **argv)
     return FL_EXIT_USAGE;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) list = fl_store_list_explorations (store, scenario_id, &error);
-  g_autoptr (GPtrArray) runs = list ? fl_store_list_runs (store, 0, &error) : NULL;
-  if (runs == NULL)
+  if (list == NULL)
     return fl_cli_fail ("%s", error->message);
 
   g_autoptr (JsonBuilder) b = o.json ? json_builder_new () : NULL;
@@ -102,7 +87,9 @@ fl_cli_db_explorations (int argc, char **argv)
   for (guint i = 0; i < list->len; i++)
     {
       const FlStoredExploration *e = list->pdata[i];
-      g_autoptr (GArray) found = runs_of (runs, e->id);
+      g_autoptr (GArray) found = fl_store_exploration_runs (store, e->id, &error);
+      if (found == NULL)
+        return fl_cli_fail ("%s", error->message);
       if (b != NULL)
         exploration_json (b, e, found);
       else

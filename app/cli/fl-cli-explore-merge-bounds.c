@@ -6,6 +6,7 @@
  * prints: the verdict, the counts, and per kind the same shortest schedule. */
 #include "fl-cli.h"
 #include "fl-cli-explore.h"
+#include "fl-cli-store.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -120,7 +121,8 @@ finding_from_json (const Shard *s, JsonObject *f)
   return e;
 }
 
-/* The configuration the shards explored, back from its description (printing needs it). */
+/* The configuration the shards explored, back from its description (printing needs it; a
+ * shard's explored-config has every key, the cost table's too, its config the switches). */
 static void
 config_from_text (FlConfig *config, const char *text)
 {
@@ -168,6 +170,49 @@ load (Shard *s, const char *path)
   return TRUE;
 }
 
+/* A string member of a shard; NULL from a faultline-cli that did not write it. */
+static const char *
+string_member (const Shard *s, const char *name)
+{
+  JsonNode *node = json_object_get_member (s->o, name);
+  return node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+         ? json_node_get_string (node) : NULL;
+}
+
+/* The text of the scenario a shard explored. */
+static const char *
+scenario_text (const Shard *s)
+{
+  return string_member (s, "scenario-text");
+}
+
+/* --record: the merged exploration into the store at @path, the scenario parsed back from
+ * the text the shards carry, recorded as one process's `explore --reduction none` would be. */
+static gboolean
+record_merged (FlStore *store, const Shard *s, const FlExploreResult *r, const char *path)
+{
+  const char *text = scenario_text (s);
+  const char *name = json_object_get_string_member_with_default (s->o, "scenario", "scenario");
+  if (text == NULL)
+    {
+      fl_cli_fail ("--merge %s: the shard does not carry its scenario's text (an older "
+                   "faultline-cli wrote it), so --record cannot keep the exploration; run the "
+                   "shards again", s->path);
+      return FALSE;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_scenario_parse (text, name, &error);
+  if (sc == NULL)
+    {
+      fl_cli_fail ("--merge %s: the scenario it carries does not parse: %s", s->path,
+                   error->message);
+      return FALSE;
+    }
+  FlExploreOptions search = { .preemptions = r->bound_limit, .all = r->all,
+                              .reduction = FL_EXPLORE_REDUCTION_NONE };
+  return fl_cli_explore_record (store, sc, &search, r, path);
+}
+
 /* Checks that the shards are the N parts of one exploration, each once. */
 static gboolean
 check_shards (Shard *shards, int n)
@@ -202,6 +247,17 @@ check_shards (Shard *shards, int n)
           return FALSE;
         }
       seen[shard] = TRUE;
+      /* shards of one scenario's text: the same name could be two versions of a file */
+      if (g_strcmp0 (scenario_text (&shards[i]), scenario_text (&shards[0])) != 0
+          || g_strcmp0 (string_member (&shards[i], "explored-config"),
+                        string_member (&shards[0], "explored-config")) != 0)
+        {
+          fl_cli_fail ("--merge %s: explored another text or configuration of scenario '%s' "
+                       "than %s did", shards[i].path,
+                       json_object_get_string_member_with_default (shards[i].o, "scenario", "?"),
+                       shards[0].path);
+          return FALSE;
+        }
     }
   for (gint64 s = 0; s < total; s++)
     if (!seen[s])
@@ -337,14 +393,20 @@ merge (FlExploreResult *r, Shard *shards, int n)
     r->verdict = FL_EXPLORE_BOUNDED;
   r->bound_limit = limit;
   r->all = all;
-  config_from_text (&r->config, json_object_get_string_member_with_default (shards[0].o,
-                                                                            "config", ""));
+  const char *explored = json_object_get_string_member_with_default (shards[0].o,
+                                                                     "explored-config", NULL);
+  config_from_text (&r->config, explored ? explored
+                    : json_object_get_string_member_with_default (shards[0].o, "config", ""));
   return TRUE;
 }
 
 int
-fl_cli_explore_merge_bounds (int n, char **paths, gboolean json)
+fl_cli_explore_merge_bounds (int n, char **paths, gboolean json, const char *record)
 {
+  /* the store first: a path that cannot take the result is said before the merge */
+  g_autoptr (FlStore) store = NULL;
+  if (record != NULL && (store = fl_cli_store_open (record, FALSE, FL_CLI_STORE_CREATE)) == NULL)
+    return FL_EXIT_USAGE;
   Shard *shards = g_new0 (Shard, n);
   int status = FL_EXIT_USAGE;
   int loaded = 0;
@@ -357,9 +419,10 @@ fl_cli_explore_merge_bounds (int n, char **paths, gboolean json)
     {
       const char *scenario = json_object_get_string_member_with_default (shards[0].o,
                                                                         "scenario", "?");
-      fl_cli_explore_print (scenario, r, json, stdout);
+      fl_cli_explore_print (scenario, NULL, r, json, stdout);
       fprintf (stderr, "Merged %d shards of %s\n", n, scenario);
-      status = r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
+      if (store == NULL || record_merged (store, &shards[0], r, record))
+        status = r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
     }
   for (int i = 0; i < n; i++)
     if (shards[i].parser != NULL)

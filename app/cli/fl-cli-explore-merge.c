@@ -111,12 +111,23 @@ is_systematic (const char *path)
 int
 fl_cli_explore_merge (int argc, char **argv)
 {
-  /* --json anywhere among the files: the merged result as explore --json prints it */
+  /* --json and --record DB anywhere among the files: the merged result as explore --json
+   * prints it; the merged exploration kept in a store */
   gboolean json = FALSE;
+  const char *record = NULL;
   int files = 0;
   for (int i = 0; i < argc; i++)
     if (g_strcmp0 (argv[i], "--json") == 0)
       json = TRUE;
+    else if (g_strcmp0 (argv[i], "--record") == 0 || g_str_has_prefix (argv[i], "--record="))
+      {
+        if (argv[i][8] == '=')
+          record = argv[i] + 9;
+        else if (i + 1 < argc)
+          record = argv[++i];
+        if (record == NULL || record[0] == '\0')
+          return fl_cli_fail ("explore --merge --record: needs the path of a store (DB)");
+      }
     else
       argv[files++] = argv[i];
   argc = files;
@@ -124,9 +135,13 @@ fl_cli_explore_merge (int argc, char **argv)
     return fl_cli_fail ("explore --merge needs the JSON files of the shards "
                         "(explore --shard I/N --json)");
   if (is_systematic (argv[0]))
-    return fl_cli_explore_merge_bounds (argc, argv, json);
+    return fl_cli_explore_merge_bounds (argc, argv, json, record);
   if (json)
     return fl_cli_fail ("explore --merge --json: the shards of PCT runs merge to text only");
+  if (record != NULL)
+    return fl_cli_fail ("explore --merge --record: the shards of PCT runs merge to text only; "
+                        "record a PCT exploration from one process (explore --schedule pct "
+                        "--record DB)");
   g_autoptr (GHashTable) kinds = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, kept_free);
   g_autoptr (GHashTable) outcomes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *first = NULL;

@@ -201,11 +201,18 @@ json_per_bound (JsonBuilder *b, const FlExploreResult *r)
 }
 
 static void
-print_json (const char *scenario, const FlExploreResult *r, FILE *out)
+print_json (const char *scenario, const char *scenario_text, const FlExploreResult *r, FILE *out)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   fl_cli_json_string (b, "scenario", scenario);
+  if (scenario_text != NULL)
+    {
+      fl_cli_json_string (b, "scenario-text", scenario_text);
+      /* every key, costs included: the merge rebuilds the configuration explored exactly */
+      g_autofree char *explored = fl_config_describe_all (&r->config);
+      fl_cli_json_string (b, "explored-config", explored);
+    }
   fl_cli_json_string (b, "schedule", r->pct_depth > 0 ? "pct" : "systematic");
   fl_cli_json_int (b, "preemptions", r->bound_limit);
   json_builder_set_member_name (b, "all");
@@ -294,10 +301,11 @@ print_json (const char *scenario, const FlExploreResult *r, FILE *out)
 }
 
 void
-fl_cli_explore_print (const char *scenario, const FlExploreResult *r, gboolean json, FILE *out)
+fl_cli_explore_print (const char *scenario, const char *scenario_text, const FlExploreResult *r,
+                      gboolean json, FILE *out)
 {
   if (json)
-    print_json (scenario, r, out);
+    print_json (scenario, scenario_text, r, out);
   else
     print_text (scenario, r, out);
 }
@@ -330,10 +338,9 @@ save_counterexample (const FlScenario *sc, const FlConfig *config, const FlExplo
   return TRUE;
 }
 
-/* The exploration, and a run of each counterexample linked to it, into the store at @path. */
-static gboolean
-record_exploration (FlStore *store, const FlScenario *sc, const FlExploreOptions *search,
-                    const FlExploreResult *r, const char *path)
+gboolean
+fl_cli_explore_record (FlStore *store, const FlScenario *sc, const FlExploreOptions *search,
+                       const FlExploreResult *r, const char *path)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -449,11 +456,15 @@ explore_scenario (gconstpointer options_, const char *id)
     fprintf (stderr, "\r\033[K");
   if (r == NULL)
     return fl_cli_fail ("%s", error->message);
-  fl_cli_explore_print (scenario->id, r, o->json, stdout);
+  /* a shard carries the text it explored: the merge checks the shards agree, and records it */
+  g_autofree char *canonical = shards > 0 && scenario->text == NULL
+                               ? fl_scenario_to_text (scenario) : NULL;
+  fl_cli_explore_print (scenario->id, shards == 0 ? NULL
+                        : scenario->text ? scenario->text : canonical, r, o->json, stdout);
   /* the counterexample carries the configuration explored (the hold off) */
   if (o->save && !save_counterexample (scenario, &r->config, r, o->save))
     return FL_EXIT_USAGE;
-  if (store != NULL && !record_exploration (store, scenario, &search, r, o->record))
+  if (store != NULL && !fl_cli_explore_record (store, scenario, &search, r, o->record))
     return FL_EXIT_USAGE;
   return r->findings->len > 0 ? FL_EXIT_FINDINGS : FL_EXIT_OK;
 }
@@ -496,9 +507,10 @@ fl_cli_explore (int argc, char **argv)
     "as a scenario that `faultline-cli run` replays; --record DB keeps the exploration and\n"
     "a run of each kind of finding's counterexample in a store (`db explorations`).\n"
     "--jobs N runs each bound (or PCT's runs) on N threads, the result unchanged.\n"
-    "--shard I/N --json runs part I of N only; `explore --merge [--json] FILE...` adds\n"
-    "the parts up to what one process prints (for the systematic search: with\n"
-    "--reduction none, which a shard implies).\n"
+    "--shard I/N --json runs part I of N only; `explore --merge [--json] [--record DB]\n"
+    "FILE...` adds the parts up to what one process prints (for the systematic search:\n"
+    "with --reduction none, which a shard implies) and, with --record, keeps it as one\n"
+    "process's --record would (systematic shards only: each carries its scenario's text).\n"
     "Exit status: 0 no finding, 1 a finding, 2 usage or input error.",
     argc, argv, explore_scenario, &o);
   g_strfreev (o.sets);

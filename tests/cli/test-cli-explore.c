@@ -99,6 +99,12 @@ test_explore_shards (void)
       g_assert_cmpstr (g_strchomp (line_a), ==, g_strchomp (line_b));
     }
   g_assert_nonnull (strstr (merged.out, "300 PCT runs of depth 2"));
+  g_auto (Result) recorded = { 0 };
+  cli (&recorded, "explore", "--merge", paths[0], paths[1], paths[2], "--record", "x.db", NULL);
+  g_assert_cmpint (recorded.status, ==, 2);
+  assert_one_line (recorded.err);
+  g_assert_nonnull (strstr (recorded.err, "record a PCT exploration from one process"));
+  g_assert_false (g_file_test ("x.db", G_FILE_TEST_EXISTS));
   /* a shard missing, or given twice: refused */
   g_auto (Result) missing = { 0 };
   cli (&missing, "explore", "--merge", paths[0], paths[1], NULL);
@@ -303,6 +309,98 @@ test_explore_record (void)
   remove_tree (dir);
 }
 
+/* `db COMMAND --db DB --json`'s array of rows (kept alive by @keep). */
+static JsonArray *
+db_rows (const char *command, const char *db, JsonParser **keep)
+{
+  g_auto (Result) r = { 0 };
+  cli (&r, "db", command, "--db", db, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  *keep = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (*keep, r.out, -1, NULL));
+  return json_node_get_array (json_parser_get_root (*keep));
+}
+
+/* The shards of a systematic search, merged with --record, keep what one process's
+ * `explore --reduction none --record` keeps: the same exploration row, and a run of the
+ * same counterexample scenario (the configuration explored, the hold off, carried by the
+ * shards); a shard of another text of the scenario is refused. */
+static void
+test_explore_merge_record (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *db = g_build_filename (dir, "merged.db", NULL);
+  char *paths[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *shard = g_strdup_printf ("%u/2", i);
+      g_auto (Result) r = { 0 };
+      cli (&r, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--shard", shard,
+           "--json", NULL);
+      g_assert_cmpint (r.status, <=, 1);
+      paths[i] = g_strdup_printf ("%s/shard%u.json", dir, i);
+      g_assert_true (g_file_set_contents (paths[i], r.out, -1, NULL));
+    }
+  g_auto (Result) merged = { 0 };
+  cli (&merged, "explore", "--merge", paths[1], "--record", db, paths[0], NULL);
+  g_assert_cmpint (merged.status, ==, 1);
+  g_autofree char *said = g_strdup_printf ("Recorded as exploration 1 in %s, its "
+                                           "counterexample as run 1\n", db);
+  g_assert_nonnull (strstr (merged.err, said));
+  g_auto (Result) whole = { 0 };
+  cli (&whole, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--reduction", "none",
+       "--record", db, NULL);
+  g_assert_cmpint (whole.status, ==, 1);
+
+  g_autoptr (JsonParser) p = NULL;
+  JsonArray *all = db_rows ("explorations", db, &p);
+  g_assert_cmpuint (json_array_get_length (all), ==, 2);
+  JsonObject *a = json_array_get_object_element (all, 0), *b = json_array_get_object_element (all, 1);
+  static const char *const same[] = { "scenario", "verdict", "config", "bounds" };
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    g_assert_cmpstr (json_object_get_string_member (a, same[i]), ==,
+                     json_object_get_string_member (b, same[i]));
+  static const char *const counts[] = { "bound", "schedules", "executions", "outcomes",
+                                        "findings" };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    g_assert_cmpint (json_object_get_int_member (a, counts[i]), ==,
+                     json_object_get_int_member (b, counts[i]));
+  /* one counterexample scenario, replayed by both runs */
+  g_autoptr (JsonParser) q = NULL;
+  JsonArray *rows = db_rows ("runs", db, &q);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 2);
+  JsonObject *r0 = json_array_get_object_element (rows, 0), *r1 = json_array_get_object_element (rows, 1);
+  g_assert_cmpint (json_object_get_int_member (r0, "scenario_id"), ==,
+                   json_object_get_int_member (r1, "scenario_id"));
+  g_assert_cmpstr (json_object_get_string_member (r0, "hash"), ==,
+                   json_object_get_string_member (r1, "hash"));
+  g_auto (Result) replayed = { 0 };
+  cli (&replayed, "replay", db, "1", NULL);
+  g_assert_cmpint (replayed.status, ==, 0);
+  g_assert_nonnull (strstr (replayed.out, "Result     identical"));
+
+  /* a shard of an edited copy of the scenario does not merge with the others */
+  g_autoptr (JsonParser) edit = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (edit, paths[1], NULL));
+  JsonObject *root = json_node_get_object (json_parser_get_root (edit));
+  g_autofree char *text = g_strconcat (json_object_get_string_member (root, "scenario-text"),
+                                       "# edited\n", NULL);
+  json_object_set_string_member (root, "scenario-text", text);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  json_generator_set_root (gen, json_parser_get_root (edit));
+  g_assert_true (json_generator_to_file (gen, paths[1], NULL));
+  g_auto (Result) mixed = { 0 };
+  cli (&mixed, "explore", "--merge", paths[0], paths[1], "--record", db, NULL);
+  g_assert_cmpint (mixed.status, ==, 2);
+  assert_one_line (mixed.err);
+  g_assert_nonnull (strstr (mixed.err, "explored another text or configuration"));
+  g_autoptr (JsonParser) t = NULL;
+  g_assert_cmpuint (json_array_get_length (db_rows ("explorations", db, &t)), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_free (paths[i]);
+  remove_tree (dir);
+}
+
 static void
 test_explore_bad_input (void)
 {
@@ -319,6 +417,8 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--shard=0/2", "--time-limit=5" },
     { "explore", "spf-vs-munmap", "--shard=0/2", "--record=/nonexistent/x.db" },
     { "explore", "--merge", "/nonexistent.json", NULL },
+    { "explore", "--merge", "/nonexistent.json", "--record" },
+    { "explore", "--merge", "/nonexistent.json", "--record=/nonexistent/x.db" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -340,6 +440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/explore/shards", test_explore_shards);
   g_test_add_func ("/cli/explore/systematic-shards", test_explore_systematic_shards);
   g_test_add_func ("/cli/explore/record", test_explore_record);
+  g_test_add_func ("/cli/explore/merge-record", test_explore_merge_record);
   g_test_add_func ("/cli/explore/bad-input", test_explore_bad_input);
   return g_test_run ();
 }

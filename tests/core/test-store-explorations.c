@@ -70,6 +70,12 @@ test_record_found (FlStoreFixture *fx, gconstpointer data)
   g_assert_cmpfloat (e->seconds, ==, r->seconds);
   g_autoptr (FlStoredScenario) explored = fl_store_get_scenario (store, e->scenario_id, &error);
   g_assert_cmpstr (explored->text, ==, scenario->text);
+  /* its runs, as the index finds them: the ones it recorded, in order */
+  g_autoptr (GArray) linked = fl_store_exploration_runs (store, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (linked->len, ==, run_ids->len);
+  for (guint i = 0; i < linked->len; i++)
+    g_assert_cmpint (g_array_index (linked, gint64, i), ==, g_array_index (run_ids, gint64, i));
 
   for (guint i = 0; i < run_ids->len; i++)
     {
@@ -200,6 +206,12 @@ test_deleting (FlStoreFixture *fx, gconstpointer data)
                                                    &error);
   g_assert_no_error (error);
   g_assert_cmpint (kept->exploration_id, ==, 0);
+  g_autoptr (GArray) unlinked = fl_store_exploration_runs (store, first, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (unlinked->len, ==, 0);
+  g_autoptr (GArray) linked = fl_store_exploration_runs (store, second, &error);
+  g_assert_cmpuint (linked->len, ==, 1);
+  g_assert_cmpint (g_array_index (linked, gint64, 0), ==, g_array_index (run_ids, gint64, 1));
 
   g_autoptr (FlStoredExploration) e = fl_store_get_exploration (store, second, &error);
   g_assert_no_error (error);
