@@ -563,7 +563,7 @@ fl_store_open (const char *path, FlStoreOpenFlags flags, GError **error)
     {
       if (version < FL_STORE_SCHEMA_VERSION)
         {
-          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_READ_ONLY,
+          g_set_error (error, FL_STORE_ERROR, FL_STORE_ERROR_OLDER_SCHEMA,
                        "'%s' uses schema version %" G_GINT64_FORMAT " and must be upgraded to "
                        "version %d, which a read-only open cannot do", path, version,
                        FL_STORE_SCHEMA_VERSION);
@@ -624,6 +624,20 @@ fl_store_list_foreign (const char *path, GError **error)
   for (guint i = 0; i < problems->len; i++)
     g_strv_builder_add (builder, problems->pdata[i]);
   return g_strv_builder_end (builder);
+}
+
+/**
+ * fl_store_get_opened_version:
+ * @store: a store
+ *
+ * Returns: the user_version the file had before this open migrated it (0 for a new file):
+ *   what `db upgrade` reports it upgraded from.
+ */
+gint64
+fl_store_get_opened_version (FlStore *store)
+{
+  g_return_val_if_fail (store != NULL, 0);
+  return store->version;
 }
 
 /**

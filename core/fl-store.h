@@ -31,6 +31,7 @@ typedef enum {
   FL_STORE_ERROR_FOREIGN,       /* a table, index, trigger or view Faultline does not create */
   FL_STORE_ERROR_BAD_VALUE,     /* a value Faultline never writes: NULL, a wrong type, too big */
   FL_STORE_ERROR_LIMIT,         /* a query ran far past what a store of its size needs */
+  FL_STORE_ERROR_OLDER_SCHEMA,  /* an older Faultline's, opened read-only: not yet upgraded */
 } FlStoreError;
 
 typedef enum {
@@ -50,6 +51,7 @@ const char *fl_store_get_path      (FlStore          *store);
 gboolean    fl_store_is_read_only  (FlStore          *store);
 char       *fl_store_default_path  (void);
 gint64      fl_store_get_schema_version (FlStore     *store);
+gint64      fl_store_get_opened_version (FlStore     *store);
 gboolean    fl_store_check         (FlStore          *store,
                                     GError          **error);
 GStrv       fl_store_list_foreign  (const char       *path,

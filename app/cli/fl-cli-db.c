@@ -1,5 +1,5 @@
 /* fl-cli-db.c — `db`: the sub-command dispatcher, and the commands that look after the store
- * file as a whole: check, delete-run, delete-scenario. */
+ * file as a whole: check, upgrade, delete-run, delete-scenario. */
 #include "fl-cli-db.h"
 
 #include <string.h>
@@ -13,6 +13,7 @@ static const FlCliCommand subcommands[] = {
   { "import", "Add a .fault file to the store", fl_cli_db_import },
   { "export", "Write a stored scenario as a .fault file", fl_cli_db_export },
   { "check", "Check the whole file: its schema, every page, every value", fl_cli_db_check },
+  { "upgrade", "Bring a store of an older Faultline to this one's schema", fl_cli_db_upgrade },
   { "delete-run", "Delete a run with its events, findings and bookmarks", fl_cli_db_delete_run },
   { "delete-scenario", "Delete a scenario with all its runs", fl_cli_db_delete_scenario },
   { "delete-exploration", "Delete an exploration (its runs stay)", fl_cli_db_delete_exploration },
@@ -29,7 +30,8 @@ usage (FILE *out)
            "and --untrusted (for a file received from someone); `faultline-cli db SUBCOMMAND\n"
            "--help` describes each. Reading sub-commands never change the file. `import`\n"
            "creates the store on first use; the other writing ones (bookmarks --add, --edit,\n"
-           "--delete, delete-run, delete-scenario, delete-exploration) need one that exists.\n"
+           "--delete, delete-run, delete-scenario, delete-exploration, upgrade) need one that\n"
+           "exists.\n"
            "Exit status: 0 success, 2 usage or input error (a corrupt store for check).\n");
 }
 
@@ -108,6 +110,38 @@ fl_cli_db_check (int argc, char **argv)
     return fl_cli_fail ("%s", error->message);
   printf ("%s: ok (%u scenario%s, %u run%s)\n", fl_store_get_path (store), scenarios->len,
           scenarios->len == 1 ? "" : "s", runs->len, runs->len == 1 ? "" : "s");
+  return FL_EXIT_OK;
+}
+
+/* ---- upgrade -------------------------------------------------------------------------------- */
+
+int
+fl_cli_db_upgrade (int argc, char **argv)
+{
+  g_auto (FlCliStoreOptions) o = { 0 };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new ("- bring the store to this Faultline's schema");
+  fl_cli_store_add_options (context, &o, FALSE);
+  g_option_context_set_description (context,
+    "A store of an older Faultline opens read-only only once it is upgraded; any writing\n"
+    "command upgrades it too. The migrations run in one transaction each and keep every row;\n"
+    "an older Faultline then reads the file as far as it knows it, and cannot change it.\n"
+    "Exit status: 0 upgraded (or already current), 2 usage or input error (such as a store\n"
+    "of a newer Faultline).");
+  if (!fl_cli_parse (context, &argc, &argv))
+    return FL_EXIT_USAGE;
+  if (argc != 1)
+    return fl_cli_fail ("upgrade takes no arguments (got '%s')", argv[1]);
+  g_autoptr (FlStore) store = fl_cli_store_open_options (&o, FL_CLI_STORE_EDIT);
+  if (store == NULL)
+    return FL_EXIT_USAGE;
+  gint64 from = fl_store_get_opened_version (store);
+  if (from < FL_STORE_SCHEMA_VERSION)
+    printf ("Upgraded %s from schema version %" G_GINT64_FORMAT " to %d\n",
+            fl_store_get_path (store), from, FL_STORE_SCHEMA_VERSION);
+  else
+    printf ("%s is at schema version %d already: nothing to do\n", fl_store_get_path (store),
+            FL_STORE_SCHEMA_VERSION);
   return FL_EXIT_OK;
 }
 

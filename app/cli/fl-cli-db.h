@@ -15,6 +15,7 @@ int fl_cli_db_bookmarks       (int argc, char **argv);
 int fl_cli_db_import          (int argc, char **argv);
 int fl_cli_db_export          (int argc, char **argv);
 int fl_cli_db_check           (int argc, char **argv);
+int fl_cli_db_upgrade         (int argc, char **argv);
 int fl_cli_db_delete_run      (int argc, char **argv);
 int fl_cli_db_delete_scenario (int argc, char **argv);
 int fl_cli_db_explorations    (int argc, char **argv);

@@ -56,6 +56,9 @@ fl_cli_store_open (const char *path, gboolean untrusted, FlCliStoreAccess access
     return store;
   if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NEWER_SCHEMA))
     fl_cli_fail ("%s (reading commands such as `db list` and `replay` can)", error->message);
+  else if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_OLDER_SCHEMA))
+    fl_cli_fail ("%s (`faultline-cli db upgrade --db %s` upgrades it, as does any writing "
+                 "command)", error->message, path);
   else if (g_error_matches (error, FL_STORE_ERROR, FL_STORE_ERROR_NOT_FOUND))
     fl_cli_fail ("%s (no store there yet: `run --record`, `explore --record` and `db import` create one)",
                  error->message);

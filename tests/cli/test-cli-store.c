@@ -308,6 +308,57 @@ test_db_check (StoreFixture *fx, gconstpointer data)
   g_assert_cmpint (list.status, ==, 2);
 }
 
+/* A store of an older Faultline (tests/data/stores/schema-2.sql, frozen as that version wrote
+ * it): reading commands refuse it with the way out, `db upgrade` migrates it keeping its rows,
+ * and a second upgrade has nothing to do. */
+static void
+test_db_upgrade (StoreFixture *fx, gconstpointer data)
+{
+  g_autofree char *sql_path = g_test_build_filename (G_TEST_DIST, "..", "data", "stores",
+                                                     "schema-2.sql", NULL);
+  g_autofree char *sql = NULL;
+  g_assert_true (g_file_get_contents (sql_path, &sql, NULL, NULL));
+  g_autofree char *old = g_build_filename (fx->dir, "old.db", NULL);
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open (old, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_close (db), ==, SQLITE_OK);
+  g_autofree char *before = file_digest (old);
+
+  g_auto (Result) refused = { 0 };
+  cli (&refused, "db", "list", "--db", old, NULL);
+  g_assert_cmpint (refused.status, ==, 2);
+  assert_one_line (refused.err);
+  g_assert_nonnull (strstr (refused.err, "schema version 2"));
+  g_assert_nonnull (strstr (refused.err, "faultline-cli db upgrade --db"));
+  g_autofree char *after_refusal = file_digest (old);
+  g_assert_cmpstr (after_refusal, ==, before);
+
+  g_auto (Result) upgraded = { 0 };
+  cli (&upgraded, "db", "upgrade", "--db", old, NULL);
+  g_assert_cmpint (upgraded.status, ==, 0);
+  g_assert_nonnull (strstr (upgraded.out, "from schema version 2 to"));
+  g_auto (Result) listed = { 0 };
+  cli (&listed, "db", "list", "--db", old, NULL);
+  g_assert_cmpint (listed.status, ==, 0);
+  g_assert_nonnull (strstr (listed.out, "munmap races a speculative fault"));
+  g_auto (Result) checked = { 0 };
+  cli (&checked, "db", "check", "--db", old, NULL);
+  g_assert_cmpint (checked.status, ==, 0);
+  g_auto (Result) again = { 0 };
+  cli (&again, "db", "upgrade", "--db", old, NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_assert_nonnull (strstr (again.out, "already"));
+
+  /* no file there: nothing is created */
+  g_autofree char *missing = g_build_filename (fx->dir, "missing.db", NULL);
+  g_auto (Result) none = { 0 };
+  cli (&none, "db", "upgrade", "--db", missing, NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  assert_one_line (none.err);
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+}
+
 /* --untrusted refuses what a store never holds and a hostile file might: a trigger. */
 static void
 test_db_untrusted (StoreFixture *fx, gconstpointer data)
@@ -429,6 +480,7 @@ main (int argc, char **argv)
   ADD ("db/import-export", test_db_import_export);
   ADD ("db/import-bad", test_db_import_bad);
   ADD ("db/check", test_db_check);
+  ADD ("db/upgrade", test_db_upgrade);
   ADD ("db/untrusted", test_db_untrusted);
   ADD ("db/delete", test_db_delete);
   ADD ("db/default-path", test_db_default_path);

@@ -197,7 +197,17 @@ test_schema_migrations (FlStoreFixture *fx, gconstpointer data)
           sqlite3_close (db);
         }
 
+      if (version > 0)
+        {
+          /* read-only, it cannot be migrated: refused as older, and left as it was */
+          g_autoptr (GError) older = NULL;
+          g_assert_null (fl_store_open (path, FL_STORE_OPEN_READ_ONLY, &older));
+          g_assert_error (older, FL_STORE_ERROR, FL_STORE_ERROR_OLDER_SCHEMA);
+          g_assert_nonnull (strstr (older->message, path));
+        }
       g_autoptr (FlStore) store = open_ok (path, FL_STORE_OPEN_CREATE);
+      g_assert_cmpint (fl_store_get_opened_version (store), ==, version);
+      g_assert_cmpint (fl_store_get_schema_version (store), ==, FL_STORE_SCHEMA_VERSION);
       g_assert_cmpint (db_int (store->db, "PRAGMA user_version"), ==, FL_STORE_SCHEMA_VERSION);
       g_assert_cmpint (db_int (store->db, "PRAGMA application_id"), ==, FL_STORE_APPLICATION_ID);
       FlStoredBench row = { .workload = "page-fault1", .config = "rwsem=xadd", .cpus = 4,
