@@ -123,6 +123,14 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
         }
     }
 
+  /* the oracle's record of a walk a rotation misled (fl-oracle-walk.c) */
+  if (c->spf_walk_vma != 0 && c->spf_hidden_cpu != 0
+      && fl_state_vma_in_use (st, fl_ref_id (c->spf_walk_vma)))
+    {
+      out->hidden_vma = fl_ref_id (c->spf_walk_vma);
+      out->hidden_by = c->spf_hidden_cpu - 1u;
+    }
+
   /* pte_map_lock keeps the table it failed to lock in a4 while it waits for it */
   if (depth > 0 && c->status == FL_CPU_SPIN && c->frames[depth - 1].fn == FL_FN_PTE_MAP_LOCK)
     {

@@ -48,6 +48,11 @@ typedef struct {
   guint32  walk_table;          /* the page table the walk stands on */
   gboolean at_pte;              /* past the walk: working on the PTE */
   guint32  spin_table;          /* the page table whose PTE lock it spins on */
+  /* a lookup without mmap_sem under way: the VMA that holds its address, which a writer's
+   * tree change (a rotation) has moved out of the walk's reach, so that the walk will miss
+   * it; 0 when none. hidden_by is that writer's CPU. */
+  guint32  hidden_vma;
+  guint    hidden_by;
 } FlCpuFault;
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include "fl-explore-private.h"
 #include "fl-footprint.h"
 #include "fl-rbtree.h"
+#include "fl-cpu-view.h"
 
 #include <string.h>
 
@@ -96,6 +97,18 @@ assert_explained (FlSim *sim, FlFn check_fn)
       g_assert_nonnull (strstr (what, "the walk missed VMA 2"));
     }
   g_assert_cmpuint (explained, ==, 1);
+  /* what the views are told: cpu0's fault has VMA 2 out of its reach, hidden by cpu1, from
+   * the rotation's step to the range check's, and at no other step */
+  for (guint64 step = 1; step < m->step + 3; step++)
+    {
+      g_assert_true (fl_sim_seek (sim, step));
+      FlCpuFault fault;
+      fl_cpu_fault_decode (fl_sim_get_state (sim), 0, &fault);
+      gboolean hidden = step >= m->cause_step && step < m->step;
+      g_assert_cmpuint (fault.hidden_vma, ==, hidden ? 2 : 0);
+      if (hidden)
+        g_assert_cmpuint (fault.hidden_by, ==, 1);
+    }
 }
 
 /* The scenario as written under `fault_path`: one miss, found at `check_fn`'s range check,

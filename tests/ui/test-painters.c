@@ -833,6 +833,72 @@ test_cache_labels_apart (void)
   g_assert_true (named);
 }
 
+/* Whether the view drew a text containing @needle. */
+static gboolean
+view_drew (FlView view, FlSim *sim, const FlViewport *vp, const char *needle)
+{
+  g_autoptr (GArray) texts = fl_view_texts (view, sim, vp);
+  for (guint i = 0; i < texts->len; i++)
+    if (strstr (g_array_index (texts, FlElidedText, i).text, needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* At a lecture's text scale the VMA boxes never cut a range: when the whole range does not
+ * fit, the digits every address shares go (and a note says what they were). At step 22 of
+ * spf-vs-rotation three VMAs stand on two levels of a panel as wide as 1920x1080 gives it. */
+static void
+test_vma_ranges_whole (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin ("spf-vs-rotation", &error);
+  g_assert_no_error (error);
+  g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, scenario->seed, &error);
+  g_assert_no_error (error);
+  fl_sim_run (sim, 22);
+  FlPalette palette;
+  fl_palette_init_light (&palette);
+  static const double scales[] = { 1.0, 1.75, 2.5 };
+  for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
+    {
+      FlViewport vp = { .width = 576, .height = 330, .font_scale = scales[i] };
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 576, 330);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (GArray) elided = fl_elided_texts_new ();
+      fl_paint_view_noting (FL_VIEW_VMA, cr, sim, &vp, &palette, elided);
+      for (guint k = 0; k < elided->len; k++)
+        if (strstr (g_array_index (elided, FlElidedText, k).text, "–") != NULL)
+          g_error ("at ×%.2f the VMA tree cut the range %s", scales[i],
+                   g_array_index (elided, FlElidedText, k).text);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* spf-vs-rotation: the VMA tree marks the VMA a rotation moved out of cpu0's walk from the
+ * rotation (step 21) to the range check that misses it (step 30), and then no more. */
+static void
+test_vma_missed (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin ("spf-vs-rotation", &error);
+  g_assert_no_error (error);
+  g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, scenario->seed, &error);
+  g_assert_no_error (error);
+  fl_sim_run (sim, 0);
+  FlViewport vp = { .width = 700, .height = 420, .font_scale = 1 };
+  static const struct { guint64 step; gboolean reach, missed; } at[] = {
+    { 20, FALSE, FALSE }, { 21, TRUE, FALSE }, { 29, TRUE, FALSE }, { 30, FALSE, TRUE },
+    { 31, FALSE, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      g_assert_true (fl_sim_seek (sim, at[i].step));
+      g_assert_cmpint (view_drew (FL_VIEW_VMA, sim, &vp, "out of cpu0's reach"), ==, at[i].reach);
+      g_assert_cmpint (view_drew (FL_VIEW_VMA, sim, &vp, "missed by cpu0"), ==, at[i].missed);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -859,5 +925,7 @@ main (int argc, char **argv)
   g_test_add ("/ui/painters/lanes-report", Fixture, NULL, fixture_set_up, test_lanes_report,
               fixture_tear_down);
   g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);
+  g_test_add_func ("/ui/painters/vma-missed", test_vma_missed);
+  g_test_add_func ("/ui/painters/vma-ranges-whole", test_vma_ranges_whole);
   return g_test_run ();
 }

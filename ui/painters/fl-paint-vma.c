@@ -31,6 +31,9 @@ typedef struct {
   double      size;
   FlCpuFault  doing[FL_MAX_CPUS];
   guint32     cache_id;
+  /* the VMA this very step's lookup missed (a rotation hid it), and the CPU whose it was */
+  guint32     missed_vma;
+  guint       missed_by;
 } Tree;
 
 /* In-order walk from the root; a corrupted tree (a broken what-if) must not hang or crash
@@ -239,6 +242,20 @@ draw_node (Tree *t, guint32 id, double cx, double y, gboolean ghost)
         cairo_stroke (cr);
         ring++;
       }
+  /* the VMA a lookup without mmap_sem cannot reach any more, or just missed: dotted in the
+   * colour of the CPU whose walk it is (the walk will retry, or has) */
+  for (guint c = 0; c < p->st->sizes.ncpus && c < FL_MAX_CPUS; c++)
+    if (t->doing[c].hidden_vma == id || (t->missed_vma == id && t->missed_by == c))
+      {
+        double o = 2.5 + ring * 3.5, dash[] = { 2, 4 };
+        fl_rounded_rect (cr, x - o, y - o, t->bw + 2 * o, t->bh + 2 * o, corner + o);
+        cairo_set_dash (cr, dash, 2, 0);
+        fl_set_rgba (cr, fl_palette_cpu (pal, c));
+        cairo_set_line_width (cr, 3);
+        cairo_stroke (cr);
+        cairo_set_dash (cr, NULL, 0, 0);
+        ring++;
+      }
   /* the VMA a finding of this step names: outside its visitors, dashed in the finding colour */
   if (fl_marks (p, FL_MARK_VMA, id, 0))
     {
@@ -323,18 +340,26 @@ draw_node (Tree *t, guint32 id, double cx, double y, gboolean ghost)
   double size = t->size * 0.8;
   double room = MIN (MAX (t->bw * 2, p->fs * 10), p->w - 4);
   guint cpus[8];
-  char labels[8][40];
+  char labels[8][48];
   gboolean filled[8];
   guint nl = 0, more = 0;
   double total = 0;
-  for (int pass = 0; pass < 2; pass++)
+  /* visiting, then holding, then a walk it is hidden from (or that just missed it) */
+  for (int pass = 0; pass < 3; pass++)
     for (guint c = 0; c < p->st->sizes.ncpus && c < FL_MAX_CPUS; c++)
       {
         gboolean visiting = t->doing[c].visiting_vma == id;
-        if (pass == 0 ? !visiting : (visiting || t->doing[c].held_vma != id))
+        gboolean missed = t->doing[c].hidden_vma == id || (t->missed_vma == id && t->missed_by == c);
+        if (pass == 0 ? !visiting
+            : pass == 1 ? (visiting || t->doing[c].held_vma != id) : !missed)
           continue;
-        char label[40];
-        if (t->mode == MODE_DOT)
+        char label[48];
+        if (pass == 2)
+          /* Translators: a pill on a VMA box: cpu0's speculative walk misses this VMA */
+          g_snprintf (label, sizeof label, t->mode == MODE_DOT ? _("cpu%u misses") :
+                      t->doing[c].hidden_vma == id ? _("out of cpu%u's reach") :
+                      _("missed by cpu%u"), c);
+        else if (t->mode == MODE_DOT)
           g_snprintf (label, sizeof label, "cpu%u", c);
         else
           g_snprintf (label, sizeof label, visiting ? "cpu%u find_vma" : "cpu%u fault", c);
@@ -409,6 +434,14 @@ fl_paint_vma (FlPaintCtx *p)
   t.cache_id = st->g->mm.mmap_cache & 0xffff;
   for (guint c = 0; c < st->sizes.ncpus && c < FL_MAX_CPUS; c++)
     fl_cpu_fault_decode (st, c, &t.doing[c]);
+  FlEvent e;
+  FlSpfMiss miss;
+  if (p->sim != NULL && fl_step_event (p->sim, p->step, &e)
+      && fl_sim_get_spf_miss (p->sim, p->step, e.cpu, &miss) && fl_state_vma_in_use (st, miss.vma))
+    {
+      t.missed_vma = miss.vma;
+      t.missed_by = miss.cpu;
+    }
   collect (&t);
 
   fl_paint_panel_background (p);
@@ -461,6 +494,8 @@ fl_paint_vma (FlPaintCtx *p)
           const FlVma *widest = &st->vmas[t.nodes->len ? g_array_index (t.nodes, Node, 0).id
                                                        : g_array_index (t.ghosts, guint32, 0)];
           double inner_pad = t.size * 1.2;
+          /* the whole range, whatever the last zoom tried decided */
+          t.abbreviate = FALSE;
           range_text (&t, widest, probe, sizeof probe);
           range_w = fl_text_width (p, FL_FONT_MONO, t.size, probe) + inner_pad;
           detail_w = fl_text_width (p, FL_FONT_SANS, t.size * 0.92, "rw-p anon · seq 000")
