@@ -1,6 +1,8 @@
-/* The benchmark window: a header bar with Export and a progress bar, and the chart. The
- * worker measures row after row with fl_bench_measure(), as `faultline-cli bench` does; the
- * main thread polls how many rows are done. */
+/* The benchmark window: a header bar with Export and a progress bar, and two pages: the
+ * chart, and where each design's CPU time goes (the profile, at the 2010 table's CPU count,
+ * or the largest measured). The worker measures row after row with fl_bench_measure(), as
+ * `faultline-cli bench` does, profiling the rows of that one count; the main thread polls how
+ * many rows are done. */
 
 #include "fl-bench-window.h"
 
@@ -11,6 +13,8 @@
 
 #include "fl-bench-run.h"
 #include "fl-paint-chart.h"
+#include "fl-paint-profile.h"
+#include "fl-profile.h"
 #include "fl-style.h"
 
 #define FL_BENCH_WORKLOAD "multi-fault"
@@ -21,6 +25,8 @@ struct _FlBenchWindow
   GtkWindow parent_instance;
 
   GtkWidget      *area;
+  GtkWidget      *profile_area;
+  GtkStack       *pages;
   GtkProgressBar *progress;
   GtkWidget      *export_button;
   GtkLabel       *message;
@@ -32,6 +38,9 @@ struct _FlBenchWindow
   guint         poll_id;
   GArray       *rows;        /* FlBenchRow, after the worker finished */
   GArray       *points;      /* FlBenchPoint, borrowing the rows' names */
+  GPtrArray    *profiles;    /* FlProfile, one per design at the profiled CPU count */
+  GArray       *shown;       /* FlBenchProfile, borrowing the rows and profiles */
+  char         *profile_text; /* what the profile shows, in words, for assistive technologies */
 };
 
 G_DEFINE_FINAL_TYPE (FlBenchWindow, fl_bench_window, GTK_TYPE_WINDOW)
@@ -43,6 +52,13 @@ typedef struct {
   gint   *done;
 } FlBenchJob;
 
+/* What the worker hands back: every row, and the profiles of the profiled count's rows. */
+typedef struct {
+  GArray    *rows;       /* FlBenchRow */
+  GPtrArray *profiles;   /* FlProfile */
+  guint      profiled;   /* that CPU count */
+} FlBenchResult;
+
 static void
 fl_bench_job_free (gpointer data)
 {
@@ -53,29 +69,68 @@ fl_bench_job_free (gpointer data)
 }
 
 static void
+fl_bench_result_free (gpointer data)
+{
+  FlBenchResult *result = data;
+
+  g_clear_pointer (&result->rows, g_array_unref);
+  g_clear_pointer (&result->profiles, g_ptr_array_unref);
+  g_free (result);
+}
+
+/* The CPU count whose rows are profiled: the 2010 table's when measured, else the largest. */
+static guint
+fl_bench_profiled_cpus (GArray *cpus)
+{
+  guint largest = 0;
+
+  for (guint c = 0; c < cpus->len; c++)
+    {
+      guint n = g_array_index (cpus, guint, c);
+      if (n == FL_BENCH_TABLE_CPUS)
+        return n;
+      largest = MAX (largest, n);
+    }
+  return largest;
+}
+
+static void
 fl_bench_window_measure (GTask *task, gpointer source, gpointer task_data,
                          GCancellable *cancellable)
 {
   FlBenchJob *job = task_data;
   guint n_configs = 0;
   const FlBenchConfig *configs = fl_bench_configs (&n_configs);
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (FlBenchRow));
+  FlBenchResult *result = g_new0 (FlBenchResult, 1);
+  GArray *rows = result->rows = g_array_new (FALSE, TRUE, sizeof (FlBenchRow));
 
+  result->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_profile_free);
+  result->profiled = fl_bench_profiled_cpus (job->cpus);
   for (guint c = 0; c < job->cpus->len; c++)
     {
       double base = 0;
+      guint cpus = g_array_index (job->cpus, guint, c);
+      /* the profiled count once: a list that names it twice is measured twice */
+      gboolean profile = cpus == result->profiled && result->profiles->len == 0;
 
       for (guint i = 0; i < n_configs; i++)
         {
-          FlBenchRow row = { .config = &configs[i], .cpus = g_array_index (job->cpus, guint, c) };
+          FlBenchRow row = { .config = &configs[i], .cpus = cpus };
+          FlProfile *measured = NULL;
           GError *error = NULL;
 
           if (g_cancellable_set_error_if_cancelled (cancellable, &error)
-              || !fl_bench_measure (FL_BENCH_WORKLOAD, FL_BENCH_ROUNDS, NULL, NULL, &row, &error))
+              || !(profile ? fl_bench_measure_profile (FL_BENCH_WORKLOAD, FL_BENCH_ROUNDS, NULL,
+                                                       NULL, &row, &measured, &error)
+                           : fl_bench_measure (FL_BENCH_WORKLOAD, FL_BENCH_ROUNDS, NULL, NULL,
+                                               &row, &error)))
             {
+              fl_bench_result_free (result);
               g_task_return_error (task, error);
               return;
             }
+          if (measured != NULL)
+            g_ptr_array_add (result->profiles, measured);
           if (strcmp (row.config->name, "baseline") == 0)
             base = row.per_sec;
           g_array_append_val (rows, row);
@@ -87,7 +142,7 @@ fl_bench_window_measure (GTask *task, gpointer source, gpointer task_data,
           r->ratio = base > 0 ? r->per_sec / base : 0;
         }
     }
-  g_task_return_pointer (task, g_steal_pointer (&rows), (GDestroyNotify) g_array_unref);
+  g_task_return_pointer (task, result, fl_bench_result_free);
 }
 
 static void
@@ -126,7 +181,33 @@ fl_bench_window_describe (FlBenchWindow *self)
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->area),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
-  g_string_free (text, TRUE);
+  g_string_truncate (text, 0);
+  for (guint i = 0; i < self->shown->len; i++)
+    {
+      const FlBenchProfile *d = &g_array_index (self->shown, FlBenchProfile, i);
+      const GArray *lines = d->profile->by_line, *fns = d->profile->by_function;
+      guint line = 0;
+
+      /* the dearest shared line: "(no shared line)" is the time no line was fought over */
+      while (line < lines->len && g_array_index (lines, FlProfileEntry, line).name[0] == '(')
+        line++;
+      if (line == lines->len || fns->len == 0 || d->profile->total == 0)
+        continue;
+      if (text->len > 0)
+        g_string_append (text, " ");
+      /* Translators: one design of the profile, for screen readers: the design, the function
+       * and the cache line that took the largest shares of CPU time, with their shares */
+      g_string_append_printf (text, _("%s: most time in %s (%.0f%%); dearest shared line %s "
+                                      "(%.0f%%)."),
+                              d->config, g_array_index (fns, FlProfileEntry, 0).name,
+                              100.0 * g_array_index (fns, FlProfileEntry, 0).cycles / d->profile->total,
+                              g_array_index (lines, FlProfileEntry, line).name,
+                              100.0 * g_array_index (lines, FlProfileEntry, line).cycles / d->profile->total);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->profile_area),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
+  g_free (self->profile_text);
+  self->profile_text = g_string_free (text, FALSE);
 }
 
 static void
@@ -134,7 +215,8 @@ fl_bench_window_measured (GObject *source, GAsyncResult *result, gpointer user_d
 {
   FlBenchWindow *self = FL_BENCH_WINDOW (source);
   g_autoptr(GError) error = NULL;
-  GArray *rows = g_task_propagate_pointer (G_TASK (result), &error);
+  FlBenchResult *measured = g_task_propagate_pointer (G_TASK (result), &error);
+  GArray *rows = measured ? g_steal_pointer (&measured->rows) : NULL;
 
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
@@ -159,11 +241,23 @@ fl_bench_window_measured (GObject *source, GAsyncResult *result, gpointer user_d
       };
       g_array_append_val (self->points, point);
     }
+  self->profiles = g_steal_pointer (&measured->profiles);
+  for (guint i = 0, k = 0; i < rows->len && k < self->profiles->len; i++)
+    {
+      const FlBenchRow *r = &g_array_index (rows, FlBenchRow, i);
+      if (r->cpus != measured->profiled)
+        continue;
+      FlBenchProfile shown = { .config = r->config->name, .cpus = r->cpus, .faults = r->faults,
+                               .profile = g_ptr_array_index (self->profiles, k++) };
+      g_array_append_val (self->shown, shown);
+    }
+  fl_bench_result_free (measured);
   fl_bench_window_update_progress (self);
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
   gtk_widget_set_sensitive (self->export_button, TRUE);
   fl_bench_window_describe (self);
   gtk_widget_queue_draw (self->area);
+  gtk_widget_queue_draw (self->profile_area);
 }
 
 static void
@@ -189,6 +283,7 @@ fl_bench_window_start (FlBenchWindow *self)
 
 /* ---- drawing and export ---- */
 
+/* Both pages: the chart's area draws the chart, the profile's the profile. */
 static void
 fl_bench_window_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height,
                       gpointer user_data)
@@ -200,8 +295,19 @@ fl_bench_window_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height,
   if (self->points->len == 0)
     return;
   fl_style_get_palette (&palette);
-  fl_paint_bench_chart (cr, (const FlBenchPoint *) self->points->data, self->points->len,
-                        &viewport, &palette);
+  if (GTK_WIDGET (area) == self->profile_area)
+    fl_paint_bench_profile (cr, FL_BENCH_WORKLOAD, (const FlBenchProfile *) self->shown->data,
+                            self->shown->len, &viewport, &palette);
+  else
+    fl_paint_bench_chart (cr, (const FlBenchPoint *) self->points->data, self->points->len,
+                          &viewport, &palette);
+}
+
+/* Whether the profile is the page in view (Export writes the page in view). */
+static gboolean
+fl_bench_window_showing_profile (FlBenchWindow *self)
+{
+  return gtk_stack_get_visible_child (self->pages) == self->profile_area;
 }
 
 gboolean
@@ -219,6 +325,9 @@ fl_bench_window_export (FlBenchWindow *self, const char *format, const char *pat
       return FALSE;
     }
   fl_style_get_palette (&palette);
+  if (fl_bench_window_showing_profile (self))
+    return fl_export_bench_profile (FL_BENCH_WORKLOAD, (const FlBenchProfile *) self->shown->data,
+                                    self->shown->len, &viewport, &palette, format, path, error);
   return fl_export_bench_chart ((const FlBenchPoint *) self->points->data, self->points->len,
                                 &viewport, &palette, format, path, error);
 }
@@ -243,8 +352,11 @@ static void
 fl_bench_window_export_clicked (FlBenchWindow *self)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
-  fl_file_chooser_show (GTK_WINDOW (self), _("Export the Chart"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                        _("_Export"), _("PNG, SVG or PDF"), fl_picture_suffixes, "bench.png", NULL,
+  gboolean profile = fl_bench_window_showing_profile (self);
+
+  fl_file_chooser_show (GTK_WINDOW (self), profile ? _("Export the Profile") : _("Export the Chart"),
+                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("PNG, SVG or PDF"),
+                        fl_picture_suffixes, profile ? "bench-profile.png" : "bench.png", NULL,
                         fl_bench_window_export_chosen, self);
 }
 
@@ -271,6 +383,34 @@ fl_bench_window_get_area (FlBenchWindow *self)
   return self->area;
 }
 
+GtkWidget *
+fl_bench_window_get_profile_area (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), NULL);
+  return self->profile_area;
+}
+
+const char *
+fl_bench_window_get_profile_description (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), NULL);
+  return self->profile_text ? self->profile_text : "";
+}
+
+guint
+fl_bench_window_get_n_profiles (FlBenchWindow *self)
+{
+  g_return_val_if_fail (FL_IS_BENCH_WINDOW (self), 0);
+  return self->shown->len;
+}
+
+void
+fl_bench_window_show_profile (FlBenchWindow *self, gboolean profile)
+{
+  g_return_if_fail (FL_IS_BENCH_WINDOW (self));
+  gtk_stack_set_visible_child (self->pages, profile ? self->profile_area : self->area);
+}
+
 static void
 fl_bench_window_dispose (GObject *object)
 {
@@ -292,6 +432,9 @@ fl_bench_window_finalize (GObject *object)
   g_clear_pointer (&self->cpus, g_array_unref);
   g_clear_pointer (&self->points, g_array_unref);
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->shown, g_array_unref);
+  g_clear_pointer (&self->profiles, g_ptr_array_unref);
+  g_clear_pointer (&self->profile_text, g_free);
 
   G_OBJECT_CLASS (fl_bench_window_parent_class)->finalize (object);
 }
@@ -312,12 +455,14 @@ fl_bench_window_init (FlBenchWindow *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->points = g_array_new (FALSE, TRUE, sizeof (FlBenchPoint));
+  self->shown = g_array_new (FALSE, TRUE, sizeof (FlBenchProfile));
   self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
 
   gtk_window_set_title (GTK_WINDOW (self), _("Benchmark Chart"));
   gtk_window_set_default_size (GTK_WINDOW (self), 1100, 700);
   self->export_button = gtk_button_new_with_mnemonic (_("_Export…"));
-  gtk_widget_set_tooltip_text (self->export_button, _("Export the chart as PNG, SVG or PDF"));
+  gtk_widget_set_tooltip_text (self->export_button,
+                               _("Export the page in view as PNG, SVG or PDF"));
   gtk_widget_set_sensitive (self->export_button, FALSE);
   g_signal_connect_swapped (self->export_button, "clicked",
                             G_CALLBACK (fl_bench_window_export_clicked), self);
@@ -341,9 +486,24 @@ fl_bench_window_init (FlBenchWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Faults per simulated second by CPU count and design"),
                                   -1);
+  self->profile_area = g_object_new (GTK_TYPE_DRAWING_AREA,
+                                     "accessible-role", GTK_ACCESSIBLE_ROLE_IMG,
+                                     "hexpand", TRUE, "vexpand", TRUE, NULL);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->profile_area),
+                                  fl_bench_window_draw, self, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->profile_area),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Where each design's CPU time goes, by function and by cache line"),
+                                  -1);
+  self->pages = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_titled (self->pages, self->area, "chart", _("Chart"));
+  gtk_stack_add_titled (self->pages, self->profile_area, "profile", _("Where the Time Goes"));
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->pages);
+  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), switcher);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->message));
-  gtk_box_append (GTK_BOX (box), self->area);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->pages));
   gtk_window_set_child (GTK_WINDOW (self), box);
 }
 

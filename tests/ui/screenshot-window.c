@@ -4,12 +4,14 @@
  *
  *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
  *                     [--compare KEY=VALUE] [--bookmark STEP:TITLE:NOTE… --present [--slide K]]
- *                     [--bench-window] [--dark] [--text-scale S] [--tab N] SCENARIO FILE.png
+ *                     [--bench-window [--profile]] [--dark] [--text-scale S] [--tab N]
+ *                     SCENARIO FILE.png
  *
  * --bookmark adds bookmarks in a store of the tool's own (a temporary XDG_DATA_HOME, removed
  * at the end: never the user's); --present then shows presentation mode (F5) on slide K
  * (default 1, the first bookmark). --bench-window saves the benchmark chart window (Ctrl+B)
- * once it has measured, instead of the main window. --text-scale is what Ctrl+plus and
+ * once it has measured, instead of the main window (with --profile, its page "Where the
+ * Time Goes"). --text-scale is what Ctrl+plus and
  * Ctrl+minus set (0.8 to 2.5); --tab chooses the panel tab shown when the window is too small
  * for the grid (0 VMA tree, 1 page tables, 2 cache lines, 3 RCU, 4 counters).
  */
@@ -32,6 +34,7 @@ typedef struct {
   gboolean present;
   gint     slide;
   gboolean bench_window;
+  gboolean profile;
   gint64   step;
   gboolean finding;
   gint     cpu;
@@ -137,6 +140,7 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
         g_main_context_iteration (NULL, TRUE);
       if (fl_bench_window_get_n_points (FL_BENCH_WINDOW (bench)) == 0)
         g_error ("--bench-window: the benchmark measured nothing");
+      fl_bench_window_show_profile (FL_BENCH_WINDOW (bench), shot->profile);
       window = bench;
     }
 
@@ -198,6 +202,8 @@ main (int argc, char *argv[])
     { "slide", 0, 0, G_OPTION_ARG_INT, &shot.slide, "Slide to show (default 1)", "K" },
     { "bench-window", 0, 0, G_OPTION_ARG_NONE, &shot.bench_window,
       "The benchmark chart window, once measured", NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &shot.profile,
+      "With --bench-window: its profile page", NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
     { "text-scale", 0, 0, G_OPTION_ARG_DOUBLE, &shot.text_scale,
       "Text size, as Ctrl+plus sets it (0.8 to 2.5)", "S" },

@@ -176,6 +176,44 @@ fl_check_bench (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_true (fl_bench_window_export (bench, "png", path, &error));
   g_assert_no_error (error);
   fl_assert_exported (path);
+
+  /* where the time goes: a profile per design at the largest count measured, on a page of
+   * its own that says in words what it draws, and that Export writes when it is in view */
+  g_assert_cmpuint (fl_bench_window_get_n_profiles (bench), ==, n_designs);
+  fl_bench_window_show_profile (bench, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&texture);
+  texture = fl_test_render_widget (fl_bench_window_get_profile_area (bench));
+  g_assert_nonnull (texture);
+  g_assert_true (fl_texture_has_ink (texture));
+  const char *said = fl_bench_window_get_profile_description (bench);
+  g_test_message ("profile: %s", said);
+  for (guint i = 0; i < n_designs; i++)
+    {
+      g_autofree char *design = g_strdup_printf ("%s: most time in ",
+                                                 fl_bench_configs (&n_designs)[i].name);
+      const char *at = strstr (said, design);
+      g_assert_nonnull (at);
+      g_assert_nonnull (strstr (at, "; dearest shared line "));
+    }
+  g_autofree char *mismatch =
+    gtk_test_accessible_check_property (GTK_ACCESSIBLE (fl_bench_window_get_profile_area (bench)),
+                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, said);
+  g_assert_null (mismatch);
+  /* Export writes the page in view: the profile now, the chart again once it is back */
+  g_autofree char *profile_path = g_build_filename (g_get_tmp_dir (), "fl-test-profile.png", NULL);
+  g_assert_true (fl_bench_window_export (bench, "png", profile_path, &error));
+  g_assert_no_error (error);
+  fl_bench_window_show_profile (bench, FALSE);
+  g_assert_true (fl_bench_window_export (bench, "png", path, &error));
+  g_autofree char *chart = NULL, *profile = NULL;
+  gsize chart_len = 0, profile_len = 0;
+  g_assert_true (g_file_get_contents (path, &chart, &chart_len, NULL));
+  g_assert_true (g_file_get_contents (profile_path, &profile, &profile_len, NULL));
+  g_assert_false (chart_len == profile_len && memcmp (chart, profile, chart_len) == 0);
+  fl_assert_exported (profile_path);
+  fl_assert_exported (path);
   gtk_window_destroy (GTK_WINDOW (bench));
 }
 

@@ -68,21 +68,12 @@ series_collect (Chart *c)
     }
 }
 
-/* A painter's context without a simulation: the text helpers only need the Cairo
- * context, the size and the font size, which grows with the image as every view's does. */
 static void
 chart_init (Chart *c, cairo_t *cr, const FlBenchPoint *pts, guint n, const FlViewport *vp,
             const FlPalette *pal)
 {
   memset (c, 0, sizeof *c);
-  c->p.cr = cr;
-  c->p.vp = vp;
-  c->p.pal = pal;
-  c->p.w = vp->width;
-  c->p.h = vp->height;
-  double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
-  double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
-  c->p.fs = 13.0 * MAX (scale, by_size);
+  fl_paint_ctx_init_bare (&c->p, cr, vp, pal);
   c->pts = pts;
   c->n = n;
   c->workload = n ? pts[0].workload : NULL;
@@ -580,17 +571,9 @@ static void
 paint_fitted (ChartFn fn, cairo_t *cr, const FlBenchPoint *pts, guint n,
               const FlViewport *viewport, const FlPalette *palette, double min_w, double min_h)
 {
-  if (viewport->width < 1 || viewport->height < 1)
+  FlViewport vp;
+  if (!fl_paint_scaled_begin (cr, viewport, min_w, min_h, &vp))
     return;
-  double scale = MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
-  FlViewport vp = *viewport;
-  vp.width /= scale;
-  vp.height /= scale;
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
-  cairo_clip (cr);
-  cairo_scale (cr, scale, scale);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   Chart c;
   chart_init (&c, cr, pts, n, &vp, palette);
   fn (&c);

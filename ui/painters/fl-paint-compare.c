@@ -463,18 +463,9 @@ fl_paint_compare (cairo_t *cr, FlCompare *cmp, const FlViewport *viewport,
                   const FlPalette *palette)
 {
   g_return_if_fail (cr != NULL && cmp != NULL && viewport != NULL && palette != NULL);
-  if (viewport->width < 1 || viewport->height < 1)
+  FlViewport vp;
+  if (!fl_paint_scaled_begin (cr, viewport, 960.0, 540.0, &vp))
     return;
-  /* below the size it is laid out for, drawn at that size and scaled down */
-  double scale = MIN (1.0, MIN (viewport->width / 960.0, viewport->height / 540.0));
-  FlViewport vp = *viewport;
-  vp.width /= scale;
-  vp.height /= scale;
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
-  cairo_clip (cr);
-  cairo_scale (cr, scale, scale);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   FlPaintCtx pa, pb;
   fl_paint_ctx_init (&pa, cr, cmp->sim[0], &vp, palette);
   fl_paint_ctx_init (&pb, cr, cmp->sim[1], &vp, palette);

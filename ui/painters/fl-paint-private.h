@@ -35,6 +35,10 @@ typedef struct {
   guint             n_marks;
 } FlPaintCtx;
 
+void  fl_paint_ctx_init_bare (FlPaintCtx *p, cairo_t *cr, const FlViewport *vp,
+                              const FlPalette *pal);
+gboolean fl_paint_scaled_begin (cairo_t *cr, const FlViewport *viewport, double min_w,
+                                double min_h, FlViewport *out);
 void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
                          const FlPalette *pal);
 

@@ -171,14 +171,8 @@ fl_paint_sensitivity (cairo_t *cr, const FlSensitivityRow *rows, guint n_rows, g
   g_return_if_fail (rows != NULL || n_rows == 0);
   if (viewport->width < 1 || viewport->height < 1)
     return;
-  FlPaintCtx p = { 0 };
-  p.cr = cr;
-  p.vp = viewport;
-  p.pal = palette;
-  p.w = viewport->width;
-  p.h = viewport->height;
-  double scale = viewport->font_scale > 0 ? viewport->font_scale : 1.0;
-  p.fs = 13.0 * MAX (scale, CLAMP (MIN (p.w / 800.0, p.h / 450.0), 1.0, 1.5));
+  FlPaintCtx p;
+  fl_paint_ctx_init_bare (&p, cr, viewport, palette);
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, p.w, p.h);
   cairo_clip (cr);

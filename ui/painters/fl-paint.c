@@ -54,6 +54,53 @@ fl_view_lookup (const char *name)
   return FL_VIEW_N;
 }
 
+/* A view shown alone on a projector grows its text with its size, up to half as big again;
+ * a presentation's or the user's text scale wins when it asks for more, and a text scale
+ * below 1 (Ctrl+minus) shrinks whatever the size gave. */
+static double
+font_size (const FlViewport *vp)
+{
+  double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
+  double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
+  return 13.0 * (scale < 1.0 ? scale * by_size : MAX (scale, by_size));
+}
+
+/* A context without a simulation, for the benchmark's charts: the text helpers need only
+ * the Cairo context, the size and the font size, which grows with the image as a view's. */
+void
+fl_paint_ctx_init_bare (FlPaintCtx *p, cairo_t *cr, const FlViewport *vp, const FlPalette *pal)
+{
+  memset (p, 0, sizeof *p);
+  cairo_matrix_init_identity (&p->view_matrix);
+  p->cr = cr;
+  p->vp = vp;
+  p->pal = pal;
+  p->w = vp->width;
+  p->h = vp->height;
+  p->fs = font_size (vp);
+}
+
+/* Below the size a drawing is laid out for (min_w × min_h), it is drawn at that size and
+ * scaled down. Saves @cr, clips it to @viewport and scales it; @out is the viewport to lay
+ * out in. FALSE (and nothing saved) for an empty viewport; else the caller restores @cr. */
+gboolean
+fl_paint_scaled_begin (cairo_t *cr, const FlViewport *viewport, double min_w, double min_h,
+                       FlViewport *out)
+{
+  if (viewport->width < 1 || viewport->height < 1)
+    return FALSE;
+  double scale = MIN (1.0, MIN (viewport->width / min_w, viewport->height / min_h));
+  *out = *viewport;
+  out->width /= scale;
+  out->height /= scale;
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
+  cairo_clip (cr);
+  cairo_scale (cr, scale, scale);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  return TRUE;
+}
+
 void
 fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
                    const FlPalette *pal)
@@ -68,12 +115,7 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
   p->pal = pal;
   p->w = vp->width;
   p->h = vp->height;
-  /* A view shown alone on a projector grows its text with its size, up to half as big
-   * again; a presentation's or the user's text scale wins when it asks for more, and a
-   * text scale below 1 (Ctrl+minus) shrinks whatever the size gave. */
-  double scale = vp->font_scale > 0 ? vp->font_scale : 1.0;
-  double by_size = CLAMP (MIN (vp->width / 800.0, vp->height / 450.0), 1.0, 1.5);
-  p->fs = 13.0 * (scale < 1.0 ? scale * by_size : MAX (scale, by_size));
+  p->fs = font_size (vp);
   p->step = fl_sim_get_step (sim);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   p->selected = MIN (vp->selected_cpu, ncpus - 1);
