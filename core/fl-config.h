@@ -87,6 +87,7 @@ typedef struct {
   FlPinPageTables pin_page_tables;
   FlRss         rss;
   FlVmaRefcount vma_refcount;
+  gboolean      memcg;         /* pages charged to a memory cgroup (2.6.33's memcg, fl-memcg.c) */
   FlOracleMode  oracle;
   FlCostTable   cost;
   guint         budget;        /* steps a run may take before it stops (0: no budget) */

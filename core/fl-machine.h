@@ -75,6 +75,11 @@ FlFrame *fl_caller   (FlSim *sim, guint cpu);
 gboolean fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
 void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
 void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
+/* the memory controller (memcg=on, fl-memcg.c); each does nothing with memcg=off */
+void     fl_memcg_uncharge     (FlSim *sim, guint cpu, guint32 page);
+void     fl_memcg_uncharge_end (FlSim *sim, guint cpu);
+void     fl_memcg_lru          (FlSim *sim, guint cpu, guint pages);
+void     fl_memcg_lru_link     (FlSim *sim, guint cpu, guint32 head);
 FlMesi   fl_mesi     (const FlState *st, guint line, guint cpu);
 guint64  fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at);
 void     fl_line_reload_many (FlSim *sim, guint line, const guint *cpus, guint n, guint64 at,

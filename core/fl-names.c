@@ -80,6 +80,13 @@ fl_sim_line_name (FlSim *sim, guint line, char *buf, gsize size)
     }
   if (line >= st->sizes.nlines)
     return "?";
+  if (line < fl_line_objects (st) && line >= FL_LINE_N_FIXED + st->sizes.line_nodes)
+    {
+      static const char *const memcg[FL_MEMCG_N_LINES] = {
+        "memcg css refcount", "memcg res_counter", "memcg per-zone LRU",
+      };
+      return memcg[line - FL_LINE_N_FIXED - st->sizes.line_nodes];
+    }
   if (line < fl_line_objects (st))
     {
       guint node = (line - FL_LINE_N_FIXED) / 2 + 1;

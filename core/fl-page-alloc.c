@@ -131,6 +131,7 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
             c->pcp_count++;
             n++;
           }
+        fl_memcg_lru (sim, cpu, n);
         fl_lock_release (sim, cpu, LRU_LOCK (node));
         fl_irqs_on (sim, cpu);
         fl_ev (sim, FL_EV_FREE, n, c->pcp_count);
@@ -205,6 +206,8 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
         /* list_add links the batch in front of the page added last, whoever added it */
         if (z->lru_head)
           fl_touch_page (sim, cpu, z->lru_head);
+        fl_memcg_lru_link (sim, cpu, z->lru_head);
+        fl_memcg_lru (sim, cpu, c->pagevec);
         z->lru_head = (guint32) f->a[0];
         fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
         c->pagevec = 0;

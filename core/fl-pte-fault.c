@@ -203,7 +203,14 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
       fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, FL_LOC_DO_ANONYMOUS_PAGE_alloc, f->a[2], 0, 0, 0);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_alloc:
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock, 1, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, sim->config.memcg ? FL_LOC_DO_ANONYMOUS_PAGE_charge
+                                                             : FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock,
+               1, 0, 0, 0);
+      return;
+    case FL_LOC_DO_ANONYMOUS_PAGE_charge:
+      /* mem_cgroup_newpage_charge (fl-memcg.c): it hands the page back */
+      fl_call (sim, cpu, FL_FN_MEM_CGROUP_CHARGE, FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock, f->ret,
+               0, 0, 0);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock:
       if (WRITE_FAULT (f))

@@ -98,7 +98,8 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
   memset (z, 0, sizeof *z);
   z->ncpus = config->cpus;
   z->line_nodes = config->numa == FL_NUMA_PER_SOCKET ? 2 * (MAX (config->sockets, 1u) - 1) : 0;
-  z->nlines = FL_LINE_N_FIXED + z->line_nodes;
+  z->line_memcg = config->memcg ? FL_MEMCG_N_LINES : 0;
+  z->nlines = FL_LINE_N_FIXED + z->line_nodes + z->line_memcg;
   /* slot 0 of each array, "none"; the rest come as the run allocates */
   z->nvmas = z->ntables = z->npages = z->ncache = z->ncbs = 1;
   z->ncache_index = 16;

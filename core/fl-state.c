@@ -249,7 +249,8 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
   gboolean fresh = st->g == NULL || st->sizes.line_vmas != sizes->line_vmas
                    || st->sizes.line_tables != sizes->line_tables
                    || st->sizes.line_refs != sizes->line_refs
-                   || st->sizes.line_nodes != sizes->line_nodes;
+                   || st->sizes.line_nodes != sizes->line_nodes
+                   || st->sizes.line_memcg != sizes->line_memcg;
   if (st->g == NULL)
     st->identity = new_identity ();
   /* a checkpoint of this state's: its versions are comparable with the state's */

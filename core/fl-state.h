@@ -140,6 +140,8 @@ typedef struct {
   gint64  rss_file, rss_anon;     /* per-thread RSS caches (rss=per-thread) */
   guint32 pcp_count, pcp_head;    /* per-CPU free page list */
   guint32 pagevec;                /* pages waiting to join the LRU */
+  guint32 memcg_stock;            /* memcg=on: pages charged ahead to this CPU's stock */
+  guint32 memcg_batch;            /* memcg=on: pages uncharged by the zap under way */
   guint32 gather_head, gather_count; /* mmu_gather: pages to free once the TLB is flushed */
   guint32 barrier_gen;
   FlLoop  loops[FL_MAX_LOOPS];
@@ -190,7 +192,8 @@ typedef struct {
 } FlTable;
 
 enum { FL_PAGE_ANON = 1, FL_PAGE_FILE = 2, FL_PAGE_ZERO = 4, FL_PAGE_TABLE = 8,
-       FL_PAGE_LOCKED = 16, FL_PAGE_LRU = 32 };
+       FL_PAGE_LOCKED = 16, FL_PAGE_LRU = 32,
+       FL_PAGE_MEMCG = 64 /* charged to the memory cgroup (memcg=on) */ };
 
 typedef struct {
   gint32  count;            /* references */
@@ -200,6 +203,7 @@ typedef struct {
   guint32 flags;
   guint32 next;             /* free-list link */
   guint16 line_owner;       /* CPU + 1 that last wrote the struct page, 0 = only in memory */
+  guint16 pc_owner;         /* the same for its struct page_cgroup (memcg=on) */
   guint8  state;            /* FlObjState: FREE or LIVE */
   guint8  node;             /* the zone it belongs to */
 } FlPage;
@@ -281,6 +285,7 @@ typedef struct {
   guint32 vma_hint, table_hint;     /* no free slot below these: where allocation looks first */
   guint32 cache_used;       /* page-cache entries: they fill up in order and stay */
   guint64 page_transfers;   /* struct page lines moved between CPUs */
+  guint64 memcg_usage;      /* memcg=on: pages the cgroup's res_counter holds charged */
   guint32 barrier_count, barrier_gen;
   guint32 zero_page;
   guint32 sched_index;      /* scripted schedule position */
@@ -306,6 +311,7 @@ typedef struct {
   guint line_vmas, line_tables;
   guint line_refs;          /* VMA refcount lines (line_vmas with speculative-refcount, else 0) */
   guint line_nodes;         /* zone->lock and lru_lock lines of nodes past the first: 2 each */
+  guint line_memcg;         /* the memory cgroup's lines (memcg=on: FL_MEMCG_N_LINES, else 0) */
   guint ncache_index;       /* a power of two, at least twice the entries in use */
 } FlStateSizes;
 
@@ -417,7 +423,22 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
 static inline guint
 fl_line_objects (const FlState *st)
 {
-  return FL_LINE_N_FIXED + st->sizes.line_nodes;
+  return FL_LINE_N_FIXED + st->sizes.line_nodes + st->sizes.line_memcg;
+}
+
+/* The memory cgroup's lines (memcg=on) come after the nodes' zone lines, so that without it
+ * every line keeps the id it always had. */
+enum {
+  FL_MEMCG_LINE_CSS,        /* css.refcnt: taken by each charge, dropped by each uncharge */
+  FL_MEMCG_LINE_RES,        /* res_counter: its spinlock, usage and max_usage */
+  FL_MEMCG_LINE_ZONEINFO,   /* mem_cgroup_per_zone: the cgroup's LRU heads and counts */
+  FL_MEMCG_N_LINES
+};
+
+static inline guint
+fl_line_of_memcg (const FlState *st, guint which)
+{
+  return st->sizes.line_memcg ? FL_LINE_N_FIXED + st->sizes.line_nodes + which : FL_LINE_NONE;
 }
 
 static inline guint

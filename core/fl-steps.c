@@ -10,6 +10,7 @@ extern const FlStepFn fl_writer_step_fns[];
 extern const FlStepFn fl_tlb_step_fn;
 extern const FlStepFn fl_anon_vma_step_fn;
 extern const FlStepFn fl_refcount_step_fns[];
+extern const FlStepFn fl_memcg_step_fn;
 
 /* user, rcu_do_batch and flush_tlb_func are taken by fl_sim_take_step, never as frames. */
 FlStepFn
@@ -53,6 +54,7 @@ fl_step_fn_of (FlFn fn)
     case FL_FN_FIND_VMA_SPECULATIVE: return fl_refcount_step_fns[0];
     case FL_FN_VMA_PUT: return fl_refcount_step_fns[1];
     case FL_FN_INVALIDATE_VMA: return fl_refcount_step_fns[2];
+    case FL_FN_MEM_CGROUP_CHARGE: return fl_memcg_step_fn;
     default: g_error ("%s is not run as a frame", fl_fn_name (fn));
     }
 }

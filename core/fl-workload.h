@@ -22,6 +22,7 @@ const FlBenchConfig *fl_bench_config      (const char *name);
 void                 fl_bench_config_apply(const FlBenchConfig *bench, FlConfig *config);
 double               fl_bench_published   (const FlBenchConfig *bench, const char *workload);
 const char          *fl_bench_published_by (const char *workload);
+const char *fl_workload_kernel (const char *id);
 GStrv                fl_workload_ids      (void);
 FlScenario          *fl_workload_build    (const char *id, guint cpus, guint rounds, GError **error);
 

@@ -420,7 +420,8 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             guint32 page = FL_PTE_PAGE (pte);
             FlPage *pg = &st->pages[page];
             fl_touch_page (sim, cpu, page);
-            pg->mapcount--;
+            if (--pg->mapcount == 0)
+              fl_memcg_uncharge (sim, cpu, page);
             if (fl_writer_is_anon (st, page))
               anon++;
             else
@@ -446,6 +447,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_ZAP_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
+      fl_memcg_uncharge_end (sim, cpu);
       fl_return (sim, cpu, fl_w_get16 (f->a[3], 3));
       return;
     default:

@@ -95,6 +95,8 @@ print_json (const char *workload, const char *machine, GArray *rows)
   json_builder_set_member_name (b, "workload");
   json_builder_add_string_value (b, workload);
   fl_cli_json_string (b, "machine", machine);
+  if (fl_workload_kernel (workload) != NULL)
+    fl_cli_json_string (b, "kernel", fl_workload_kernel (workload));
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
   for (guint i = 0; i < rows->len; i++)
@@ -138,8 +140,13 @@ static void
 print_table (const char *workload, const char *machine, guint rounds, GArray *rows)
 {
   const char *by = fl_bench_published_by (workload);
+  const char *kernel = fl_workload_kernel (workload);
   printf ("%s on machine %s, %u round%s per thread; faults per simulated second, ratio to "
-          "baseline at the same CPU count\n\n", workload, machine, rounds, rounds == 1 ? "" : "s");
+          "baseline at the same CPU count\n", workload, machine, rounds, rounds == 1 ? "" : "s");
+  if (kernel != NULL)
+    printf ("every row runs the kernel the figure was published for: %s (Kamezawa's 2.6.33-rc2 "
+            "charged every page to a memory cgroup; --set memcg=off runs it without)\n", kernel);
+  printf ("\n");
   printf ("%-10s %5s %10s %14s %14s %7s%s%s\n", "config", "cpus", "faults", "cycles", "faults/s",
           "ratio", by ? "  " : "", by ? by : "");
   for (guint i = 0; i < rows->len; i++)
