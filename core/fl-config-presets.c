@@ -11,11 +11,13 @@
 
 static const FlSetting spf_repaired[] = {
   { "spf-mmap-cache", "leave" }, { "spf-find-vma", "before-pte-lock" },
-  { "spf-access-check", "on" }, { "mprotect-seqcount", "bracketed" }, { NULL, NULL },
+  { "spf-access-check", "on" }, { "mprotect-seqcount", "bracketed" }, { "vm-file-put", "rcu" },
+  { NULL, NULL },
 };
 static const FlSetting spf_as_posted[] = {
   { "spf-mmap-cache", "update" }, { "spf-find-vma", "under-pte-lock" },
-  { "spf-access-check", "off" }, { "mprotect-seqcount", "unbracketed" }, { NULL, NULL },
+  { "spf-access-check", "off" }, { "mprotect-seqcount", "unbracketed" },
+  { "vm-file-put", "immediate" }, { NULL, NULL },
 };
 
 /* ---- machine: cost tables from published measurements ----

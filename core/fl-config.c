@@ -55,6 +55,10 @@ static const FlKeyInfo keys[] = {
         N_("When munmap frees an unlinked VMA"),
         N_("after an RCU grace period: a speculative fault still reading it is safe"),
         N_("at once: a speculative fault may read freed memory")),
+  ENUM ("vm-file-put", "rcu|immediate", G_STRUCT_OFFSET (FlConfig, vm_file_put),
+        N_("When munmap drops an unlinked VMA's reference to its file"),
+        N_("with the VMA, after the RCU grace period: a speculative fault's file stays open"),
+        N_("at once in remove_vma, as v2 did: a speculative file fault may read a file already put")),
   ENUM ("spf-seqcheck", "off|on", G_STRUCT_OFFSET (FlConfig, spf_seqcheck),
         N_("Whether a speculative fault checks the VMA's sequence count"),
         N_("no check: a change to the VMA under the fault goes unnoticed"),
@@ -148,7 +152,8 @@ static const FlKeyInfo keys[] = {
 };
 
 static const char *const key_names[] = {
-  "cpus", "sockets", "cores-per-socket", "numa", "fault-path", "rwsem", "vma-free", "spf-seqcheck",
+  "cpus", "sockets", "cores-per-socket", "numa", "fault-path", "rwsem", "vma-free", "vm-file-put",
+  "spf-seqcheck",
   "spf-mmap-cache", "spf-find-vma", "spf-access-check",
   "mprotect-seqcount", "rcu", "pte-map-lock", "pin-page-tables", "rss", "vma-refcount",
   "memcg", "oracle",
@@ -222,6 +227,7 @@ fl_config_init_defaults (FlConfig *config)
   config->fault_path = FL_FAULT_PATH_SPECULATIVE;
   config->rwsem = FL_RWSEM_GENERIC;
   config->vma_free = FL_VMA_FREE_RCU;
+  config->vm_file_put = FL_VM_FILE_PUT_RCU;
   config->spf_seqcheck = TRUE;
   config->spf_access_check = TRUE;
   config->pte_map_lock = FL_PTE_MAP_LOCK_TRYLOCK_LOOP;

@@ -13,6 +13,10 @@ typedef enum { FL_FAULT_PATH_LOCKED, FL_FAULT_PATH_SPECULATIVE,
                FL_FAULT_PATH_SPECULATIVE_REFCOUNT } FlFaultPath;
 typedef enum { FL_RWSEM_GENERIC, FL_RWSEM_XADD } FlRwsemKind;
 typedef enum { FL_VMA_FREE_RCU, FL_VMA_FREE_IMMEDIATE } FlVmaFree;
+/* When munmap drops the VMA's reference to its file (vm_file): with the VMA, after the
+ * grace period (the repair), or at once in remove_vma, as v2 did while only the VMA waited
+ * for RCU: a speculative file fault may then read a file already put. */
+typedef enum { FL_VM_FILE_PUT_RCU, FL_VM_FILE_PUT_IMMEDIATE } FlVmFilePut;
 typedef enum { FL_PTE_MAP_LOCK_TRYLOCK_LOOP, FL_PTE_MAP_LOCK_SPIN_IRQS_OFF } FlPteMapLock;
 typedef enum { FL_PIN_PAGE_TABLES_IRQS_OFF, FL_PIN_PAGE_TABLES_NONE } FlPinPageTables;
 typedef enum { FL_RSS_SHARED_ATOMIC, FL_RSS_PER_THREAD } FlRss;
@@ -77,6 +81,7 @@ typedef struct {
   FlFaultPath   fault_path;
   FlRwsemKind   rwsem;
   FlVmaFree     vma_free;
+  FlVmFilePut   vm_file_put;
   gboolean      spf_seqcheck;
   FlSpfMmapCache spf_mmap_cache;
   FlSpfFindVma  spf_find_vma;

@@ -15,6 +15,14 @@ fl_state_vma_in_use (const FlState *st, guint32 id)
   return id != 0 && id < st->sizes.nvmas && st->vmas[id].state != FL_OBJ_FREE;
 }
 
+/* Does a VMA still hold its file's reference (remove_vma left it for the VMA's RCU
+ * callback, fl-vm-file.c)? */
+gboolean
+fl_state_vma_holds_file (const FlState *st, guint32 id)
+{
+  return fl_state_vma_in_use (st, id) && st->vmas[id].vm_file != 0 && !st->vmas[id].file_put;
+}
+
 gboolean
 fl_state_table_live (const FlState *st, guint32 id)
 {

@@ -92,5 +92,6 @@ const char *fl_cpu_wait_name     (FlCpuWait wait);
 /* Does an id a view found name an object still there (a VMA not freed, a live table)? */
 gboolean  fl_state_vma_in_use    (const FlState *st, guint32 id);
 gboolean  fl_state_table_live    (const FlState *st, guint32 id);
+gboolean  fl_state_vma_holds_file (const FlState *st, guint32 id);
 
 G_END_DECLS

@@ -44,6 +44,9 @@ static const FlSafeguard safeguards[] = {
   { FL_DEFECT_SPIN_IRQS_OFF, "pte-map-lock", "spin-irqs-off",
     "pte_map_lock spun for the PTE lock with IRQs off, so its CPU could not take the "
     "TLB-flush IPI" },
+  { FL_DEFECT_FILE_PUT, "vm-file-put", "immediate",
+    "remove_vma put the VMA's file at once while only the VMA waited for the RCU grace "
+    "period" },
   { FL_DEFECT_RCU, "rcu", "classic",
     "classic RCU runs readers with preemption off and takes a context switch for a quiescent "
     "state" },
@@ -57,7 +60,7 @@ defect_of (FlFindingKind kind)
     {
     case FL_FINDING_MISSED_SIGSEGV: case FL_FINDING_STALE_MAPPING:
       return FL_DEFECT_NO_ACCESS_CHECK;
-    case FL_FINDING_USE_AFTER_FREE: return FL_DEFECT_VMA_FREED;
+    case FL_FINDING_USE_AFTER_FREE: return FL_DEFECT_VMA_FREED;   /* a file's says so itself */
     case FL_FINDING_FREED_WHILE_LOCKED: return FL_DEFECT_TABLE_FREED;
     case FL_FINDING_DEADLOCK: return FL_DEFECT_SPIN_IRQS_OFF;
     case FL_FINDING_SLEEP_IN_RCU: case FL_FINDING_RCU_EARLY_FREE: return FL_DEFECT_RCU;
@@ -164,16 +167,25 @@ fl_finding_caused_by (FlSim *sim, FlFinding *f, guint cpu, guint64 step, FlDefec
 
 /* ---- who installed which PTE ---- */
 
+/* A file remove_vma put at once (vm-file-put=immediate), by whom and when. */
+typedef struct {
+  guint64 step;
+  guint32 file;
+  guint32 cpu;
+} FlFilePut;
+
 void
 fl_cause_init (FlSim *sim)
 {
   sim->pte_installs = g_array_new (FALSE, FALSE, sizeof (FlPteInstall));
+  sim->file_puts = g_array_new (FALSE, FALSE, sizeof (FlFilePut));
 }
 
 void
 fl_cause_clear (FlSim *sim)
 {
   g_clear_pointer (&sim->pte_installs, g_array_unref);
+  g_clear_pointer (&sim->file_puts, g_array_unref);
 }
 
 /* A fault installed the PTE of `addr`: kept in step order, as the events are. */
@@ -196,6 +208,36 @@ fl_cause_truncate (FlSim *sim, guint64 step)
   while (n > 0 && g_array_index (sim->pte_installs, FlPteInstall, n - 1).step > step)
     n--;
   g_array_set_size (sim->pte_installs, n);
+  n = sim->file_puts->len;
+  while (n > 0 && g_array_index (sim->file_puts, FlFilePut, n - 1).step > step)
+    n--;
+  g_array_set_size (sim->file_puts, n);
+}
+
+void
+fl_cause_note_file_put (FlSim *sim, guint cpu, guint32 file)
+{
+  if (sim->replaying)
+    return;
+  FlFilePut put = { sim->stepping ? sim->st.g->step + 1 : sim->st.g->step, file, cpu };
+  g_array_append_val (sim->file_puts, put);
+}
+
+/* The munmap that last put `file` at once: FALSE when none did. */
+gboolean
+fl_cause_file_putter (FlSim *sim, guint32 file, guint *cpu, guint64 *step)
+{
+  for (guint i = sim->file_puts->len; i > 0; i--)
+    {
+      const FlFilePut *put = &g_array_index (sim->file_puts, FlFilePut, i - 1);
+      if (put->file == file)
+        {
+          *cpu = put->cpu;
+          *step = put->step;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* The fault that last installed PTE `index` of `table`: FALSE when none did (the scenario

@@ -110,6 +110,8 @@ static const Field global_fields[] = {
   F (FlGlobals, zone_pages, FL_KEY_ALLOC, FL_ALLOC_PAGE),
   F (FlGlobals, page_fresh, FL_KEY_ALLOC, FL_ALLOC_PAGE),
   F (FlGlobals, cache_used, FL_KEY_ALLOC, FL_ALLOC_CACHE),
+  F (FlGlobals, files, FL_KEY_ALLOC, FL_ALLOC_FILE),
+  F (FlGlobals, files_used, FL_KEY_ALLOC, FL_ALLOC_FILE),
   F (FlGlobals, finished, FL_KEY_CPU_OTHER, 0),
   F (FlGlobals, deadlocked, FL_KEY_CPU_OTHER, 0),
 };

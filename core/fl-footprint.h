@@ -24,7 +24,8 @@ typedef enum {
                          * conflicts with every step of that CPU */
 } FlKeyKind;
 
-enum { FL_ALLOC_VMA, FL_ALLOC_TABLE, FL_ALLOC_PAGE, FL_ALLOC_CACHE };
+enum { FL_ALLOC_VMA, FL_ALLOC_TABLE, FL_ALLOC_PAGE, FL_ALLOC_CACHE,
+       FL_ALLOC_FILE /* the files (fl-vm-file.c): slots and counts */ };
 
 #define FL_KEY(kind, id) (((guint32) (kind) << 24) | ((guint32) (id) & 0xffffffu))
 #define FL_KEY_KIND(key) ((FlKeyKind) ((key) >> 24))

@@ -33,6 +33,7 @@ struct _FlSim {
   GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
   GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
+  GArray       *file_puts;      /* who put which file in remove_vma, likewise */
   struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
   struct _FlOracleWalk *walks;   /* the misses of lookups without mmap_sem (fl-oracle-walk.c) */
   guint64       hash;           /* of events[0 .. events->len) */
@@ -142,6 +143,7 @@ typedef enum {
   FL_DEFECT_TABLE_FREED,      /* a page table was freed under its lock's holder */
   FL_DEFECT_SPIN_IRQS_OFF,    /* a CPU spun with IRQs off while others sent it IPIs */
   FL_DEFECT_RCU,              /* an RCU reader slept or was not waited for */
+  FL_DEFECT_FILE_PUT,         /* a file was put while a reader held its VMA */
 } FlDefect;
 void     fl_finding_explain   (FlSim *sim, FlFinding *f);
 void     fl_finding_caused_by (FlSim *sim, FlFinding *f, guint cpu, guint64 step,
@@ -152,6 +154,14 @@ void     fl_cause_note_pte    (FlSim *sim, guint cpu, guint64 addr);
 void     fl_cause_truncate    (FlSim *sim, guint64 step);
 gboolean fl_cause_pte_installer (FlSim *sim, guint32 table, guint index, guint *cpu,
                                  guint64 *step);
+void     fl_cause_note_file_put (FlSim *sim, guint cpu, guint32 file);
+gboolean fl_cause_file_putter (FlSim *sim, guint32 file, guint *cpu, guint64 *step);
+
+/* the mappings' struct files (fl-vm-file.c) */
+guint32  fl_file_open       (FlSim *sim);
+void     fl_file_get        (FlSim *sim, guint32 ref);
+gboolean fl_vma_put_file    (FlSim *sim, guint cpu, guint32 vma, gboolean removing);
+gboolean fl_check_vm_file   (FlSim *sim, guint cpu, guint32 vma);
 
 /* parking and waking */
 void     fl_park     (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj);

@@ -63,6 +63,8 @@ fl_vma_free_now (FlSim *sim, guint32 vma)
 {
   FlState *st = &sim->st;
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, vma)), TRUE);
+  /* its file goes with it, unless remove_vma put it already (fl-vm-file.c) */
+  fl_vma_put_file (sim, G_MAXUINT, vma, FALSE);
   st->vmas[vma].state = FL_OBJ_FREE;
   st->g->vma_hint = MIN (st->g->vma_hint, vma);
   st->g->vmas_used--;

@@ -139,14 +139,16 @@ append_alloc_free (GString *s, const FlEvent *e)
       if (alloc)   /* a split: the part of the VMA that stays mapped */
         g_string_append_printf (s, "allocate VMA %u for the part that stays", e->obj);
       else if (e->loc == FL_LOC_DO_MUNMAP_remove_vma)
-        g_string_append_printf (s, e->val ? "free VMA %u through call_rcu, after a grace period"
-                                          : "free VMA %u at once", e->obj);
+        g_string_append_printf (s, e->val & 1 ? "free VMA %u through call_rcu, after a grace "
+                                                "period%s" : "free VMA %u at once%s", e->obj,
+                                e->val & 2 ? "; its file put now (fput)" : "");
       else
         g_string_append_printf (s, "free page table %u", e->obj);
       break;
     case FL_FN_VMA_ADJUST:
-      g_string_append_printf (s, e->val ? "free VMA %u, merged away, through call_rcu"
-                                        : "free VMA %u, merged away, at once", e->obj);
+      g_string_append_printf (s, e->val & 1 ? "free VMA %u, merged away, through call_rcu%s"
+                                            : "free VMA %u, merged away, at once%s", e->obj,
+                              e->val & 2 ? "; its file put now (fput)" : "");
       break;
     case FL_FN_ALLOC_PAGE:
       g_string_append_printf (s, "allocate page %u%s", e->obj, e->val ? " (zeroed)" : "");

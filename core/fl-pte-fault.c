@@ -289,6 +289,8 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 flags = vma_flags (sim, cpu, f);
         const FlVma *v = &st->vmas[fl_ref_id ((guint32) f->a[2])];
+        /* ->fault (filemap_fault) reads vma->vm_file->f_mapping: is the file still there? */
+        fl_check_vm_file (sim, cpu, fl_ref_id ((guint32) f->a[2]));
         guint32 pgoff = (guint32) (v->pgoff + (f->a[0] - v->start) / FL_PAGE_SIZE);
         guint32 page = fl_page_cache_get (sim, v->file, pgoff);
         st->pages[page].count++;                         /* find_get_page */

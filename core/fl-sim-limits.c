@@ -41,6 +41,8 @@ fl_sim_room_for_step (FlSim *sim)
     why = g_strdup_printf ("(the limit: at most %u VMAs at once)", FL_MAX_VMAS);
   else if (g->tables_used >= FL_MAX_TABLES)
     why = g_strdup_printf ("(the limit: at most %u page tables at once)", FL_MAX_TABLES);
+  else if (g->files_used >= FL_MAX_FILES - 1)
+    why = g_strdup_printf ("(the limit: at most %u files mapped at once)", FL_MAX_FILES - 1);
   else if (fl_zone_room (st) < PAGES_PER_STEP)
     why = g_strdup_printf ("(the limit: at most %u page frames)", FL_MAX_PAGES);
   if (why == NULL)

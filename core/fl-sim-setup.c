@@ -308,6 +308,14 @@ fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
       v->end = sv->end;
       v->flags = vm_flags_of (sv->prot, sv->kind);
       v->file = sv->kind == FL_MAP_ANON ? 0 : i + 1;
+      v->vm_file = sv->kind == FL_MAP_ANON ? 0 : fl_file_open (sim);
+      if (sv->kind != FL_MAP_ANON && v->vm_file == 0)
+        {
+          g_set_error (error, FL_SIM_ERROR, FL_SIM_ERROR_CAPACITY,
+                       "%s:%u: the scenario maps more than %u files at the start (the limit)",
+                       sc->path ? sc->path : sc->id, sv->line, FL_MAX_FILES - 1);
+          return FALSE;
+        }
       fl_sim_link_vma_now (sim, id);
     }
   for (guint i = 0; i < sc->ptes->len; i++)

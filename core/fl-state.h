@@ -164,6 +164,8 @@ typedef struct {
   guint8    state;          /* FlObjState */
   guint8    ref_dying;      /* munmap/vma_adjust dropped its own hold (invalidate_vma_before_free) */
   guint32   file;           /* page-cache file id for file mappings */
+  guint32   vm_file;        /* its struct file: a reference (id + generation) into FlGlobals.files */
+  guint8    file_put;       /* remove_vma dropped that reference already (vm-file-put=immediate) */
   guint64   pgoff;
   guint32   anon_vma;       /* its anon_vma's id (anon_vma_prepare), 0 before the first anonymous page */
   gint32    refs;           /* references speculative faults hold (fault-path=speculative-refcount);
@@ -256,6 +258,18 @@ typedef struct {
   FlRwsem sem;
 } FlMm;
 
+/* The struct file of a file mapping: what vm_file points at. Its count is the VMAs that hold
+ * it (the program closed its descriptor after mmap, as programs do): the last fput releases
+ * it, and its address_space with it. A slot is used again with a new generation. */
+#define FL_MAX_FILES 32u
+
+typedef struct {
+  gint16  count;            /* f_count: the VMAs holding it */
+  guint16 gen;              /* bumped when the slot is released: stale references are caught */
+  guint8  state;            /* FlObjState: FREE or LIVE */
+  guint8  pad[3];
+} FlFile;
+
 /* With `numa=per-socket` each socket is a memory node with its zone, as on the Xeons of 2010:
  * its own free list, zone->lock and zone->lru_lock. Otherwise the machine has one zone. */
 #define FL_MAX_NODES 8u
@@ -286,6 +300,8 @@ typedef struct {
   guint32 cache_used;       /* page-cache entries: they fill up in order and stay */
   guint64 page_transfers;   /* struct page lines moved between CPUs */
   guint64 memcg_usage;      /* memcg=on: pages the cgroup's res_counter holds charged */
+  FlFile  files[FL_MAX_FILES];  /* the mappings' struct files (fl-vm-file.c) */
+  guint32 files_used;
   guint32 barrier_count, barrier_gen;
   guint32 zero_page;
   guint32 sched_index;      /* scripted schedule position */

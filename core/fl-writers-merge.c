@@ -164,7 +164,8 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
         st->g->mm.map_count--;
         fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
-        fl_ev (sim, FL_EV_FREE, next, rcu);
+        gboolean put = fl_vma_put_file (sim, cpu, next, TRUE);   /* fput(file): at once in v2 */
+        fl_ev (sim, FL_EV_FREE, next, rcu | (put << 1));
         if (rcu)
           fl_rcu_call (sim, cpu, next);
         else

@@ -183,6 +183,8 @@ fl_writer_split_copy (FlSim *sim, guint cpu, guint32 vma, guint64 addr, gboolean
   n->flags = v->flags;
   n->seq = v->seq;
   n->file = v->file;
+  n->vm_file = v->vm_file;
+  fl_file_get (sim, n->vm_file);   /* get_file: both halves hold the file */
   n->pgoff = v->pgoff;
   n->anon_vma = v->anon_vma;       /* *new = *vma: both halves share the anon_vma */
   if (new_below)
@@ -418,6 +420,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
         v->flags = (guint32) f->a[2];
         /* a file mapping gets a file of its own: id and generation make it unique */
         v->file = (v->flags & FL_VM_FILE) ? fl_vma_ref (st, id) : 0;
+        v->vm_file = (v->flags & FL_VM_FILE) ? fl_file_open (sim) : 0;
         v->pgoff = 0;
         fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
         fl_ev (sim, FL_EV_ALLOC, id, v->flags);

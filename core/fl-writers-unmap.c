@@ -360,7 +360,9 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         guint32 next = st->vmas[head].next;
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_w_touch_vma (sim, cpu, head, FL_ACCESS_WRITE);
-        fl_ev (sim, FL_EV_FREE, head, rcu);
+        /* fput: at once in v2 (fl-vm-file.c); the event says so in its bit 1 */
+        gboolean put = fl_vma_put_file (sim, cpu, head, TRUE);
+        fl_ev (sim, FL_EV_FREE, head, rcu | (put << 1));
         if (rcu)
           fl_rcu_call (sim, cpu, head);
         else

@@ -14,7 +14,7 @@ test_list_has_the_library (void)
     "spf-migration-retry", "spf-vs-munmap", "spf-vs-mprotect", "spf-vs-merge", "spf-vs-split", "spf-tlb-ipi",
     "spf-mmap-cache-race", "spf-ptl-vs-munmap", "spf-rcu-classic", "spf-write-readonly", "rwsem-generic-bounce", "rwsem-xadd-bounce", "multi-fault", "will-it-scale-pf1",
     "refcount-shared-vma", "refcount-split-vmas", "refcount-vs-munmap", "spf-two-vs-munmap",
-    "spf-vs-mprotect-munmap", "spf-vs-rotation",
+    "spf-vs-mprotect-munmap", "spf-vs-rotation", "spf-file-vs-munmap",
   };
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     g_assert_nonnull (strstr (r.out, ids[i]));

@@ -899,6 +899,31 @@ test_vma_missed (void)
     }
 }
 
+/* spf-file-vs-munmap with the repair: from munmap's remove_vma until the VMA's callback runs,
+ * the RCU view says the callback will also put the file, held open until then. */
+static void
+test_rcu_file_held (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin ("spf-file-vs-munmap", &error);
+  g_assert_no_error (error);
+  g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, scenario->seed, &error);
+  g_assert_no_error (error);
+  fl_sim_run (sim, 0);
+  gsize n;
+  const FlEvent *ev = fl_sim_get_events (sim, &n);
+  guint64 removed = 0;
+  for (gsize i = 0; i < n && removed == 0; i++)
+    if (ev[i].loc == FL_LOC_DO_MUNMAP_remove_vma)
+      removed = ev[i].step + 1;
+  g_assert_cmpuint (removed, >, 0);
+  FlViewport vp = { .width = 700, .height = 420, .font_scale = 1 };
+  g_assert_true (fl_sim_seek (sim, removed - 1));
+  g_assert_false (view_drew (FL_VIEW_RCU, sim, &vp, "put its file"));
+  g_assert_true (fl_sim_seek (sim, removed));
+  g_assert_true (view_drew (FL_VIEW_RCU, sim, &vp, "put its file, held open until then"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -927,5 +952,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/painters/cache-labels-apart", test_cache_labels_apart);
   g_test_add_func ("/ui/painters/vma-missed", test_vma_missed);
   g_test_add_func ("/ui/painters/vma-ranges-whole", test_vma_ranges_whole);
+  g_test_add_func ("/ui/painters/rcu-file-held", test_rcu_file_held);
   return g_test_run ();
 }

@@ -350,7 +350,13 @@ fl_paint_rcu (FlPaintCtx *p)
       cairo_set_line_width (p->cr, 1.2);
       cairo_stroke (p->cr);
       x += bw + 6;
-      if (cb->obj < st->sizes.nvmas)
+      if (fl_state_vma_holds_file (st, cb->obj))
+        /* Translators: an RCU callback that frees a VMA and drops its file's reference
+         * (fput): the file stays open until then (vm-file-put=rcu) */
+        g_snprintf (buf, sizeof buf, _("free VMA %u (0x%" PRIx64 "–0x%" PRIx64 ") and put its "
+                                       "file, held open until then"),
+                    cb->obj, st->vmas[cb->obj].start, st->vmas[cb->obj].end);
+      else if (cb->obj < st->sizes.nvmas)
         /* Translators: what an RCU callback does: free a VMA, with the range it mapped */
         g_snprintf (buf, sizeof buf, _("free VMA %u (0x%" PRIx64 "–0x%" PRIx64 ")"),
                     cb->obj, st->vmas[cb->obj].start, st->vmas[cb->obj].end);
