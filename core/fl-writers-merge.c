@@ -22,13 +22,13 @@
 static guint
 adj_remove_next (const FlFrame *f)
 {
-  return (guint) ((f->a[0] & ADJ_REMOVE_MASK) >> ADJ_REMOVE_SHIFT);
+  return (guint) ((f->l.a[0] & ADJ_REMOVE_MASK) >> ADJ_REMOVE_SHIFT);
 }
 
 static void
 adj_set_remove_next (FlFrame *f, guint remove_next)
 {
-  f->a[0] = (f->a[0] & ~ADJ_REMOVE_MASK) | ((guint64) remove_next << ADJ_REMOVE_SHIFT);
+  f->l.a[0] = (f->l.a[0] & ~ADJ_REMOVE_MASK) | ((guint64) remove_next << ADJ_REMOVE_SHIFT);
 }
 
 static void
@@ -64,15 +64,15 @@ decide_next (FlSim *sim, FlFrame *f, guint32 vma, guint32 next)
 {
   const FlState *st = &sim->st;
   const FlVma *n = &st->vmas[next];
-  if (f->a[2] >= n->end)
+  if (f->l.a[2] >= n->end)
     {
-      adj_set_remove_next (f, 1 + (f->a[2] > n->end));
-      f->a[2] = n->end;
+      adj_set_remove_next (f, 1 + (f->l.a[2] > n->end));
+      f->l.a[2] = n->end;
     }
-  else if (f->a[2] > n->start)
-    f->a[0] |= ADJ_MOVE_NEXT;
-  else if (f->a[2] < st->vmas[vma].end)
-    f->a[0] |= ADJ_MOVE_NEXT | ADJ_NEXT_GROWS;
+  else if (f->l.a[2] > n->start)
+    f->l.a[0] |= ADJ_MOVE_NEXT;
+  else if (f->l.a[2] < st->vmas[vma].end)
+    f->l.a[0] |= ADJ_MOVE_NEXT | ADJ_NEXT_GROWS;
 }
 
 /* "Easily overlooked" in vma_adjust: the VMA taking over part or all of its neighbour's
@@ -85,8 +85,8 @@ import_anon_vma (FlState *st, const FlFrame *f, guint32 vma, guint32 next)
   FlVma *importer = NULL;
   if (adj_remove_next (f))
     importer = v;
-  else if (f->a[0] & ADJ_MOVE_NEXT)
-    importer = (f->a[0] & ADJ_NEXT_GROWS) ? n : v;
+  else if (f->l.a[0] & ADJ_MOVE_NEXT)
+    importer = (f->l.a[0] & ADJ_NEXT_GROWS) ? n : v;
   if (importer == NULL || importer->anon_vma)
     return;
   importer->anon_vma = v->anon_vma ? v->anon_vma : n->anon_vma;
@@ -108,14 +108,14 @@ void
 fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[0], 0), insert = fl_w_get16 (f->a[0], 1);
-  guint32 next = fl_w_get16 (f->a[0], 2);
+  guint32 vma = fl_w_get16 (f->l.a[0], 0), insert = fl_w_get16 (f->l.a[0], 1);
+  guint32 next = fl_w_get16 (f->l.a[0], 2);
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_VMA_ADJUST_seq_begin:
       next = v->next;
-      fl_w_set16 (&f->a[0], 2, next);
+      fl_w_set16 (&f->l.a[0], 2, next);
       seq_write (sim, cpu, vma);
       f->pc = next ? FL_LOC_VMA_ADJUST_seq_begin_next : FL_LOC_VMA_ADJUST_adjust;
       return;
@@ -127,10 +127,10 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_VMA_ADJUST_adjust:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      set_start (v, f->a[1]);
-      v->end = f->a[2];
+      set_start (v, f->l.a[1]);
+      v->end = f->l.a[2];
       fl_ev (sim, FL_EV_STORE, vma, (guint32) ((v->end - v->start) / FL_PAGE_SIZE));
-      if (f->a[0] & ADJ_MOVE_NEXT)
+      if (f->l.a[0] & ADJ_MOVE_NEXT)
         {
           /* next->vm_start += adjust_next << PAGE_SHIFT: it begins where vma now ends */
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
@@ -146,19 +146,20 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
         f->pc = next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
       return;
     case FL_LOC_VMA_ADJUST_unlink_next:
-      fl_call (sim, cpu, FL_FN_VMA_UNLINK, FL_LOC_VMA_ADJUST_free_next, next, vma, 0, 0);
+      fl_call_words (sim, cpu, FL_FN_VMA_UNLINK, FL_LOC_VMA_ADJUST_free_next, next, vma, 0, 0);
       return;
     case FL_LOC_VMA_ADJUST_free_next:
       {
         /* Kamezawa's patch waits for next's references right after __vma_unlink */
         if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT
-            && !(f->a[0] & ADJ_NEXT_WAITED))
+            && !(f->l.a[0] & ADJ_NEXT_WAITED))
           {
-            f->a[0] |= ADJ_NEXT_WAITED;
-            fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, FL_LOC_VMA_ADJUST_free_next, next, 0, 0, 0);
+            f->l.a[0] |= ADJ_NEXT_WAITED;
+            fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, FL_LOC_VMA_ADJUST_free_next,
+                     next)->l.vma_ref.vma = next;
             return;
           }
-        f->a[0] &= ~ADJ_NEXT_WAITED;
+        f->l.a[0] &= ~ADJ_NEXT_WAITED;
         /* mm->map_count-- (on the mmap_sem line), then free_vma(next): call_rcu in the patch */
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
@@ -182,23 +183,23 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
       /* next = vma->vm_next; write_seqcount_begin(&next->vm_sequence); goto again */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
       next = v->next;
-      fl_w_set16 (&f->a[0], 2, next);
+      fl_w_set16 (&f->l.a[0], 2, next);
       seq_write (sim, cpu, next);
-      adj_set_remove_next (f, 1 + (f->a[2] > st->vmas[next].end));
-      f->a[2] = st->vmas[next].end;
+      adj_set_remove_next (f, 1 + (f->l.a[2] > st->vmas[next].end));
+      f->l.a[2] = st->vmas[next].end;
       f->pc = FL_LOC_VMA_ADJUST_adjust;
       return;
     case FL_LOC_VMA_ADJUST_find_prepare:
-      if (!fl_writer_walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end, &f->a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end, &f->l.a[3]))
         return;
-      g_assert (!(f->a[3] & FL_W_PREP_OVERLAP));
+      g_assert (!(f->l.a[3] & FL_W_PREP_OVERLAP));
       f->pc = FL_LOC_VMA_ADJUST_insert;
       return;
     case FL_LOC_VMA_ADJUST_insert:
       {
         FlRbCursor cur;
-        fl_writer_link_vma (sim, cpu, insert, f->a[3], &cur);
-        memcpy (&f->a[4], &cur, sizeof cur);
+        fl_writer_link_vma (sim, cpu, insert, f->l.a[3], &cur);
+        memcpy (&f->l.a[4], &cur, sizeof cur);
         f->pc = FL_LOC_VMA_ADJUST_rb_insert_color;
         return;
       }
@@ -230,7 +231,7 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 vma = (guint32) f->a[0], prev = (guint32) f->a[1];
+  guint32 vma = (guint32) f->l.a[0], prev = (guint32) f->l.a[1];
   
   switch (f->pc)
     {
@@ -240,11 +241,11 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
       fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
       st->vmas[prev].next = st->vmas[vma].next;
       fl_ev (sim, FL_EV_STORE, prev, st->vmas[prev].next);
-      f->a[4] = f->a[5] = 0;
+      f->l.a[4] = f->l.a[5] = 0;
       f->pc = FL_LOC_VMA_UNLINK_rb_erase;
       return;
     case FL_LOC_VMA_UNLINK_rb_erase:
-      if (fl_writer_rb_erase_step (sim, cpu, vma, &f->a[4]))
+      if (fl_writer_rb_erase_step (sim, cpu, vma, &f->l.a[4]))
         f->pc = FL_LOC_VMA_UNLINK_clear_node;
       return;
     case FL_LOC_VMA_UNLINK_clear_node:
@@ -301,11 +302,11 @@ void
 fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 prev = fl_w_get16 (f->a[0], 0), area = fl_w_get16 (f->a[0], 1);
-  guint32 next = fl_w_get16 (f->a[0], 2);
-  guint32 flags = (guint32) f->a[3], file = (guint32) (f->a[3] >> 32);
-  guint64 addr = f->a[1], end = f->a[2], pgoff = f->a[4];
-  guint32 anon = (guint32) f->a[5];
+  guint32 prev = fl_w_get16 (f->l.a[0], 0), area = fl_w_get16 (f->l.a[0], 1);
+  guint32 next = fl_w_get16 (f->l.a[0], 2);
+  guint32 flags = (guint32) f->l.a[3], file = (guint32) (f->l.a[3] >> 32);
+  guint64 addr = f->l.a[1], end = f->l.a[2], pgoff = f->l.a[4];
+  guint32 anon = (guint32) f->l.a[5];
   switch (f->pc)
     {
     case FL_LOC_VMA_MERGE_find_next:
@@ -322,8 +323,8 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
           if (st->vmas[next].end == end)
             next = st->vmas[next].next;
         }
-      fl_w_set16 (&f->a[0], 1, area);
-      fl_w_set16 (&f->a[0], 2, next);
+      fl_w_set16 (&f->l.a[0], 1, area);
+      fl_w_set16 (&f->l.a[0], 2, next);
       fl_ev (sim, FL_EV_LOAD, area, next);
       f->pc = FL_LOC_VMA_MERGE_merge_prev;
       return;
@@ -346,7 +347,7 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
                          && anon_compatible (p->anon_vma, n->anon_vma);
         if (next)
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_prev, prev,
+        fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_prev, prev,
                  st->vmas[prev].start, both ? st->vmas[next].end : end, 0);
         return;
       }
@@ -367,10 +368,10 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         if (prev && addr < st->vmas[prev].end)                   /* case 4: prev shrinks */
-          fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, prev,
+          fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, prev,
                    st->vmas[prev].start, addr, 0);
         else                                                     /* cases 3, 8 */
-          fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, area, addr,
+          fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, area, addr,
                    st->vmas[next].end, 0);
         return;
       }

@@ -266,10 +266,10 @@ fl_writer_release_sem (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags, FlRwse
   if (*flags & FL_W_ERROR)
     {
       *flags |= FL_W_RELEASED;
-      fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0, 0, 0, 0);
+      fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0);
       return;
     }
-  fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0, 0, 0, 0);
+  fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0);
 }
 
 /* ---- inserting a VMA ------------------------------------------------------------------- */
@@ -354,12 +354,12 @@ fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   FlRbAccess acc = fl_vma_rb_access (st);
   FlRbCursor cur;
-  memcpy (&cur, &f->a[4], sizeof cur);
+  memcpy (&cur, &f->l.a[4], sizeof cur);
   guint32 root = st->g->mm.root;
   gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, &cur);
   fl_writer_rb_touch (sim, cpu, &cur, root);
   fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
-  memcpy (&f->a[4], &cur, sizeof cur);
+  memcpy (&f->l.a[4], &cur, sizeof cur);
   return done;
 }
 
@@ -375,35 +375,34 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_MMAP_REGION_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->a[1] = len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare,
-                 0, 0, 0, 0);
+        f->l.a[1] = len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare, 0);
         return;
       }
     case FL_LOC_MMAP_REGION_find_prepare:
-      if (!fl_writer_walk_prepare (sim, cpu, f->a[0], f->a[0] + f->a[1], &f->a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, f->l.a[0], f->l.a[0] + f->l.a[1], &f->l.a[3]))
         return;
-      if (f->a[3] & FL_W_PREP_OVERLAP)
+      if (f->l.a[3] & FL_W_PREP_OVERLAP)
         {
-          f->a[3] |= FL_W_ERROR;
+          f->l.a[3] |= FL_W_ERROR;
           f->pc = FL_LOC_MMAP_REGION_up_write;
           return;
         }
       /* only an anonymous private mapping tries to grow a neighbour first */
-      f->pc = (f->a[2] & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
+      f->pc = (f->l.a[2] & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
                                                       : FL_LOC_MMAP_REGION_vma_merge;
       return;
     case FL_LOC_MMAP_REGION_vma_merge:
-      fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
-               fl_w_get16 (f->a[3], 2), f->a[0], f->a[0] + f->a[1], (guint32) f->a[2]);
+      fl_call_words (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
+               fl_w_get16 (f->l.a[3], 2), f->l.a[0], f->l.a[0] + f->l.a[1], (guint32) f->l.a[2]);
       return;
     case FL_LOC_MMAP_REGION_merged:
       fl_ev (sim, FL_EV_CHECK, f->ret, f->ret != 0);
@@ -413,23 +412,23 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 id = fl_vma_alloc (sim);
         FlVma *v = &st->vmas[id];
-        v->start = f->a[0];
-        v->end = f->a[0] + f->a[1];
-        v->flags = (guint32) f->a[2];
+        v->start = f->l.a[0];
+        v->end = f->l.a[0] + f->l.a[1];
+        v->flags = (guint32) f->l.a[2];
         /* a file mapping gets a file of its own: id and generation make it unique */
         v->file = (v->flags & FL_VM_FILE) ? fl_vma_ref (st, id) : 0;
         v->pgoff = 0;
         fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
         fl_ev (sim, FL_EV_ALLOC, id, v->flags);
-        f->a[4] = id;
+        f->l.a[4] = id;
         f->pc = FL_LOC_MMAP_REGION_vma_link;
         return;
       }
     case FL_LOC_MMAP_REGION_vma_link:
       {
         FlRbCursor cur;
-        fl_writer_link_vma (sim, cpu, (guint32) f->a[4], f->a[3], &cur);
-        memcpy (&f->a[4], &cur, sizeof cur);
+        fl_writer_link_vma (sim, cpu, (guint32) f->l.a[4], f->l.a[3], &cur);
+        memcpy (&f->l.a[4], &cur, sizeof cur);
         f->pc = FL_LOC_MMAP_REGION_rb_insert_color;
         return;
       }
@@ -438,7 +437,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
         f->pc = FL_LOC_MMAP_REGION_up_write;
       return;
     case FL_LOC_MMAP_REGION_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
+      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
       return;
     default:
       g_assert_not_reached ();
@@ -451,7 +450,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 static guint32
 new_flags (const FlFrame *f, const FlVma *v)
 {
-  return (fl_w_get16 (f->a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
+  return (fl_w_get16 (f->l.a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
 }
 
 /* The end of sys_mprotect's loop body: on to the next VMA, which must start where this one
@@ -461,8 +460,8 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
 {
   FlState *st = &sim->st;
   const FlVma *v = &st->vmas[vma];
-  fl_w_set16 (&f->a[2], 2, vma);                   /* prev = vma */
-  if (v->end >= f->a[1])
+  fl_w_set16 (&f->l.a[2], 2, vma);                   /* prev = vma */
+  if (v->end >= f->l.a[1])
     {
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
@@ -471,11 +470,11 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
   fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
   if (next == 0 || st->vmas[next].start != v->end)
     {
-      f->a[3] |= FL_W_ERROR;
+      f->l.a[3] |= FL_W_ERROR;
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
     }
-  fl_w_set16 (&f->a[2], 1, next);
+  fl_w_set16 (&f->l.a[2], 1, next);
   f->pc = FL_LOC_MPROTECT_FIXUP_split;
 }
 
@@ -496,57 +495,56 @@ static void
 step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[2], 1);
+  guint32 vma = fl_w_get16 (f->l.a[2], 1);
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_MPROTECT_FIXUP_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if ((f->a[0] & (FL_PAGE_SIZE - 1)) || (len && f->a[0] + len <= f->a[0]))
+        if ((f->l.a[0] & (FL_PAGE_SIZE - 1)) || (len && f->l.a[0] + len <= f->l.a[0]))
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
         if (len == 0)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 1);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 1);
             fl_return (sim, cpu, 0);
             return;
           }
-        f->a[1] = f->a[0] + len;
-        f->a[2] &= RWX;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma,
-                 0, 0, 0, 0);
+        f->l.a[1] = f->l.a[0] + len;
+        f->l.a[2] &= RWX;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma, 0);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_find_vma:
       {
-        if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+        if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
           return;
-        guint32 prev = fl_w_get16 (f->a[3], 1);
-        vma = fl_writer_walk_prev_vma (st, f->a[3]);
-        f->a[3] &= ~FL_W_LOW48;
-        if (vma == 0 || st->vmas[vma].start > f->a[0])
+        guint32 prev = fl_w_get16 (f->l.a[3], 1);
+        vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
+        f->l.a[3] &= ~FL_W_LOW48;
+        if (vma == 0 || st->vmas[vma].start > f->l.a[0])
           {
-            f->a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
+            f->l.a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
             f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
             return;
           }
-        if (f->a[0] > st->vmas[vma].start)
+        if (f->l.a[0] > st->vmas[vma].start)
           prev = vma;
-        fl_w_set16 (&f->a[2], 1, vma);
-        fl_w_set16 (&f->a[2], 2, prev);
+        fl_w_set16 (&f->l.a[2], 1, vma);
+        fl_w_set16 (&f->l.a[2], 2, prev);
         f->pc = FL_LOC_MPROTECT_FIXUP_split;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_split:
       {
         /* this VMA's part of the range: [nstart, tmp) of sys_mprotect's loop */
-        f->a[4] = MAX (f->a[0], v->start);
-        f->a[5] = MIN (f->a[1], v->end);
+        f->l.a[4] = MAX (f->l.a[0], v->start);
+        f->l.a[5] = MIN (f->l.a[1], v->end);
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
         /* the check is the listing's `newflags == vma->vm_flags`: true, nothing to change */
         if (new_flags (f, v) == v->flags)
@@ -562,22 +560,22 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_vma_merge:
       {
         /* *pprev = vma_merge(mm, *pprev, start, end, newflags, vma->anon_vma, file, pgoff) */
-        guint64 pgoff = v->pgoff + (f->a[4] - v->start) / FL_PAGE_SIZE;
-        FlFrame *callee = fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
-                                   fl_w_get16 (f->a[2], 2), f->a[4], f->a[5],
+        guint64 pgoff = v->pgoff + (f->l.a[4] - v->start) / FL_PAGE_SIZE;
+        FlFrame *callee = fl_call_words (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
+                                   fl_w_get16 (f->l.a[2], 2), f->l.a[4], f->l.a[5],
                                    new_flags (f, v) | ((guint64) v->file << 32));
-        callee->a[4] = pgoff;
-        callee->a[5] = v->anon_vma;
+        callee->l.a[4] = pgoff;
+        callee->l.a[5] = v->anon_vma;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_merged:
       {
-        guint64 lo = f->a[4], hi = f->a[5];
+        guint64 lo = f->l.a[4], hi = f->l.a[5];
         fl_ev (sim, FL_EV_CHECK, f->ret ? f->ret : vma, f->ret != 0);
         if (f->ret)
           {
             /* merged: the VMA now holding the range gets the flags (goto success) */
-            fl_w_set16 (&f->a[2], 1, f->ret);
+            fl_w_set16 (&f->l.a[2], 1, f->ret);
             f->pc = mprotect_change (sim);
             return;
           }
@@ -585,7 +583,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
             v = &st->vmas[vma];     /* the new VMA may have moved the array */
-            fl_call (sim, cpu, FL_FN_VMA_ADJUST,
+            fl_call_words (sim, cpu, FL_FN_VMA_ADJUST,
                      hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : mprotect_change (sim),
                      vma | (below << 16), lo, v->end, 0);
             return;
@@ -594,7 +592,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
             v = &st->vmas[vma];
-            fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
+            fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                      vma | (above << 16), v->start, hi, 0);
             return;
           }
@@ -603,10 +601,10 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_split_end:
       {
-        guint64 hi = MIN (f->a[1], v->end);
+        guint64 hi = MIN (f->l.a[1], v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
         v = &st->vmas[vma];
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
+        fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
                  vma | (above << 16), v->start, hi, 0);
         return;
       }
@@ -621,16 +619,16 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_set_flags:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
       v->flags = new_flags (f, v);
-      fl_w_set16 (&f->a[2], 2, vma);
+      fl_w_set16 (&f->l.a[2], 2, vma);
       fl_ev (sim, FL_EV_STORE, vma, v->flags);
-      f->a[3] = (f->a[3] & ~FL_W_LOW48) | f->a[4];
+      f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | f->l.a[4];
       f->pc = FL_LOC_MPROTECT_FIXUP_change_pte;
       return;
     case FL_LOC_MPROTECT_FIXUP_change_pte:
       {
         /* change_protection(vma, nstart, tmp): only the range's part, even in a merged VMA */
-        guint64 cursor = f->a[3] & FL_W_LOW48;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->a[5]);
+        guint64 cursor = f->l.a[3] & FL_W_LOW48;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->l.a[5]);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
@@ -638,19 +636,19 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         guint64 base = st->tables[table].base;
-        guint64 lo = MAX (cursor, base), hi = MIN (f->a[5], base + fl_w_span (1));
+        guint64 lo = MAX (cursor, base), hi = MIN (f->l.a[5], base + fl_w_span (1));
         /* pte_modify with the new vm_page_prot: writable only in a shared writable mapping,
          * and there (write-notify) only once dirty; private ones re-fault for COW */
         gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
         gboolean none = !(v->flags & RWX);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
-        fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
+        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+        fl_call_words (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
                  (write_ok ? FL_W_WRITE_OK : 0) | (none ? FL_W_PROT_NONE : 0));
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_flush:
       /* flush_tlb_range at the end of change_protection */
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0);
       return;
     case FL_LOC_MPROTECT_FIXUP_seq_end:
       /* unbracketed (v2) there is no write section to close: on to the next VMA */
@@ -665,7 +663,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       mprotect_next (sim, cpu, f, vma);
       return;
     case FL_LOC_MPROTECT_FIXUP_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE,
                              FL_LOC_MPROTECT_FIXUP_up_write);
       return;
     default:
@@ -680,19 +678,19 @@ static void
 step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 table = (guint32) f->a[0];
+  guint32 table = (guint32) f->l.a[0];
   guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
   switch (f->pc)
     {
     case FL_LOC_CHANGE_PTE_RANGE_lock:
-      f->a[3] = (f->a[3] & (FL_W_WRITE_OK | FL_W_PROT_NONE)) | fl_writer_index_of (st, table, f->a[1]);
+      f->l.a[3] = (f->l.a[3] & (FL_W_WRITE_OK | FL_W_PROT_NONE)) | fl_writer_index_of (st, table, f->l.a[1]);
       f->pc = FL_LOC_CHANGE_PTE_RANGE_change;
       fl_lock_try (sim, cpu, lock);
       return;
     case FL_LOC_CHANGE_PTE_RANGE_change:
       {
-        guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
-        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to,
+        guint32 to = fl_writer_index_of (st, table, f->l.a[2] - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->l.a[3], 0), to,
                                           FL_W_ENTRY_PROTECT);
         if (i >= to)
           {
@@ -705,27 +703,27 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint64 pte = e[i];
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION)
           pte &= ~(guint64) FL_PTE_WRITE;          /* make_migration_entry_read */
-        else if ((f->a[3] & FL_W_WRITE_OK) && (pte & FL_PTE_DIRTY))
+        else if ((f->l.a[3] & FL_W_WRITE_OK) && (pte & FL_PTE_DIRTY))
           pte |= FL_PTE_WRITE;
         else
           pte &= ~(guint64) FL_PTE_WRITE;
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT)
-          pte = (f->a[3] & FL_W_PROT_NONE) ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
+          pte = (f->l.a[3] & FL_W_PROT_NONE) ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
                                            : pte & ~(guint64) FL_PTE_PROTNONE;
         /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = pte;
         fl_oracle_pte_written (sim, table);
         fl_ev (sim, FL_EV_PTE, table, i);
-        fl_w_set16 (&f->a[3], 1, fl_w_get16 (f->a[3], 1) + 1);
+        fl_w_set16 (&f->l.a[3], 1, fl_w_get16 (f->l.a[3], 1) + 1);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_PROTECT);
-        fl_w_set16 (&f->a[3], 0, next);
+        fl_w_set16 (&f->l.a[3], 0, next);
         f->pc = next < to ? FL_LOC_CHANGE_PTE_RANGE_change : FL_LOC_CHANGE_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_CHANGE_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
-      fl_return (sim, cpu, fl_w_get16 (f->a[3], 1));
+      fl_return (sim, cpu, fl_w_get16 (f->l.a[3], 1));
       return;
     default:
       g_assert_not_reached ();
@@ -745,39 +743,38 @@ static void
 step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[2], 0), table = fl_w_get16 (f->a[2], 1);
+  guint32 vma = fl_w_get16 (f->l.a[2], 0), table = fl_w_get16 (f->l.a[2], 1);
   const FlVma *v = &st->vmas[vma];
-  guint64 cursor = f->a[3] & FL_W_LOW48;
+  guint64 cursor = f->l.a[3] & FL_W_LOW48;
   switch (f->pc)
     {
     case FL_LOC_COPY_PTE_RANGE_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, len == 0 ? 0 : FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->a[1] = f->a[0] + len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma,
-                 0, 0, 0, 0);
+        f->l.a[1] = f->l.a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma, 0);
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_vma:
       {
         /* for (mpnt = oldmm->mmap; mpnt; mpnt = mpnt->vm_next), one VMA per step */
-        if (!(f->a[3] & FL_W_STARTED))
+        if (!(f->l.a[3] & FL_W_STARTED))
           {
             fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
             vma = st->g->mm.mmap;
-            f->a[3] |= FL_W_STARTED;
+            f->l.a[3] |= FL_W_STARTED;
           }
         else
           vma = v->next;
-        fl_w_set16 (&f->a[2], 0, vma);
-        if (vma == 0 || st->vmas[vma].start >= f->a[1])
+        fl_w_set16 (&f->l.a[2], 0, vma);
+        if (vma == 0 || st->vmas[vma].start >= f->l.a[1])
           {
             fl_ev (sim, FL_EV_LOAD, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_flush;
@@ -785,26 +782,26 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
           }
         v = &st->vmas[vma];
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-        gboolean copy = v->end > f->a[0] && !(v->flags & FL_VM_SHARED);
+        gboolean copy = v->end > f->l.a[0] && !(v->flags & FL_VM_SHARED);
         fl_ev (sim, FL_EV_LOAD, vma, copy);
         if (copy)
           {
-            f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (f->a[0], v->start);
+            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | MAX (f->l.a[0], v->start);
             f->pc = FL_LOC_COPY_PTE_RANGE_lock;
           }
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_lock:
       {
-        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (f->a[1], v->end));
+        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (f->l.a[1], v->end));
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_vma;
             return;
           }
-        fl_w_set16 (&f->a[2], 1, table);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (cursor, st->tables[table].base);
+        fl_w_set16 (&f->l.a[2], 1, table);
+        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | MAX (cursor, st->tables[table].base);
         f->pc = FL_LOC_COPY_PTE_RANGE_wrprotect;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
@@ -812,7 +809,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_COPY_PTE_RANGE_wrprotect:
       {
         guint64 base = st->tables[table].base;
-        guint64 hi = MIN (MIN (f->a[1], v->end), base + fl_w_span (1));
+        guint64 hi = MIN (MIN (f->l.a[1], v->end), base + fl_w_span (1));
         guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
                                           FL_W_ENTRY_NORMAL);
@@ -840,21 +837,21 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         pg->ext_maps++;
         fl_ev (sim, FL_EV_PTE, table, i);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_NORMAL);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | (base + (guint64) next * FL_PAGE_SIZE);
+        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | (base + (guint64) next * FL_PAGE_SIZE);
         f->pc = next < to ? FL_LOC_COPY_PTE_RANGE_wrprotect : FL_LOC_COPY_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
-      f->a[3] = (f->a[3] & ~FL_W_LOW48) | (st->tables[table].base + fl_w_span (1));
+      f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | (st->tables[table].base + fl_w_span (1));
       f->pc = FL_LOC_COPY_PTE_RANGE_lock;
       return;
     case FL_LOC_COPY_PTE_RANGE_flush:
       /* dup_mmap ends with flush_tlb_mm(oldmm): the old writable translations must go */
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0);
       return;
     case FL_LOC_COPY_PTE_RANGE_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE,
                              FL_LOC_COPY_PTE_RANGE_up_write);
       return;
     default:

@@ -1,0 +1,106 @@
+#pragma once
+
+/* The locals of every modeled function, one struct each, as FlFrame's union holds them
+ * (fl-state.h). They are all here rather than beside their step functions because the union
+ * needs every one of them whole. Each is at most 48 bytes: a frame is copied into every
+ * checkpoint and hashed by the explorer, so the frame stays 56 bytes. A frame is zeroed when
+ * it is pushed (fl_call), and its caller fills in the arguments; a callee hands back what it
+ * found through its return value (the caller's `ret`), never by writing the caller's frame.
+ *
+ * VMA and page-table "references" are an id with its generation (fl_vma_ref, fl_table_ref);
+ * plain ids are said so. Private to core/. */
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* ---- the locked fault path (fl-fault.c) --------------------------------------------------- */
+
+typedef struct {
+  guint64 addr;
+  guint32 flags;            /* FL_FAULT_WRITE */
+  guint32 vma;              /* the VMA found */
+  guint32 result;           /* the VM_FAULT_* bits to return */
+  guint32 by_reference;     /* speculative-refcount: vma is held by a reference, not mmap_sem */
+} FlLocalsDoPageFault;
+
+typedef struct {
+  guint64 addr;
+  guint32 keep_cache;       /* argument: 1 leaves mm->mmap_cache alone */
+  guint32 node;             /* the node being visited */
+  guint32 best;             /* the first VMA ending above addr so far */
+} FlLocalsFindVma;
+
+typedef struct {
+  guint64 addr;
+  guint32 flags;
+  guint32 vma;
+  guint32 table;            /* the walk: the table being read (an id) and its level */
+  guint32 level;
+  guint64 entry;            /* then the PTE as read, in the table pte_table */
+  guint32 pte_table;
+} FlLocalsHandleMmFault;
+
+typedef struct {
+  guint64 addr;
+  guint32 parent;           /* the table whose entry is missing (an id) */
+  guint32 level;            /* the new table's */
+  guint32 table;            /* the new table (an id) */
+} FlLocalsPgtableAlloc;
+
+/* ---- once the PTE is found (fl-spf.c, fl-pte-fault.c) --------------------------------------
+ *
+ * handle_speculative_fault, handle_pte_fault and the handlers it picks share these: a
+ * handler takes them over whole from handle_pte_fault (a tail call). */
+typedef struct {
+  guint64 addr;
+  guint16 flags;            /* FL_FAULT_WRITE, FL_FAULT_SPEC */
+  guint16 result;           /* the VM_FAULT_* bits the release step returns */
+  guint32 page;             /* the page taken, still to be dropped if the fault backs out */
+  guint32 vma;
+  guint32 seq;              /* the VMA's sequence count as the speculative fault read it */
+  guint64 entry;            /* the PTE as first read; a handler's: the PTE to install */
+  guint32 table;            /* the PTE table, as pte_map_lock returned it */
+} FlLocalsFault;
+
+typedef struct {
+  guint64 addr;
+  guint32 flags;
+  guint32 vma;              /* 0: none yet (v2's order takes the lock before the lookup) */
+  guint32 seq;
+  guint32 table;            /* the table to lock under mmap_sem (0: walk to it); the one walked */
+} FlLocalsPteMapLock;
+
+/* ---- the VMA reference count of speculative-refcount (fl-refcount.c) -------------------- */
+
+typedef struct {
+  guint64 addr;
+  guint32 node;             /* the node being visited */
+  guint32 vma;              /* the best VMA so far, then the one found (its reference taken) */
+} FlLocalsFindVmaSpeculative;
+
+typedef struct {
+  guint32 vma;              /* vma_put: a reference; invalidate_vma_before_free: an id */
+} FlLocalsVmaRef;
+
+/* ---- anon_vma, pages, mmap_sem ----------------------------------------------------------- */
+
+typedef struct {
+  guint32 vma;
+  guint32 anon_vma;         /* the one found or allocated */
+} FlLocalsAnonVmaPrepare;
+
+typedef struct {
+  guint32 zero;             /* argument: 1 clears the page (alloc_zeroed_user_highpage) */
+} FlLocalsAllocPage;
+
+typedef struct {
+  guint32 page;
+} FlLocalsLruCacheAdd;
+
+typedef struct {
+  gint64  count_seen;       /* xadd trylock: the count last read, the cmpxchg's expected value */
+  guint32 granted;          /* generic trylock and down, xadd down: had it without queueing */
+} FlLocalsRwsem;
+
+G_END_DECLS
