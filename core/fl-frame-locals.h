@@ -11,6 +11,7 @@
  * plain ids are said so. Private to core/. */
 
 #include <glib.h>
+#include "fl-rbtree.h"
 
 G_BEGIN_DECLS
 
@@ -102,5 +103,57 @@ typedef struct {
   gint64  count_seen;       /* xadd trylock: the count last read, the cmpxchg's expected value */
   guint32 granted;          /* generic trylock and down, xadd down: had it without queueing */
 } FlLocalsRwsem;
+
+/* ---- the writers (fl-writers-*.c) -----------------------------------------------------------
+ *
+ * VMA ids fit 16 bits (the state has fewer than 65536 VMAs), which keeps the writers' many
+ * names within a frame. */
+
+/* find_vma_prepare's walk, a node per step (fl_writer_walk_prepare). */
+typedef struct {
+  guint16 node;             /* to visit next */
+  guint16 parent;           /* rb_parent */
+  guint16 prev;
+  guint8  started : 1;
+  guint8  right : 1;        /* link as rb_parent's right child */
+  guint8  overlap : 1;      /* the VMA found overlaps [addr, end) */
+} FlWalkPrepare;
+
+typedef struct {
+  guint64 addr, len;
+  guint32 vm_flags;
+  guint16 vma;              /* the new VMA, until it is linked */
+  guint8  error;            /* refused: return an error once mmap_sem is released */
+  guint8  released;         /* ... which it is */
+  FlWalkPrepare walk;
+  FlRbCursor cur;           /* rb_insert_color's */
+} FlLocalsMmapRegion;
+
+typedef struct {
+  guint16 vma, insert;
+  guint16 next;             /* vma->vm_next */
+  guint8  remove_next;      /* 1: absorb next; 2: and the one after (mprotect's case 6) */
+  guint8  move_next : 1;    /* next's start moves (mprotect's cases 4 and 5) */
+  guint8  next_grows : 1;   /* ... down over vma (case 4) */
+  guint8  next_waited : 1;  /* speculative-refcount: next's references waited for */
+  guint64 start, end;
+  FlWalkPrepare walk;       /* where insert goes */
+  FlRbCursor cur;
+} FlLocalsVmaAdjust;
+
+typedef struct {
+  guint32 vma;
+  guint32 prev;             /* the VMA absorbing it */
+  FlRbCursor cur;           /* rb_erase's */
+} FlLocalsVmaUnlink;
+
+typedef struct {
+  guint16 prev, area, next;
+  guint64 addr, end;
+  guint32 vm_flags;
+  guint32 file;
+  guint64 pgoff;
+  guint32 anon_vma;
+} FlLocalsVmaMerge;
 
 G_END_DECLS

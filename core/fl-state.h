@@ -101,6 +101,10 @@ typedef struct {
     FlLocalsAllocPage          alloc_page;
     FlLocalsLruCacheAdd        lru_cache_add;
     FlLocalsRwsem              rwsem;
+    FlLocalsMmapRegion         mmap_region;
+    FlLocalsVmaAdjust          vma_adjust;
+    FlLocalsVmaUnlink          vma_unlink;
+    FlLocalsVmaMerge           vma_merge;
   } l;
 } FlFrame;
 

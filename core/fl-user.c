@@ -132,8 +132,13 @@ fl_user_step (FlSim *sim, guint c)
       }
       break;
     case FL_OP_MMAP:
-      fl_call_words (sim, c, FL_FN_MMAP_REGION, FL_LOC_NONE, addr, op->len,
-               fl_sim_vm_flags (op->prot, op->map_kind), 0);
+      {
+        FlLocalsMmapRegion *mmap = &fl_call (sim, c, FL_FN_MMAP_REGION, FL_LOC_NONE,
+                                             (guint32) addr)->l.mmap_region;
+        mmap->addr = addr;
+        mmap->len = op->len;
+        mmap->vm_flags = fl_sim_vm_flags (op->prot, op->map_kind);
+      }
       break;
     case FL_OP_MUNMAP:
       fl_call_words (sim, c, FL_FN_DO_MUNMAP, FL_LOC_NONE, addr, op->len, 0, 0);

@@ -245,8 +245,8 @@ fl_writer_is_anon (const FlState *st, guint32 page)
  * fl_writer_release_sem:
  * @sim: the simulation
  * @cpu: the CPU
- * @f: the operation's frame
- * @flags: (inout): the frame's local holding %FL_W_ERROR and %FL_W_RELEASED
+ * @error: whether the operation returns an error
+ * @released: (inout): the operation's local saying the semaphore is released already
  * @op: %FL_RWSEM_UP_WRITE or %FL_RWSEM_UP_READ
  * @here: the location of this step, to come back to on an error
  *
@@ -254,60 +254,71 @@ fl_writer_is_anon (const FlState *st, guint32 page)
  * operation); an error comes back here once the semaphore is released to return the error.
  */
 void
-fl_writer_release_sem (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags, FlRwsemOp op,
+fl_writer_release_sem (FlSim *sim, guint cpu, gboolean error, guint8 *released, FlRwsemOp op,
                        FlLoc here)
 {
-  if (*flags & FL_W_RELEASED)
+  if (*released)
     {
       fl_ev (sim, FL_EV_RETURN, 0, FL_VM_FAULT_SIGSEGV);
       fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
       return;
     }
-  if (*flags & FL_W_ERROR)
+  if (error)
     {
-      *flags |= FL_W_RELEASED;
+      *released = 1;
       fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0);
       return;
     }
   fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0);
 }
 
+/* The same for the writers whose locals are still packed words: FL_W_ERROR, FL_W_RELEASED. */
+void
+fl_writer_release_sem_word (FlSim *sim, guint cpu, guint64 *flags, FlRwsemOp op, FlLoc here)
+{
+  guint8 released = (*flags & FL_W_RELEASED) != 0;
+  fl_writer_release_sem (sim, cpu, (*flags & FL_W_ERROR) != 0, &released, op, here);
+  if (released)
+    *flags |= FL_W_RELEASED;
+}
+
 /* ---- inserting a VMA ------------------------------------------------------------------- */
 
-/* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. walk holds
- * the node to visit (bits 0..15), rb_parent (16..31), prev (32..47) and the side. The VMA it
- * finds (the last one ending above addr) overlaps [addr, end) when FL_W_PREP_OVERLAP is set. */
+/* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. The VMA it
+ * finds (the last one ending above addr) overlaps [addr, end) when walk->overlap is set. */
 gboolean
-fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
+fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, FlWalkPrepare *walk)
 {
   FlState *st = &sim->st;
-  if (!(*walk & FL_W_PREP_STARTED))
+  if (!walk->started)
     {
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-      *walk = FL_W_PREP_STARTED | st->g->mm.root;
+      memset (walk, 0, sizeof *walk);
+      walk->started = 1;
+      walk->node = (guint16) st->g->mm.root;
       if (st->g->mm.root == 0)
         {
           fl_ev (sim, FL_EV_LOAD, 0, 0);
           return TRUE;
         }
     }
-  guint32 node = fl_w_get16 (*walk, 0), next;
+  guint32 node = walk->node, next;
   const FlVma *v = &st->vmas[node];
   fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
-  fl_w_set16 (walk, 1, node);
+  walk->parent = (guint16) node;
   if (v->end > addr)
     {
-      *walk = v->start < end ? *walk | FL_W_PREP_OVERLAP : *walk & ~FL_W_PREP_OVERLAP;
-      *walk &= ~FL_W_PREP_SIDE;
+      walk->overlap = v->start < end;
+      walk->right = 0;
       next = v->start <= addr ? 0 : v->rb.left;
     }
   else
     {
-      fl_w_set16 (walk, 2, node);
-      *walk |= FL_W_PREP_SIDE;
+      walk->prev = (guint16) node;
+      walk->right = 1;
       next = v->rb.right;
     }
-  fl_w_set16 (walk, 0, next);
+  walk->node = (guint16) next;
   fl_ev (sim, FL_EV_LOAD, node, v->end > addr);
   return next == 0;
 }
@@ -315,12 +326,13 @@ fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint6
 /* __vma_link (list, then rb_link_node) and mm->map_count++, at the place walk_prepare found.
  * The tree may now hold a red node under a red parent: rb_insert_color follows, a step each. */
 void
-fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
+fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, const FlWalkPrepare *walk,
+                    FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 parent = fl_w_get16 (walk, 1), prev = fl_w_get16 (walk, 2);
+  guint32 parent = walk->parent, prev = walk->prev;
   FlVma *v = &st->vmas[id];
   if (prev)
     {
@@ -334,7 +346,7 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor 
       mm->mmap = id;
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
     }
-  fl_rb_link (&acc, &mm->root, id, parent, (walk & FL_W_PREP_SIDE) ? FL_RB_RIGHT : FL_RB_LEFT);
+  fl_rb_link (&acc, &mm->root, id, parent, walk->right ? FL_RB_RIGHT : FL_RB_LEFT);
   fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
   if (parent)
     fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
@@ -347,63 +359,66 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor 
   fl_ev (sim, FL_EV_TREE, id, FL_RB_ACTION_NONE);
 }
 
-/* One rebalancing step of rb_insert_color; the cursor lives in a[4..5]. */
+/* One rebalancing step of rb_insert_color, with the cursor in the caller's locals. */
 gboolean
-fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
+fl_writer_insert_color_step (FlSim *sim, guint cpu, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlRbAccess acc = fl_vma_rb_access (st);
-  FlRbCursor cur;
-  memcpy (&cur, &f->l.a[4], sizeof cur);
   guint32 root = st->g->mm.root;
-  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, &cur);
-  fl_writer_rb_touch (sim, cpu, &cur, root);
-  fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
-  memcpy (&f->l.a[4], &cur, sizeof cur);
+  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, cur);
+  fl_writer_rb_touch (sim, cpu, cur, root);
+  fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
   return done;
 }
 
-/* mmap_region: a0 address, a1 length, a2 vm flags. a3 the find_vma_prepare walk and the
- * error flags; a4 the new VMA, then a4..a5 the rb_insert_color cursor. No MAP_FIXED
+/* mmap_region(addr, len, vm_flags). No MAP_FIXED
  * replacement: a range overlapping a VMA is refused. An anonymous private range first tries
  * vma_merge with its neighbours, as 2.6.32 does before it allocates a VMA. */
 static void
 step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
+  FlLocalsMmapRegion *l = &f->l.mmap_region;
   switch (f->pc)
     {
     case FL_LOC_MMAP_REGION_down_write:
       {
-        guint64 len = fl_w_page_align (f->l.a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
+        if (len == 0 || (l->addr & (FL_PAGE_SIZE - 1)) || l->addr + len <= l->addr)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->addr, 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->l.a[1] = len;
+        l->len = len;
         fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare, 0);
         return;
       }
     case FL_LOC_MMAP_REGION_find_prepare:
-      if (!fl_writer_walk_prepare (sim, cpu, f->l.a[0], f->l.a[0] + f->l.a[1], &f->l.a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, l->addr, l->addr + l->len, &l->walk))
         return;
-      if (f->l.a[3] & FL_W_PREP_OVERLAP)
+      if (l->walk.overlap)
         {
-          f->l.a[3] |= FL_W_ERROR;
+          l->error = 1;
           f->pc = FL_LOC_MMAP_REGION_up_write;
           return;
         }
       /* only an anonymous private mapping tries to grow a neighbour first */
-      f->pc = (f->l.a[2] & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
+      f->pc = (l->vm_flags & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
                                                       : FL_LOC_MMAP_REGION_vma_merge;
       return;
     case FL_LOC_MMAP_REGION_vma_merge:
-      fl_call_words (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
-               fl_w_get16 (f->l.a[3], 2), f->l.a[0], f->l.a[0] + f->l.a[1], (guint32) f->l.a[2]);
-      return;
+      {
+        FlLocalsVmaMerge *merge = &fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
+                                            l->walk.prev)->l.vma_merge;
+        merge->prev = l->walk.prev;
+        merge->addr = l->addr;
+        merge->end = l->addr + l->len;
+        merge->vm_flags = l->vm_flags;
+        return;
+      }
     case FL_LOC_MMAP_REGION_merged:
       fl_ev (sim, FL_EV_CHECK, f->ret, f->ret != 0);
       f->pc = f->ret ? FL_LOC_MMAP_REGION_up_write : FL_LOC_MMAP_REGION_alloc_vma;
@@ -412,32 +427,32 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 id = fl_vma_alloc (sim);
         FlVma *v = &st->vmas[id];
-        v->start = f->l.a[0];
-        v->end = f->l.a[0] + f->l.a[1];
-        v->flags = (guint32) f->l.a[2];
+        v->start = l->addr;
+        v->end = l->addr + l->len;
+        v->flags = l->vm_flags;
         /* a file mapping gets a file of its own: id and generation make it unique */
         v->file = (v->flags & FL_VM_FILE) ? fl_vma_ref (st, id) : 0;
         v->pgoff = 0;
         fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
         fl_ev (sim, FL_EV_ALLOC, id, v->flags);
-        f->l.a[4] = id;
+        l->vma = (guint16) id;
         f->pc = FL_LOC_MMAP_REGION_vma_link;
         return;
       }
     case FL_LOC_MMAP_REGION_vma_link:
       {
-        FlRbCursor cur;
-        fl_writer_link_vma (sim, cpu, (guint32) f->l.a[4], f->l.a[3], &cur);
-        memcpy (&f->l.a[4], &cur, sizeof cur);
+        fl_writer_link_vma (sim, cpu, l->vma, &l->walk, &l->cur);
+        l->vma = 0;
         f->pc = FL_LOC_MMAP_REGION_rb_insert_color;
         return;
       }
     case FL_LOC_MMAP_REGION_rb_insert_color:
-      if (fl_writer_insert_color_step (sim, cpu, f))
+      if (fl_writer_insert_color_step (sim, cpu, &l->cur))
         f->pc = FL_LOC_MMAP_REGION_up_write;
       return;
     case FL_LOC_MMAP_REGION_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
+      fl_writer_release_sem (sim, cpu, l->error, &l->released, FL_RWSEM_UP_WRITE,
+                             FL_LOC_MMAP_REGION_up_write);
       return;
     default:
       g_assert_not_reached ();
@@ -561,11 +576,16 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* *pprev = vma_merge(mm, *pprev, start, end, newflags, vma->anon_vma, file, pgoff) */
         guint64 pgoff = v->pgoff + (f->l.a[4] - v->start) / FL_PAGE_SIZE;
-        FlFrame *callee = fl_call_words (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
-                                   fl_w_get16 (f->l.a[2], 2), f->l.a[4], f->l.a[5],
-                                   new_flags (f, v) | ((guint64) v->file << 32));
-        callee->l.a[4] = pgoff;
-        callee->l.a[5] = v->anon_vma;
+        guint32 prev = fl_w_get16 (f->l.a[2], 2);
+        FlLocalsVmaMerge *merge = &fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
+                                            prev)->l.vma_merge;
+        merge->prev = (guint16) prev;
+        merge->addr = f->l.a[4];
+        merge->end = f->l.a[5];
+        merge->vm_flags = new_flags (f, v);
+        merge->file = v->file;
+        merge->pgoff = pgoff;
+        merge->anon_vma = v->anon_vma;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_merged:
@@ -583,17 +603,17 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
             v = &st->vmas[vma];     /* the new VMA may have moved the array */
-            fl_call_words (sim, cpu, FL_FN_VMA_ADJUST,
-                     hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : mprotect_change (sim),
-                     vma | (below << 16), lo, v->end, 0);
+            fl_writer_call_vma_adjust (sim, cpu,
+                                       hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end
+                                                    : mprotect_change (sim),
+                                       vma, below, lo, v->end);
             return;
           }
         if (hi != v->end)
           {
             guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
             v = &st->vmas[vma];
-            fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
-                     vma | (above << 16), v->start, hi, 0);
+            fl_writer_call_vma_adjust (sim, cpu, mprotect_change (sim), vma, above, v->start, hi);
             return;
           }
         f->pc = mprotect_change (sim);
@@ -604,8 +624,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
         guint64 hi = MIN (f->l.a[1], v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
         v = &st->vmas[vma];
-        fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
-                 vma | (above << 16), v->start, hi, 0);
+        fl_writer_call_vma_adjust (sim, cpu, mprotect_change (sim), vma, above, v->start, hi);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_seq_begin:
@@ -663,7 +682,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       mprotect_next (sim, cpu, f, vma);
       return;
     case FL_LOC_MPROTECT_FIXUP_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
                              FL_LOC_MPROTECT_FIXUP_up_write);
       return;
     default:
@@ -851,7 +870,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0);
       return;
     case FL_LOC_COPY_PTE_RANGE_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
                              FL_LOC_COPY_PTE_RANGE_up_write);
       return;
     default:

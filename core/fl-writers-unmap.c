@@ -143,32 +143,29 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
   return FALSE;
 }
 
-/* One step of rb_erase(vma) and then of its rebalancing; the cursor is two frame words,
- * zeroed before the first step. Returns whether the tree is whole again. */
+/* One step of rb_erase(vma) and then of its rebalancing; the cursor, in the caller's locals,
+ * is zeroed before the first step. Returns whether the tree is whole again. */
 gboolean
-fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, guint64 *words)
+fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  FlRbCursor cur;
   gboolean done;
   guint32 root = mm->root;
-  memcpy (&cur, words, sizeof cur);
-  if (cur.phase == FL_RB_PHASE_ERASE)
+  if (cur->phase == FL_RB_PHASE_ERASE)
     {
-      done = fl_rb_erase_color_step (&acc, &mm->root, &cur);
-      fl_writer_rb_touch (sim, cpu, &cur, root);
-      fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
+      done = fl_rb_erase_color_step (&acc, &mm->root, cur);
+      fl_writer_rb_touch (sim, cpu, cur, root);
+      fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
     }
   else
     {
-      done = fl_rb_erase_begin (&acc, &mm->root, vma, &cur);
+      done = fl_rb_erase_begin (&acc, &mm->root, vma, cur);
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-      fl_writer_rb_touch (sim, cpu, &cur, root);
-      fl_ev (sim, FL_EV_TREE, vma, cur.action);
+      fl_writer_rb_touch (sim, cpu, cur, root);
+      fl_ev (sim, FL_EV_TREE, vma, cur->action);
     }
-  memcpy (words, &cur, sizeof cur);
   return done;
 }
 
@@ -219,8 +216,8 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         /* the head of vma stays mapped: split_vma(mm, vma, start, 0), and it becomes prev */
         guint32 above = fl_writer_split_copy (sim, cpu, vma, f->l.a[0], FALSE);
         fl_w_set16 (&f->l.a[2], 0, vma);
-        fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_find_last, vma | (above << 16),
-                 st->vmas[vma].start, f->l.a[0], 0);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_find_last, vma, above,
+                                   st->vmas[vma].start, f->l.a[0]);
         return;
       }
     case FL_LOC_DO_MUNMAP_find_last:
@@ -238,8 +235,8 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* the tail of last stays mapped: split_vma(mm, last, end, 1) */
         guint32 below = fl_writer_split_copy (sim, cpu, vma, f->l.a[1], TRUE);
-        fl_call_words (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_rb_erase, vma | (below << 16),
-                 f->l.a[1], st->vmas[vma].end, 0);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_rb_erase, vma, below, f->l.a[1],
+                                   st->vmas[vma].end);
         return;
       }
     case FL_LOC_DO_MUNMAP_rb_erase:
@@ -258,7 +255,11 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
             f->l.a[3] |= FL_W_DETACHING;
             f->l.a[4] = f->l.a[5] = 0;
           }
-        if (fl_writer_rb_erase_step (sim, cpu, vma, &f->l.a[4]))
+        FlRbCursor cur;
+        memcpy (&cur, &f->l.a[4], sizeof cur);
+        gboolean done = fl_writer_rb_erase_step (sim, cpu, vma, &cur);
+        memcpy (&f->l.a[4], &cur, sizeof cur);
+        if (done)
           f->pc = FL_LOC_DO_MUNMAP_clear_node;
         return;
       }
@@ -370,7 +371,8 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_DO_MUNMAP_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_WRITE, FL_LOC_DO_MUNMAP_up_write);
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
+                                  FL_LOC_DO_MUNMAP_up_write);
       return;
     default:
       g_assert_not_reached ();
@@ -580,7 +582,7 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
         fl_ev (sim, FL_EV_CHECK, 0, 0);
       return;
     case FL_LOC_MADVISE_DONTNEED_up_read:
-      fl_writer_release_sem (sim, cpu, f, &f->l.a[3], FL_RWSEM_UP_READ,
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_READ,
                              FL_LOC_MADVISE_DONTNEED_up_read);
       return;
     default:
