@@ -156,4 +156,15 @@ typedef struct {
   guint32 anon_vma;
 } FlLocalsVmaMerge;
 
+/* zap_pte_range and change_pte_range: one PTE table's part of a range, a step per entry. */
+typedef struct {
+  guint64 start, end;
+  guint32 table;            /* an id */
+  guint16 next_index;       /* the next entry to look at */
+  guint16 done;             /* entries cleared (zap) or rewritten (change) */
+  guint16 anon, file;       /* zap: anonymous and file pages unmapped, for add_mm_rss */
+  guint8  write_ok;         /* change: PTEs may be (or stay) writable under the new protection */
+  guint8  prot_none;        /* ... or grant no access (PROT_NONE: the PTE keeps its page) */
+} FlLocalsPteRange;
+
 G_END_DECLS

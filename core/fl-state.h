@@ -105,6 +105,7 @@ typedef struct {
     FlLocalsVmaAdjust          vma_adjust;
     FlLocalsVmaUnlink          vma_unlink;
     FlLocalsVmaMerge           vma_merge;
+    FlLocalsPteRange           pte_range;  /* zap_pte_range, change_pte_range */
   } l;
 } FlFrame;
 

@@ -661,8 +661,13 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
         gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
         gboolean none = !(v->flags & RWX);
         f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
-        fl_call_words (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
-                 (write_ok ? FL_W_WRITE_OK : 0) | (none ? FL_W_PROT_NONE : 0));
+        FlLocalsPteRange *change = &fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE,
+                                             FL_LOC_MPROTECT_FIXUP_change_pte, table)->l.pte_range;
+        change->table = table;
+        change->start = lo;
+        change->end = hi;
+        change->write_ok = (guint8) write_ok;
+        change->prot_none = (guint8) none;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_flush:
@@ -690,26 +695,27 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* change_pte_range: a0 PTE table, a1 start, a2 end, a3 the next index (bits 0..15), PTEs
- * changed (16..31) and FL_W_WRITE_OK. One step per entry rewritten, under the PTE lock.
- * Returns how many it rewrote. */
+/* change_pte_range(table, start, end, protection): one step per entry rewritten, under the
+ * PTE lock. Returns how many it rewrote. */
 static void
 step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 table = (guint32) f->l.a[0];
+  FlLocalsPteRange *l = &f->l.pte_range;
+  guint32 table = l->table;
   guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
   switch (f->pc)
     {
     case FL_LOC_CHANGE_PTE_RANGE_lock:
-      f->l.a[3] = (f->l.a[3] & (FL_W_WRITE_OK | FL_W_PROT_NONE)) | fl_writer_index_of (st, table, f->l.a[1]);
+      l->next_index = (guint16) fl_writer_index_of (st, table, l->start);
+      l->done = 0;
       f->pc = FL_LOC_CHANGE_PTE_RANGE_change;
       fl_lock_try (sim, cpu, lock);
       return;
     case FL_LOC_CHANGE_PTE_RANGE_change:
       {
-        guint32 to = fl_writer_index_of (st, table, f->l.a[2] - 1) + 1;
-        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->l.a[3], 0), to,
+        guint32 to = fl_writer_index_of (st, table, l->end - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, l->next_index, to,
                                           FL_W_ENTRY_PROTECT);
         if (i >= to)
           {
@@ -722,27 +728,27 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint64 pte = e[i];
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION)
           pte &= ~(guint64) FL_PTE_WRITE;          /* make_migration_entry_read */
-        else if ((f->l.a[3] & FL_W_WRITE_OK) && (pte & FL_PTE_DIRTY))
+        else if (l->write_ok && (pte & FL_PTE_DIRTY))
           pte |= FL_PTE_WRITE;
         else
           pte &= ~(guint64) FL_PTE_WRITE;
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT)
-          pte = (f->l.a[3] & FL_W_PROT_NONE) ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
-                                           : pte & ~(guint64) FL_PTE_PROTNONE;
+          pte = l->prot_none ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
+                             : pte & ~(guint64) FL_PTE_PROTNONE;
         /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = pte;
         fl_oracle_pte_written (sim, table);
         fl_ev (sim, FL_EV_PTE, table, i);
-        fl_w_set16 (&f->l.a[3], 1, fl_w_get16 (f->l.a[3], 1) + 1);
+        l->done++;
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_PROTECT);
-        fl_w_set16 (&f->l.a[3], 0, next);
+        l->next_index = (guint16) next;
         f->pc = next < to ? FL_LOC_CHANGE_PTE_RANGE_change : FL_LOC_CHANGE_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_CHANGE_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
-      fl_return (sim, cpu, fl_w_get16 (f->l.a[3], 1));
+      fl_return (sim, cpu, l->done);
       return;
     default:
       g_assert_not_reached ();

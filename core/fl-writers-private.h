@@ -53,10 +53,6 @@ fl_w_touch_vma (FlSim *sim, guint cpu, guint32 vma, FlAccess access)
 #define FL_W_STARTED       (G_GUINT64_CONSTANT (1) << 59)   /* fork: the VMA list walk begun */
 #define FL_W_LEVEL_SHIFT   48
 #define FL_W_LEVEL_MASK    (G_GUINT64_CONSTANT (7) << FL_W_LEVEL_SHIFT)
-/* change_pte_range's a3: PTEs may be (or stay) writable under the new protection */
-#define FL_W_WRITE_OK      (G_GUINT64_CONSTANT (1) << 63)
-/* ... or grant no access at all (PROT_NONE: the PTE keeps its page, marked PAGE_NONE) */
-#define FL_W_PROT_NONE     (G_GUINT64_CONSTANT (1) << 62)
 
 /* Which PTEs a scan stops at. */
 typedef enum {

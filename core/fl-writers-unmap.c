@@ -70,6 +70,16 @@ walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *foun
   return TRUE;
 }
 
+/* zap_pte_range(table, start, end), resuming at `next`. */
+static void
+call_zap (FlSim *sim, guint cpu, FlLoc next, guint32 table, guint64 start, guint64 end)
+{
+  FlLocalsPteRange *zap = &fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, next, table)->l.pte_range;
+  zap->table = table;
+  zap->start = start;
+  zap->end = end;
+}
+
 /* A page-table page free_pgtables unhooked: still allocated, no longer reachable from the
  * pgd. Only do_munmap makes them, under mmap_sem held for write, which also keeps out the
  * locked fault path, the only one that allocates tables. */
@@ -322,8 +332,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
             guint64 base = st->tables[table].base;
             guint64 hi = MIN (f->l.a[1], base + fl_w_span (1));
             f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
-            fl_call_words (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_DO_MUNMAP_unmap_vmas, table,
-                     MAX (cursor, base), hi, 0);
+            call_zap (sim, cpu, FL_LOC_DO_MUNMAP_unmap_vmas, table, MAX (cursor, base), hi);
             return;
           }
         fl_ev (sim, FL_EV_CHECK, 0, 0);
@@ -379,27 +388,28 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* zap_pte_range: a0 PTE table, a1 start, a2 end; a3 the next index (bits 0..15), anonymous
- * and file pages unmapped (16..31, 32..47), entries cleared (48..63). One step per entry
- * cleared, under the PTE lock; returns how many (the mmu_gather's need_flush). */
+/* zap_pte_range(table, start, end): one step per entry cleared, under the PTE lock; returns
+ * how many (the mmu_gather's need_flush). */
 void
 fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 table = (guint32) f->l.a[0];
+  FlLocalsPteRange *l = &f->l.pte_range;
+  guint32 table = l->table;
   guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
-  guint32 anon = fl_w_get16 (f->l.a[3], 1), file = fl_w_get16 (f->l.a[3], 2);
+  guint32 anon = l->anon, file = l->file;
   switch (f->pc)
     {
     case FL_LOC_ZAP_PTE_RANGE_lock:
-      f->l.a[3] = fl_writer_index_of (st, table, f->l.a[1]);
+      l->next_index = (guint16) fl_writer_index_of (st, table, l->start);
+      l->anon = l->file = l->done = 0;
       f->pc = FL_LOC_ZAP_PTE_RANGE_zap;
       fl_lock_try (sim, cpu, lock);
       return;
     case FL_LOC_ZAP_PTE_RANGE_zap:
       {
-        guint32 to = fl_writer_index_of (st, table, f->l.a[2] - 1) + 1;
-        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->l.a[3], 0), to, FL_W_ENTRY_ANY);
+        guint32 to = fl_writer_index_of (st, table, l->end - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, l->next_index, to, FL_W_ENTRY_ANY);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -433,8 +443,10 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
          * reference of ours: the migrating CPU finds it gone */
         fl_ev (sim, FL_EV_PTE, table, i);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_ANY);
-        f->l.a[3] = next | ((guint64) anon << 16) | ((guint64) file << 32)
-                  | ((guint64) (fl_w_get16 (f->l.a[3], 3) + 1) << 48);
+        l->next_index = (guint16) next;
+        l->anon = (guint16) anon;
+        l->file = (guint16) file;
+        l->done++;
         f->pc = next < to ? FL_LOC_ZAP_PTE_RANGE_zap
                           : (anon || file) ? FL_LOC_ZAP_PTE_RANGE_rss : FL_LOC_ZAP_PTE_RANGE_unlock;
         return;
@@ -447,7 +459,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_ZAP_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
-      fl_return (sim, cpu, fl_w_get16 (f->l.a[3], 3));
+      fl_return (sim, cpu, l->done);
       return;
     default:
       g_assert_not_reached ();
@@ -557,8 +569,7 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
             guint64 base = st->tables[table].base;
             guint64 hi = MIN (end, base + fl_w_span (1));
             f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
-            fl_call_words (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_MADVISE_DONTNEED_zap, table,
-                     MAX (cursor, base), hi, 0);
+            call_zap (sim, cpu, FL_LOC_MADVISE_DONTNEED_zap, table, MAX (cursor, base), hi);
             return;
           }
         fl_ev (sim, FL_EV_CHECK, fl_w_get16 (f->l.a[2], 0), 0);
