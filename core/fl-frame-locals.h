@@ -167,4 +167,18 @@ typedef struct {
   guint8  prot_none;        /* ... or grant no access (PROT_NONE: the PTE keeps its page) */
 } FlLocalsPteRange;
 
+/* copy_pte_range over the parent's range (fork's write-protection). */
+typedef struct {
+  guint64 start;
+  union {
+    guint64 len;            /* the argument, until down_write */
+    guint64 end;            /* from then on */
+  };
+  guint64 cursor;           /* the next address to look at */
+  guint16 vma;
+  guint16 table;            /* the PTE table locked */
+  guint8  started;          /* the VMA list walk begun */
+  guint8  released;         /* mmap_sem released (fl_writer_release_sem) */
+} FlLocalsCopyPteRange;
+
 G_END_DECLS

@@ -106,6 +106,7 @@ typedef struct {
     FlLocalsVmaUnlink          vma_unlink;
     FlLocalsVmaMerge           vma_merge;
     FlLocalsPteRange           pte_range;  /* zap_pte_range, change_pte_range */
+    FlLocalsCopyPteRange       copy_pte_range;
   } l;
 } FlFrame;
 

@@ -151,7 +151,12 @@ fl_user_step (FlSim *sim, guint c)
       fl_call_words (sim, c, FL_FN_MADVISE_DONTNEED, FL_LOC_NONE, addr, op->len, 0, 0);
       break;
     case FL_OP_FORK_WP:
-      fl_call_words (sim, c, FL_FN_COPY_PTE_RANGE, FL_LOC_NONE, addr, op->len, 0, 0);
+      {
+        FlLocalsCopyPteRange *copy = &fl_call (sim, c, FL_FN_COPY_PTE_RANGE, FL_LOC_NONE,
+                                               (guint32) addr)->l.copy_pte_range;
+        copy->start = addr;
+        copy->len = op->len;
+      }
       break;
     case FL_OP_SWAP_OUT:
       fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 0, 0, 0);

@@ -763,43 +763,44 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
  * ext_maps, there is no child mm) and write-protected if writable, so the next write on
  * either side takes a copy-on-write fault (do_wp_page reuses only a page mapped once).
  * Shared VMAs are skipped: without an anon_vma their PTEs are not copied, the child faults
- * them in. a2 the VMA (bits 0..15) and the locked table (16..31); a3 the address cursor. */
+ * them in. */
 static void
 step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->l.a[2], 0), table = fl_w_get16 (f->l.a[2], 1);
+  FlLocalsCopyPteRange *l = &f->l.copy_pte_range;
+  guint32 vma = l->vma, table = l->table;
   const FlVma *v = &st->vmas[vma];
-  guint64 cursor = f->l.a[3] & FL_W_LOW48;
+  guint64 cursor = l->cursor;
   switch (f->pc)
     {
     case FL_LOC_COPY_PTE_RANGE_down_write:
       {
-        guint64 len = fl_w_page_align (f->l.a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
+        if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
             fl_return (sim, cpu, len == 0 ? 0 : FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->l.a[1] = f->l.a[0] + len;
+        l->end = l->start + len;
         fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma, 0);
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_vma:
       {
         /* for (mpnt = oldmm->mmap; mpnt; mpnt = mpnt->vm_next), one VMA per step */
-        if (!(f->l.a[3] & FL_W_STARTED))
+        if (!l->started)
           {
             fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
             vma = st->g->mm.mmap;
-            f->l.a[3] |= FL_W_STARTED;
+            l->started = 1;
           }
         else
           vma = v->next;
-        fl_w_set16 (&f->l.a[2], 0, vma);
-        if (vma == 0 || st->vmas[vma].start >= f->l.a[1])
+        l->vma = (guint16) vma;
+        if (vma == 0 || st->vmas[vma].start >= l->end)
           {
             fl_ev (sim, FL_EV_LOAD, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_flush;
@@ -807,26 +808,26 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
           }
         v = &st->vmas[vma];
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-        gboolean copy = v->end > f->l.a[0] && !(v->flags & FL_VM_SHARED);
+        gboolean copy = v->end > l->start && !(v->flags & FL_VM_SHARED);
         fl_ev (sim, FL_EV_LOAD, vma, copy);
         if (copy)
           {
-            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | MAX (f->l.a[0], v->start);
+            l->cursor = MAX (l->start, v->start);
             f->pc = FL_LOC_COPY_PTE_RANGE_lock;
           }
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_lock:
       {
-        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (f->l.a[1], v->end));
+        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (l->end, v->end));
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_vma;
             return;
           }
-        fl_w_set16 (&f->l.a[2], 1, table);
-        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | MAX (cursor, st->tables[table].base);
+        l->table = (guint16) table;
+        l->cursor = MAX (cursor, st->tables[table].base);
         f->pc = FL_LOC_COPY_PTE_RANGE_wrprotect;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
@@ -834,7 +835,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_COPY_PTE_RANGE_wrprotect:
       {
         guint64 base = st->tables[table].base;
-        guint64 hi = MIN (MIN (f->l.a[1], v->end), base + fl_w_span (1));
+        guint64 hi = MIN (MIN (l->end, v->end), base + fl_w_span (1));
         guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
                                           FL_W_ENTRY_NORMAL);
@@ -862,13 +863,13 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         pg->ext_maps++;
         fl_ev (sim, FL_EV_PTE, table, i);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_NORMAL);
-        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | (base + (guint64) next * FL_PAGE_SIZE);
+        l->cursor = base + (guint64) next * FL_PAGE_SIZE;
         f->pc = next < to ? FL_LOC_COPY_PTE_RANGE_wrprotect : FL_LOC_COPY_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
-      f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | (st->tables[table].base + fl_w_span (1));
+      l->cursor = st->tables[table].base + fl_w_span (1);
       f->pc = FL_LOC_COPY_PTE_RANGE_lock;
       return;
     case FL_LOC_COPY_PTE_RANGE_flush:
@@ -876,7 +877,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
       fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0);
       return;
     case FL_LOC_COPY_PTE_RANGE_up_write:
-      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem (sim, cpu, FALSE, &l->released, FL_RWSEM_UP_WRITE,
                              FL_LOC_COPY_PTE_RANGE_up_write);
       return;
     default:

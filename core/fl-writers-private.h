@@ -7,8 +7,10 @@
 
 G_BEGIN_DECLS
 
-/* Frames have six 64-bit locals and the writers need more names than that: VMA and table
- * ids fit 16 bits (the state has fewer than 65536 VMAs), addresses 48, so locals are packed. */
+/* Most writers keep named locals (core/fl-frame-locals.h). do_munmap, mprotect_fixup,
+ * madvise_dontneed and try_to_unmap_one still pack theirs into the frame's six words (the
+ * raw l.a[]): VMA and table ids fit 16 bits (the state has fewer than 65536 VMAs), addresses
+ * 48, so a word holds several; the helpers and flag bits below are for them. */
 #define FL_W_LOW48         ((G_GUINT64_CONSTANT (1) << 48) - 1)
 
 static inline guint32
@@ -50,7 +52,6 @@ fl_w_touch_vma (FlSim *sim, guint cpu, guint32 vma, FlAccess access)
 #define FL_W_RELEASED      (G_GUINT64_CONSTANT (1) << 62)   /* mmap_sem released: return it */
 #define FL_W_NEED_FLUSH    (G_GUINT64_CONSTANT (1) << 61)   /* mmu_gather's need_flush */
 #define FL_W_DETACHING     (G_GUINT64_CONSTANT (1) << 60)   /* do_munmap: detach loop begun */
-#define FL_W_STARTED       (G_GUINT64_CONSTANT (1) << 59)   /* fork: the VMA list walk begun */
 #define FL_W_LEVEL_SHIFT   48
 #define FL_W_LEVEL_MASK    (G_GUINT64_CONSTANT (7) << FL_W_LEVEL_SHIFT)
 
