@@ -1,8 +1,6 @@
 /* fl-cpu-fault.c — the objects a CPU's fault works on: the VMA find_vma visits, the VMA the
- * fault holds, the page table its walk stands on, the PTE lock it spins on. The frames'
- * locals mean what the step functions say they mean (fl-fault.c, fl-spf.c, fl-pte-fault.c):
- * a2 the VMA of every fault frame, a4 the table pte_map_lock and handle_mm_fault walk,
- * a5 the PTE page once found, find_vma's a1 the node it visits. */
+ * fault holds, the page table its walk stands on, the PTE lock it spins on, read from the
+ * frames' named locals (core/fl-frame-locals.h). */
 #include "fl-cpu-view-private.h"
 #include "fl-machine.h"
 
