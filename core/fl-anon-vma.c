@@ -32,13 +32,12 @@ prev_of (const FlState *st, guint32 vma)
   return 0;
 }
 
-/* anon_vma_prepare(vma): a0 the VMA's reference (id and generation), a1 the anon_vma found
- * or allocated. Returns 0. */
+/* anon_vma_prepare(vma). Returns 0. */
 static void
 step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 ref = (guint32) f->a[0], vma = fl_ref_id (ref);
+  guint32 ref = f->l.anon_vma_prepare.vma, vma = fl_ref_id (ref);
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
@@ -68,15 +67,15 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
             if (compatible (v, &st->vmas[prev], FALSE))
               found = st->vmas[prev].anon_vma;
           }
-        f->a[1] = found;
+        f->l.anon_vma_prepare.anon_vma = found;
         fl_ev (sim, FL_EV_CHECK, found, found != 0);
         f->pc = found ? FL_LOC_ANON_VMA_PREPARE_lock : FL_LOC_ANON_VMA_PREPARE_alloc;
         return;
       }
     case FL_LOC_ANON_VMA_PREPARE_alloc:
       /* anon_vma_alloc: a slab object of this CPU's */
-      f->a[1] = ++st->g->mm.anon_vmas;
-      fl_ev (sim, FL_EV_ALLOC, (guint32) f->a[1], vma);
+      f->l.anon_vma_prepare.anon_vma = ++st->g->mm.anon_vmas;
+      fl_ev (sim, FL_EV_ALLOC, f->l.anon_vma_prepare.anon_vma, vma);
       f->pc = FL_LOC_ANON_VMA_PREPARE_lock;
       return;
     case FL_LOC_ANON_VMA_PREPARE_lock:
@@ -87,7 +86,7 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
       /* another thread of the mm may have given it one since the check */
       fl_touch (sim, cpu, fl_line_of_vma (st, vma), FL_ACCESS_WRITE);
       if (v->anon_vma == 0)
-        v->anon_vma = (guint32) f->a[1];
+        v->anon_vma = f->l.anon_vma_prepare.anon_vma;
       fl_ev (sim, FL_EV_STORE, vma, v->anon_vma);
       f->pc = FL_LOC_ANON_VMA_PREPARE_unlock;
       return;

@@ -1,8 +1,6 @@
 /* fl-cpu-fault.c — the objects a CPU's fault works on: the VMA find_vma visits, the VMA the
- * fault holds, the page table its walk stands on, the PTE lock it spins on. The frames'
- * locals mean what the step functions say they mean (fl-fault.c, fl-spf.c, fl-pte-fault.c):
- * a2 the VMA of every fault frame, a4 the table pte_map_lock and handle_mm_fault walk,
- * a5 the PTE page once found, find_vma's a1 the node it visits. */
+ * fault holds, the page table its walk stands on, the PTE lock it spins on, read from the
+ * frames' named locals (core/fl-frame-locals.h). */
 #include "fl-cpu-view-private.h"
 #include "fl-machine.h"
 
@@ -45,6 +43,24 @@ is_fault_fn (guint fn)
     }
 }
 
+/* The VMA a fault frame holds (a reference), 0 for the functions that hold none. */
+static guint32
+held_vma_of (const FlFrame *f)
+{
+  switch (f->fn)
+    {
+    case FL_FN_DO_PAGE_FAULT: return f->l.do_page_fault.vma;
+    case FL_FN_HANDLE_MM_FAULT: return f->l.handle_mm_fault.vma;
+    case FL_FN_PTE_MAP_LOCK: return f->l.pte_map_lock.vma;
+    case FL_FN_HANDLE_SPECULATIVE_FAULT:
+    case FL_FN_HANDLE_PTE_FAULT: case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT:
+    case FL_FN_DO_WP_PAGE: case FL_FN_DO_SWAP_PAGE:
+      return f->l.fault.vma;
+    default:
+      return 0;
+    }
+}
+
 /* The table a fault frame's walk stands on, and whether it is past the walk, at the PTE. */
 static guint32
 walk_table_of (const FlState *st, const FlFrame *f, gboolean *pte)
@@ -56,21 +72,21 @@ walk_table_of (const FlState *st, const FlFrame *f, gboolean *pte)
       *pte = f->pc == FL_LOC_PTE_MAP_LOCK_vma_is_dead || f->pc == FL_LOC_PTE_MAP_LOCK_unpin;
       if (f->pc == FL_LOC_PTE_MAP_LOCK_pin || f->pc == FL_LOC_PTE_MAP_LOCK_pgd)
         return st->g->mm.pgd;
-      return fl_ref_id ((guint32) f->a[4]);
+      return fl_ref_id (f->l.pte_map_lock.table);
     case FL_FN_HANDLE_MM_FAULT:
       if (f->pc == FL_LOC_HANDLE_MM_FAULT_walk || f->pc == FL_LOC_HANDLE_MM_FAULT_read_pte)
-        return fl_ref_id ((guint32) f->a[4]);
+        return f->l.handle_mm_fault.table;
       if (f->pc == FL_LOC_HANDLE_MM_FAULT_handle_pte_fault)
         {
           *pte = TRUE;
-          return fl_ref_id ((guint32) f->a[5]);
+          return fl_ref_id (f->l.handle_mm_fault.pte_table);
         }
       return 0;
     case FL_FN_HANDLE_SPECULATIVE_FAULT:
     case FL_FN_HANDLE_PTE_FAULT: case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT:
     case FL_FN_DO_WP_PAGE: case FL_FN_DO_SWAP_PAGE:
       *pte = TRUE;
-      return fl_ref_id ((guint32) f->a[5]);
+      return fl_ref_id (f->l.fault.table);
     default:
       return 0;
     }
@@ -100,32 +116,32 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
       }
   out->in_fault = first_fault < depth;
   if (out->in_fault)
-    out->address = c->frames[first_fault].a[0];
+    out->address = c->frames[first_fault].l.do_page_fault.addr;
 
   for (guint i = 0; i < depth; i++)
     {
       const FlFrame *f = &c->frames[i];
       /* Kamezawa's fault is speculative from its lookup to its vma_put */
       if (f->fn == FL_FN_HANDLE_SPECULATIVE_FAULT || f->fn == FL_FN_FIND_VMA_SPECULATIVE
-          || f->fn == FL_FN_VMA_PUT || (f->fn == FL_FN_DO_PAGE_FAULT && f->a[5]))
+          || f->fn == FL_FN_VMA_PUT
+          || (f->fn == FL_FN_DO_PAGE_FAULT && f->l.do_page_fault.by_reference))
         out->speculative = TRUE;
       if (f->fn == FL_FN_FIND_VMA_SPECULATIVE && i + 1 == depth
           && f->pc == FL_LOC_FIND_VMA_SPECULATIVE_walk)
         {
-          guint32 id = fl_ref_id ((guint32) f->a[1]);
+          guint32 id = fl_ref_id (f->l.find_vma_spec.node);
           if (fl_state_vma_in_use (st, id))
             out->visiting_vma = id;
         }
       if (f->fn == FL_FN_FIND_VMA && i + 1 == depth && f->pc == FL_LOC_FIND_VMA_walk)
         {
-          guint32 id = fl_ref_id ((guint32) f->a[1]);
+          guint32 id = fl_ref_id (f->l.find_vma.node);
           if (fl_state_vma_in_use (st, id))
             out->visiting_vma = id;
         }
-      if (i >= first_fault && f->fn != FL_FN_FIND_VMA && f->fn != FL_FN_PGTABLE_ALLOC
-          && f->fn != FL_FN_FIND_VMA_SPECULATIVE && f->fn != FL_FN_VMA_PUT)
+      if (i >= first_fault)
         {
-          guint32 id = fl_ref_id ((guint32) f->a[2]);
+          guint32 id = fl_ref_id (held_vma_of (f));
           if (fl_state_vma_in_use (st, id))
             out->held_vma = id;
         }
@@ -139,10 +155,10 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
       out->hidden_by = c->spf_hidden_cpu - 1u;
     }
 
-  /* pte_map_lock keeps the table it failed to lock in a4 while it waits for it */
+  /* pte_map_lock keeps the table it failed to lock while it waits for it */
   if (depth > 0 && c->status == FL_CPU_SPIN && c->frames[depth - 1].fn == FL_FN_PTE_MAP_LOCK)
     {
-      guint32 table = fl_ref_id ((guint32) c->frames[depth - 1].a[4]);
+      guint32 table = fl_ref_id (c->frames[depth - 1].l.pte_map_lock.table);
       if (fl_state_table_live (st, table) && st->tables[table].level == 1)
         out->spin_table = table;
     }

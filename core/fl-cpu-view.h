@@ -12,8 +12,8 @@ G_BEGIN_DECLS
 
 /* What a CPU is doing at one step, decoded once from the state: its stack of functions with
  * where each stands in its listing, where it goes next, and, when it waits, the line it waits
- * at, what for and on whom. The frames' slots mean what the step functions of core/ say they
- * mean; this is the one place outside them that reads the slots, so views and tests never do.
+ * at, what for and on whom. The frames' locals are the step functions' (core/fl-frame-locals.h);
+ * this is the one place outside them that reads them, so views and tests never do.
  * Plain data: a view is filled in place, holds no pointers into the state, and stays valid
  * after the simulation moves on. */
 

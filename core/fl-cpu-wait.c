@@ -53,8 +53,7 @@ static const ParkPlace places[] = {
 static const ParkPlace *
 park_place (const FlFrame *top)
 {
-  /* pte_map_lock's a1 is the fault's flags */
-  gboolean spec = top->fn == FL_FN_PTE_MAP_LOCK && (top->a[1] & FL_FAULT_SPEC);
+  gboolean spec = top->fn == FL_FN_PTE_MAP_LOCK && (top->l.pte_map_lock.flags & FL_FAULT_SPEC);
   for (guint i = 0; i < G_N_ELEMENTS (places); i++)
     if (places[i].resume == top->pc
         && (places[i].fault == ANY_FAULT || (places[i].fault == SPECULATIVE_FAULT) == spec))

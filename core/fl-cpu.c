@@ -9,12 +9,15 @@
  * @cpu: the calling CPU
  * @fn: the function to enter
  * @resume_at: where the caller continues when @fn returns (its `ret` holds the value)
+ * @subject: what the call's event names (its first argument: the address, the VMA, ...)
  *
- * Pushes a frame for @fn with up to four arguments; its first line runs on the next step.
+ * Pushes a frame for @fn, its locals zero; the caller fills in the arguments (the member of
+ * the frame's `l` named after @fn). Its first line runs on the next step.
+ *
+ * Returns: the new frame
  */
 FlFrame *
-fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
-         guint64 a0, guint64 a1, guint64 a2, guint64 a3)
+fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
 {
   FlCpu *c = &sim->st.cpus[cpu];
   g_assert (c->depth < FL_MAX_DEPTH);
@@ -24,11 +27,20 @@ fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
   memset (f, 0, sizeof *f);
   f->fn = fn;
   f->pc = fl_loc_first (fl_fn_steps_of (fn));
-  f->a[0] = a0;
-  f->a[1] = a1;
-  f->a[2] = a2;
-  f->a[3] = a3;
-  fl_ev (sim, FL_EV_CALL, (guint32) a0, fn);
+  fl_ev (sim, FL_EV_CALL, subject, fn);
+  return f;
+}
+
+/* The old way, while the callers move to fl_call: four arguments as the first words. */
+FlFrame *
+fl_call_words (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
+               guint64 a0, guint64 a1, guint64 a2, guint64 a3)
+{
+  FlFrame *f = fl_call (sim, cpu, fn, resume_at, (guint32) a0);
+  f->l.a[0] = a0;
+  f->l.a[1] = a1;
+  f->l.a[2] = a2;
+  f->l.a[3] = a3;
   return f;
 }
 

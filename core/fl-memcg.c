@@ -47,7 +47,7 @@ touch_pc (FlSim *sim, guint cpu, guint32 page, gboolean locked)
   sim->st.cpus[cpu].clock += cost;
 }
 
-/* mem_cgroup_newpage_charge: a0 = the page, returned when charged. */
+/* mem_cgroup_newpage_charge: its page (l.memcg_charge), returned when charged. */
 static void
 step_charge (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -59,7 +59,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
       /* atomic_inc_not_zero: a read of the count, then a lock cmpxchg of it */
       fl_touch (sim, cpu, fl_line_of_memcg (st, FL_MEMCG_LINE_CSS), FL_ACCESS_READ);
       fl_touch (sim, cpu, fl_line_of_memcg (st, FL_MEMCG_LINE_CSS), FL_ACCESS_RMW);
-      fl_ev (sim, FL_EV_RMW, (guint32) f->a[0], 1);
+      fl_ev (sim, FL_EV_RMW, f->l.memcg_charge.page, 1);
       f->pc = FL_LOC_MEM_CGROUP_CHARGE_consume_stock;
       return;
     case FL_LOC_MEM_CGROUP_CHARGE_consume_stock:
@@ -92,7 +92,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MEM_CGROUP_CHARGE_commit:
       {
         /* lock_page_cgroup, pc->mem_cgroup and PCG_USED, the per-CPU statistics, unlock */
-        guint32 page = (guint32) f->a[0];
+        guint32 page = f->l.memcg_charge.page;
         touch_pc (sim, cpu, page, TRUE);
         fl_charge (sim, cpu, 2 * sim->config.cost.l1_hit);
         st->pages[page].flags |= FL_PAGE_MEMCG;

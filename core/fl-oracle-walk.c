@@ -93,11 +93,17 @@ walk_node (const FlCpu *c, guint64 *addr)
   if (c->depth == 0 || c->depth > FL_MAX_DEPTH)
     return 0;
   const FlFrame *f = &c->frames[c->depth - 1];
-  gboolean walking = (f->fn == FL_FN_FIND_VMA && f->pc == FL_LOC_FIND_VMA_walk)
-                     || (f->fn == FL_FN_FIND_VMA_SPECULATIVE
-                         && f->pc == FL_LOC_FIND_VMA_SPECULATIVE_walk);
-  *addr = f->a[0];
-  return walking ? fl_ref_id ((guint32) f->a[1]) : 0;
+  if (f->fn == FL_FN_FIND_VMA && f->pc == FL_LOC_FIND_VMA_walk)
+    {
+      *addr = f->l.find_vma.addr;
+      return fl_ref_id (f->l.find_vma.node);
+    }
+  if (f->fn == FL_FN_FIND_VMA_SPECULATIVE && f->pc == FL_LOC_FIND_VMA_SPECULATIVE_walk)
+    {
+      *addr = f->l.find_vma_spec.addr;
+      return fl_ref_id (f->l.find_vma_spec.node);
+    }
+  return 0;
 }
 
 /**

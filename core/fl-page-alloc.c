@@ -18,7 +18,7 @@ fl_node_of (FlSim *sim, guint cpu)
   return nodes > 1 ? MIN (sim->socket_of[cpu], nodes - 1) : 0;
 }
 
-/* buffered_rmqueue: a[0] = 1 to clear the page (alloc_zeroed_user_highpage). Returns it. */
+/* buffered_rmqueue, clearing the page when asked (alloc_zeroed_user_highpage). Returns it. */
 static void
 step_alloc (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -78,9 +78,9 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
         st->pages[p].count = 1;
         st->pages[p].mapcount = 0;
         st->pages[p].flags = 0;
-        if (f->a[0])
+        if (f->l.alloc_page.zero)
           fl_charge (sim, cpu, sim->config.cost.zero_page);
-        fl_ev (sim, FL_EV_ALLOC, p, (guint32) f->a[0]);
+        fl_ev (sim, FL_EV_ALLOC, p, f->l.alloc_page.zero);
         fl_return (sim, cpu, p);
         return;
       }
@@ -179,13 +179,14 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   FlCpu *c = &st->cpus[cpu];
+  guint32 page = f->l.lru_cache_add.page;
   switch (f->pc)
     {
     case FL_LOC_LRU_CACHE_ADD_pagevec_add:
-      fl_touch_page (sim, cpu, (guint32) f->a[0]);
-      st->pages[f->a[0]].flags |= FL_PAGE_LRU;
+      fl_touch_page (sim, cpu, page);
+      st->pages[page].flags |= FL_PAGE_LRU;
       c->pagevec++;
-      fl_ev (sim, FL_EV_STORE, (guint32) f->a[0], c->pagevec);
+      fl_ev (sim, FL_EV_STORE, page, c->pagevec);
       if (c->pagevec < PAGEVEC_SIZE)
         {
           fl_return (sim, cpu, 0);
@@ -197,25 +198,25 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
       fl_irqs_off (sim, cpu);
       f->pc = FL_LOC_LRU_CACHE_ADD_drain;
       /* the zone of the page that filled the pagevec: its pages are the CPU's own node's */
-      fl_lock_try (sim, cpu, LRU_LOCK (st->pages[f->a[0]].node));
+      fl_lock_try (sim, cpu, LRU_LOCK (st->pages[page].node));
       return;
     case FL_LOC_LRU_CACHE_ADD_drain:
       {
-        FlZone *z = &st->g->zones[st->pages[f->a[0]].node];
-        fl_touch (sim, cpu, fl_line_of_lru_lock (st, st->pages[f->a[0]].node), FL_ACCESS_WRITE);
+        FlZone *z = &st->g->zones[st->pages[page].node];
+        fl_touch (sim, cpu, fl_line_of_lru_lock (st, st->pages[page].node), FL_ACCESS_WRITE);
         /* list_add links the batch in front of the page added last, whoever added it */
         if (z->lru_head)
           fl_touch_page (sim, cpu, z->lru_head);
         fl_memcg_lru_link (sim, cpu, z->lru_head);
         fl_memcg_lru (sim, cpu, c->pagevec);
-        z->lru_head = (guint32) f->a[0];
+        z->lru_head = page;
         fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
         c->pagevec = 0;
         f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;
         return;
       }
     case FL_LOC_LRU_CACHE_ADD_lru_unlock:
-      fl_lock_release (sim, cpu, LRU_LOCK (st->pages[f->a[0]].node));
+      fl_lock_release (sim, cpu, LRU_LOCK (st->pages[page].node));
       fl_irqs_on (sim, cpu);
       fl_return (sim, cpu, 0);
       return;

@@ -2,35 +2,32 @@
  * picks. Each re-takes the PTE lock through pte_map_lock, which on the speculative path also
  * re-checks the VMA: any failure backs out with VM_FAULT_RETRY, releasing what was taken.
  *
- * Frames: a0 address, a1 flags (low bits) | page (bits 32..63), a2 vma, a3 sequence,
- * a4 the PTE as first read, a5 the PTE table (set by pte_map_lock). */
+ * Every frame here has the fault's locals (FlLocalsFault), handed on whole. */
 #include "fl-machine.h"
 
-#define PAGE_OF(f)          ((guint32) ((f)->a[1] >> 32))
-#define SET_PAGE(f, p)      ((f)->a[1] = ((f)->a[1] & 0xffffffffu) | ((guint64) (p) << 32))
-#define WRITE_FAULT(f)      (((f)->a[1] & FL_FAULT_WRITE) != 0)
-#define RESULT_SHIFT        16
-#define RESULT(f)           ((guint32) (((f)->a[1] >> RESULT_SHIFT) & 0xffff))
-#define SET_RESULT(f, r)    ((f)->a[1] = ((f)->a[1] & ~(0xffffull << RESULT_SHIFT)) \
-                                         | ((guint64) ((r) & 0xffff) << RESULT_SHIFT))
+#define PAGE_OF(f)          ((f)->l.fault.page)
+#define SET_PAGE(f, p)      ((f)->l.fault.page = (p))
+#define WRITE_FAULT(f)      (((f)->l.fault.flags & FL_FAULT_WRITE) != 0)
+#define RESULT(f)           ((guint32) (f)->l.fault.result)
+#define SET_RESULT(f, r)    ((f)->l.fault.result = (guint16) (r))
 
 static guint32
 table_of (const FlFrame *f)
 {
-  return fl_ref_id ((guint32) f->a[5]);
+  return fl_ref_id (f->l.fault.table);
 }
 
 static const guint64 *
 pte_of (FlSim *sim, const FlFrame *f)
 {
-  return &fl_table_entries (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
+  return &fl_table_entries (&sim->st, table_of (f))[fl_walk_index (1, f->l.fault.addr)];
 }
 
 /* The same PTE, to write. */
 static guint64 *
 pte_rw (FlSim *sim, const FlFrame *f)
 {
-  return &fl_table_entries_rw (&sim->st, table_of (f))[fl_walk_index (1, f->a[0])];
+  return &fl_table_entries_rw (&sim->st, table_of (f))[fl_walk_index (1, f->l.fault.addr)];
 }
 
 static void
@@ -39,11 +36,29 @@ unlock_pte (FlSim *sim, guint cpu, const FlFrame *f)
   fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table_of (f)));
 }
 
-/* Call pte_map_lock for this frame's address, resuming at `next`. */
+/* Call pte_map_lock for this frame's address, resuming at `next`, which takes the table it
+ * returns (fault_locked). */
 static void
 map_lock (FlSim *sim, guint cpu, FlFrame *f, FlLoc next)
 {
-  fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, next, f->a[0], f->a[1] & 0xffff, f->a[2], f->a[3]);
+  const FlLocalsFault *l = &f->l.fault;
+  FlLocalsPteMapLock *lock = &fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, next,
+                                       (guint32) l->addr)->l.pte_map_lock;
+  lock->addr = l->addr;
+  lock->flags = l->flags;
+  lock->vma = l->vma;
+  lock->seq = l->seq;
+  /* under mmap_sem it locks this table; the speculative fault walks to its own */
+  lock->table = (l->flags & FL_FAULT_SPEC) ? 0 : l->table;
+}
+
+/* After map_lock: did pte_map_lock lock the PTE? Then its table is the one to use. */
+static gboolean
+fault_locked (FlFrame *f)
+{
+  if (f->ret)
+    f->l.fault.table = f->ret;
+  return f->ret != 0;
 }
 
 static void
@@ -51,23 +66,23 @@ set_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 value)
 {
   FlState *st = &sim->st;
   guint64 *pte = pte_rw (sim, f);
-  fl_check_table (sim, cpu, (guint32) f->a[5]);
+  fl_check_table (sim, cpu, f->l.fault.table);
   fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
   if (*pte == 0 && value != 0)
     st->tables[table_of (f)].used++;
   *pte = value;
   fl_oracle_pte_written (sim, table_of (f));
-  fl_ev (sim, FL_EV_PTE, table_of (f), fl_walk_index (1, f->a[0]));
+  fl_ev (sim, FL_EV_PTE, table_of (f), fl_walk_index (1, f->l.fault.addr));
   if (value != 0)
-    fl_cause_note_pte (sim, cpu, f->a[0]);   /* a stale PTE's finding names who put it there */
+    fl_cause_note_pte (sim, cpu, f->l.fault.addr);  /* a stale PTE's finding names its maker */
 }
 
 /* Read the VMA's flags (checking it is still allocated). */
 static guint32
 vma_flags (FlSim *sim, guint cpu, const FlFrame *f)
 {
-  guint32 id = fl_ref_id ((guint32) f->a[2]);
-  fl_check_vma (sim, cpu, (guint32) f->a[2]);
+  guint32 id = fl_ref_id (f->l.fault.vma);
+  fl_check_vma (sim, cpu, f->l.fault.vma);
   fl_touch (sim, cpu, fl_line_of_vma (&sim->st, id), FL_ACCESS_READ);
   return sim->st.vmas[id].flags;
 }
@@ -78,7 +93,7 @@ vma_flags (FlSim *sim, guint cpu, const FlFrame *f)
 static FlLoc
 after_anon_vma (FlSim *sim, guint cpu, const FlFrame *f, FlLoc prepare, FlLoc next)
 {
-  guint32 id = fl_ref_id ((guint32) f->a[2]);
+  guint32 id = fl_ref_id (f->l.fault.vma);
   fl_touch (sim, cpu, fl_line_of_vma (&sim->st, id), FL_ACCESS_READ);
   return sim->st.vmas[id].anon_vma ? next : prepare;
 }
@@ -88,7 +103,7 @@ after_anon_vma (FlSim *sim, guint cpu, const FlFrame *f, FlLoc prepare, FlLoc ne
 static void
 recheck_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 expected, FlLoc release, FlLoc next)
 {
-  if (!f->ret)
+  if (!fault_locked (f))
     {
       SET_RESULT (f, FL_VM_FAULT_RETRY);
       fl_ev (sim, FL_EV_CHECK, 0, 0);
@@ -108,18 +123,29 @@ recheck_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 expected, FlLoc release,
 }
 
 static void
+anon_vma_prepare (FlSim *sim, guint cpu, const FlFrame *f, FlLoc next)
+{
+  guint32 vma = f->l.fault.vma;
+  fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, next, vma)->l.anon_vma_prepare.vma = vma;
+}
+
+static void
+alloc_page (FlSim *sim, guint cpu, FlLoc next, gboolean zero)
+{
+  fl_call (sim, cpu, FL_FN_ALLOC_PAGE, next, zero)->l.alloc_page.zero = zero;
+}
+
+static void
 tail_call (FlSim *sim, guint cpu, FlFrame *f, FlFn fn)
 {
-  FlFrame *g = fl_call (sim, cpu, fn, FL_LOC_NONE, f->a[0], f->a[1], f->a[2], f->a[3]);
-  g->a[4] = f->a[4];
-  g->a[5] = f->a[5];
+  fl_call (sim, cpu, fn, FL_LOC_NONE, (guint32) f->l.fault.addr)->l.fault = f->l.fault;
 }
 
 static void
 step_handle_pte_fault (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint64 entry = f->a[4];
+  guint64 entry = f->l.fault.entry;
   switch (f->pc)
     {
     case FL_LOC_HANDLE_PTE_FAULT_classify:
@@ -144,7 +170,7 @@ step_handle_pte_fault (FlSim *sim, guint cpu, FlFrame *f)
       map_lock (sim, cpu, f, FL_LOC_HANDLE_PTE_FAULT_pte_same);
       return;
     case FL_LOC_HANDLE_PTE_FAULT_pte_same:
-      if (!f->ret)
+      if (!fault_locked (f))
         {
           fl_ev (sim, FL_EV_CHECK, 0, 0);
           fl_return (sim, cpu, FL_VM_FAULT_RETRY);
@@ -175,8 +201,8 @@ step_handle_pte_fault (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* do_anonymous_page: the zero page for a read, a new zeroed page for a write. a4 holds the
- * PTE value to install, computed from the VMA before taking the lock, as the kernel does. */
+/* do_anonymous_page: the zero page for a read, a new zeroed page for a write. The entry is
+ * the PTE value to install, computed from the VMA before taking the lock, as the kernel does. */
 static void
 step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -186,42 +212,42 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_ANONYMOUS_PAGE_check_write:
       {
         guint32 flags = vma_flags (sim, cpu, f);
-        fl_ev (sim, FL_EV_CHECK, fl_ref_id ((guint32) f->a[2]), WRITE_FAULT (f));
+        fl_ev (sim, FL_EV_CHECK, fl_ref_id (f->l.fault.vma), WRITE_FAULT (f));
         if (!WRITE_FAULT (f))
           {
-            f->a[4] = FL_PTE_MAKE (st->g->zero_page, FL_PTE_PRESENT | FL_PTE_SPECIAL | FL_PTE_YOUNG);
+            f->l.fault.entry = FL_PTE_MAKE (st->g->zero_page,
+                                            FL_PTE_PRESENT | FL_PTE_SPECIAL | FL_PTE_YOUNG);
             f->pc = FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock;
             return;
           }
-        f->a[4] = FL_PTE_PRESENT | FL_PTE_YOUNG
+        f->l.fault.entry = FL_PTE_PRESENT | FL_PTE_YOUNG
                   | (flags & FL_VM_WRITE ? FL_PTE_WRITE | FL_PTE_DIRTY : 0);
         f->pc = after_anon_vma (sim, cpu, f, FL_LOC_DO_ANONYMOUS_PAGE_anon_vma_prepare,
                                 FL_LOC_DO_ANONYMOUS_PAGE_alloc);
         return;
       }
     case FL_LOC_DO_ANONYMOUS_PAGE_anon_vma_prepare:
-      fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, FL_LOC_DO_ANONYMOUS_PAGE_alloc, f->a[2], 0, 0, 0);
+      anon_vma_prepare (sim, cpu, f, FL_LOC_DO_ANONYMOUS_PAGE_alloc);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_alloc:
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, sim->config.memcg ? FL_LOC_DO_ANONYMOUS_PAGE_charge
-                                                             : FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock,
-               1, 0, 0, 0);
+      alloc_page (sim, cpu, sim->config.memcg ? FL_LOC_DO_ANONYMOUS_PAGE_charge
+                                              : FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock, TRUE);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_charge:
       /* mem_cgroup_newpage_charge (fl-memcg.c): it hands the page back */
-      fl_call (sim, cpu, FL_FN_MEM_CGROUP_CHARGE, FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock, f->ret,
-               0, 0, 0);
+      fl_call (sim, cpu, FL_FN_MEM_CGROUP_CHARGE, FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock,
+               f->ret)->l.memcg_charge.page = f->ret;
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_pte_map_lock:
       if (WRITE_FAULT (f))
         {
           SET_PAGE (f, f->ret);
-          f->a[4] = FL_PTE_MAKE (f->ret, f->a[4]);
+          f->l.fault.entry = FL_PTE_MAKE (f->ret, f->l.fault.entry);
         }
       map_lock (sim, cpu, f, FL_LOC_DO_ANONYMOUS_PAGE_pte_none);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_pte_none:
-      if (!f->ret)
+      if (!fault_locked (f))
         {
           SET_RESULT (f, FL_VM_FAULT_RETRY);
           fl_ev (sim, FL_EV_CHECK, 0, 0);
@@ -254,16 +280,17 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch_page (sim, cpu, page);
         st->pages[page].flags |= FL_PAGE_ANON;
         st->pages[page].mapcount = 1;
-        fl_call (sim, cpu, FL_FN_LRU_CACHE_ADD, FL_LOC_DO_ANONYMOUS_PAGE_set_pte, page, 0, 0, 0);
+        fl_call (sim, cpu, FL_FN_LRU_CACHE_ADD, FL_LOC_DO_ANONYMOUS_PAGE_set_pte,
+                 page)->l.lru_cache_add.page = page;
         return;
       }
     case FL_LOC_DO_ANONYMOUS_PAGE_set_pte:
-      set_pte (sim, cpu, f, f->a[4]);
+      set_pte (sim, cpu, f, f->l.fault.entry);
       f->pc = FL_LOC_DO_ANONYMOUS_PAGE_unlock;
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_unlock:
       unlock_pte (sim, cpu, f);
-      fl_oracle_check_pte (sim, cpu, f->a[0]);
+      fl_oracle_check_pte (sim, cpu, f->l.fault.addr);
       fl_return (sim, cpu, 0);
       return;
     case FL_LOC_DO_ANONYMOUS_PAGE_release:
@@ -288,23 +315,23 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_FAULT_vm_fault:
       {
         guint32 flags = vma_flags (sim, cpu, f);
-        const FlVma *v = &st->vmas[fl_ref_id ((guint32) f->a[2])];
+        const FlVma *v = &st->vmas[fl_ref_id (f->l.fault.vma)];
         /* ->fault (filemap_fault) reads vma->vm_file->f_mapping: is the file still there? */
-        fl_check_vm_file (sim, cpu, fl_ref_id ((guint32) f->a[2]));
-        guint32 pgoff = (guint32) (v->pgoff + (f->a[0] - v->start) / FL_PAGE_SIZE);
+        fl_check_vm_file (sim, cpu, fl_ref_id (f->l.fault.vma));
+        guint32 pgoff = (guint32) (v->pgoff + (f->l.fault.addr - v->start) / FL_PAGE_SIZE);
         guint32 page = fl_page_cache_get (sim, v->file, pgoff);
         st->pages[page].count++;                         /* find_get_page */
         SET_PAGE (f, page);
         fl_ev (sim, FL_EV_LOAD, page, pgoff);
         gboolean cow = WRITE_FAULT (f) && !(flags & FL_VM_SHARED);
-        f->a[4] = FL_PTE_PRESENT | FL_PTE_YOUNG
+        f->l.fault.entry = FL_PTE_PRESENT | FL_PTE_YOUNG
                   | (WRITE_FAULT (f) && (flags & FL_VM_WRITE) ? FL_PTE_WRITE | FL_PTE_DIRTY : 0);
         f->pc = cow ? FL_LOC_DO_FAULT_cow_alloc : FL_LOC_DO_FAULT_pte_map_lock;
         f->ret = 0;
         return;
       }
     case FL_LOC_DO_FAULT_cow_alloc:
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_FAULT_pte_map_lock, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_FAULT_pte_map_lock, 0);
       return;
     case FL_LOC_DO_FAULT_pte_map_lock:
       if (f->ret)
@@ -315,11 +342,11 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
           st->pages[f->ret].flags |= FL_PAGE_ANON;
           SET_PAGE (f, f->ret);
         }
-      f->a[4] = FL_PTE_MAKE (PAGE_OF (f), f->a[4] & 0xffffffffu);
+      f->l.fault.entry = FL_PTE_MAKE (PAGE_OF (f), f->l.fault.entry & 0xffffffffu);
       map_lock (sim, cpu, f, FL_LOC_DO_FAULT_pte_same);
       return;
     case FL_LOC_DO_FAULT_pte_same:
-      if (!f->ret)
+      if (!fault_locked (f))
         {
           SET_RESULT (f, FL_VM_FAULT_RETRY);
           fl_ev (sim, FL_EV_CHECK, 0, 0);
@@ -345,13 +372,13 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
         if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
           fl_touch (sim, cpu, FL_LINE_MM_RSS, FL_ACCESS_RMW);
         fl_rss_add (sim, cpu, anon, 1);
-        set_pte (sim, cpu, f, f->a[4]);
+        set_pte (sim, cpu, f, f->l.fault.entry);
         f->pc = FL_LOC_DO_FAULT_unlock;
         return;
       }
     case FL_LOC_DO_FAULT_unlock:
       unlock_pte (sim, cpu, f);
-      fl_oracle_check_pte (sim, cpu, f->a[0]);
+      fl_oracle_check_pte (sim, cpu, f->l.fault.addr);
       fl_return (sim, cpu, 0);
       return;
     case FL_LOC_DO_FAULT_release:
@@ -369,7 +396,7 @@ static void
 step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 old = FL_PTE_PAGE (f->a[4]);
+  guint32 old = FL_PTE_PAGE (f->l.fault.entry);
   gboolean zero = old == st->g->zero_page;
   switch (f->pc)
     {
@@ -415,7 +442,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_DO_WP_PAGE_reuse:
-      set_pte (sim, cpu, f, f->a[4] | FL_PTE_WRITE | FL_PTE_DIRTY | FL_PTE_YOUNG);
+      set_pte (sim, cpu, f, f->l.fault.entry | FL_PTE_WRITE | FL_PTE_DIRTY | FL_PTE_YOUNG);
       SET_RESULT (f, 0);
       SET_PAGE (f, 0);
       f->pc = FL_LOC_DO_WP_PAGE_unlock_done;
@@ -427,10 +454,10 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       f->pc = after_anon_vma (sim, cpu, f, FL_LOC_DO_WP_PAGE_anon_vma_prepare, FL_LOC_DO_WP_PAGE_alloc);
       return;
     case FL_LOC_DO_WP_PAGE_anon_vma_prepare:
-      fl_call (sim, cpu, FL_FN_ANON_VMA_PREPARE, FL_LOC_DO_WP_PAGE_alloc, f->a[2], 0, 0, 0);
+      anon_vma_prepare (sim, cpu, f, FL_LOC_DO_WP_PAGE_alloc);
       return;
     case FL_LOC_DO_WP_PAGE_alloc:
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_WP_PAGE_pte_map_lock, zero, 0, 0, 0);
+      alloc_page (sim, cpu, FL_LOC_DO_WP_PAGE_pte_map_lock, zero);
       return;
     case FL_LOC_DO_WP_PAGE_pte_map_lock:
       if (!zero)
@@ -440,7 +467,8 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       map_lock (sim, cpu, f, FL_LOC_DO_WP_PAGE_pte_same);
       return;
     case FL_LOC_DO_WP_PAGE_pte_same:
-      recheck_pte (sim, cpu, f, f->a[4], FL_LOC_DO_WP_PAGE_release, FL_LOC_DO_WP_PAGE_clear_flush);
+      recheck_pte (sim, cpu, f, f->l.fault.entry, FL_LOC_DO_WP_PAGE_release,
+                   FL_LOC_DO_WP_PAGE_clear_flush);
       return;
     case FL_LOC_DO_WP_PAGE_clear_flush:
       {
@@ -450,7 +478,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
         *pte = 0;
         fl_oracle_pte_written (sim, table_of (f));
-        fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_DO_WP_PAGE_set_pte, 0, 0, 0, 0);
+        fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_DO_WP_PAGE_set_pte, 0);
         return;
       }
     case FL_LOC_DO_WP_PAGE_set_pte:
@@ -480,7 +508,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_DO_WP_PAGE_unlock_done:
       unlock_pte (sim, cpu, f);
-      fl_oracle_check_pte (sim, cpu, f->a[0]);
+      fl_oracle_check_pte (sim, cpu, f->l.fault.addr);
       f->pc = FL_LOC_DO_WP_PAGE_release;
       if (RESULT (f) == 0 && PAGE_OF (f) == 0 && FL_PTE_PAGE (*pte_of (sim, f)) == old)
         {
@@ -511,9 +539,9 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_DO_SWAP_PAGE_entry:
       {
-        gboolean migration = (f->a[4] & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION;
-        fl_ev (sim, FL_EV_CHECK, (guint32) (f->a[4] & FL_PTE_KIND_MASK), !migration);
-        if (migration && (f->a[1] & FL_FAULT_SPEC))
+        gboolean migration = (f->l.fault.entry & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION;
+        fl_ev (sim, FL_EV_CHECK, (guint32) (f->l.fault.entry & FL_PTE_KIND_MASK), !migration);
+        if (migration && (f->l.fault.flags & FL_FAULT_SPEC))
           {
             fl_return (sim, cpu, FL_VM_FAULT_RETRY);
             return;
@@ -524,7 +552,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_SWAP_PAGE_migration_wait:
       {
         /* migration_entry_wait: sleep until the migrating CPU installs the new page */
-        guint32 table = table_of (f), index = fl_walk_index (1, f->a[0]);
+        guint32 table = table_of (f), index = fl_walk_index (1, f->l.fault.addr);
         if ((*pte_of (sim, f) & FL_PTE_KIND_MASK) != FL_PTE_MIGRATION)
           {
             fl_ev (sim, FL_EV_CHECK, table, 0);
@@ -541,7 +569,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       /* the thread sleeps until the read from swap completes (lock_page) */
       fl_rcu_sleep (sim, cpu, "sleeps for a read from swap");
       fl_charge (sim, cpu, sim->config.cost.swap_io);
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_SWAP_PAGE_pte_map_lock, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_SWAP_PAGE_pte_map_lock, 0);
       return;
     case FL_LOC_DO_SWAP_PAGE_pte_map_lock:
       st->pages[f->ret].flags |= FL_PAGE_ANON;
@@ -549,12 +577,13 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       map_lock (sim, cpu, f, FL_LOC_DO_SWAP_PAGE_pte_same);
       return;
     case FL_LOC_DO_SWAP_PAGE_pte_same:
-      recheck_pte (sim, cpu, f, f->a[4], FL_LOC_DO_SWAP_PAGE_release, FL_LOC_DO_SWAP_PAGE_set_pte);
+      recheck_pte (sim, cpu, f, f->l.fault.entry, FL_LOC_DO_SWAP_PAGE_release,
+                   FL_LOC_DO_SWAP_PAGE_set_pte);
       return;
     case FL_LOC_DO_SWAP_PAGE_set_pte:
       {
         guint32 page = PAGE_OF (f);
-        guint32 flags = st->vmas[fl_ref_id ((guint32) f->a[2])].flags;
+        guint32 flags = st->vmas[fl_ref_id (f->l.fault.vma)].flags;
         st->pages[page].mapcount = 1;
         if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
           fl_touch (sim, cpu, FL_LINE_MM_RSS, FL_ACCESS_RMW);
@@ -567,7 +596,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_DO_SWAP_PAGE_unlock:
       unlock_pte (sim, cpu, f);
-      fl_oracle_check_pte (sim, cpu, f->a[0]);
+      fl_oracle_check_pte (sim, cpu, f->l.fault.addr);
       fl_return (sim, cpu, FL_VM_FAULT_MAJOR);
       return;
     case FL_LOC_DO_SWAP_PAGE_release:

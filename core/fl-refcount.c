@@ -61,13 +61,13 @@ fl_refcount_holders (const FlState *st, guint32 vma, guint *out)
         {
           const FlFrame *f = &cpu->frames[i];
           if (f->fn == FL_FN_DO_PAGE_FAULT)
-            holds = f->a[5] != 0 && fl_ref_id ((guint32) f->a[2]) == vma;
+            holds = f->l.do_page_fault.by_reference && fl_ref_id (f->l.do_page_fault.vma) == vma;
           else if (f->fn == FL_FN_FIND_VMA_SPECULATIVE)
             holds = (f->pc == FL_LOC_FIND_VMA_SPECULATIVE_put_back
                      || f->pc == FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock)
-                    && fl_ref_id ((guint32) f->a[2]) == vma;
+                    && fl_ref_id (f->l.find_vma_spec.vma) == vma;
           else if (f->fn == FL_FN_VMA_PUT)
-            holds = f->pc == FL_LOC_VMA_PUT_dec && fl_ref_id ((guint32) f->a[0]) == vma;
+            holds = f->pc == FL_LOC_VMA_PUT_dec && fl_ref_id (f->l.vma_ref.vma) == vma;
         }
       if (holds)
         out[n++] = c;
@@ -87,13 +87,13 @@ anyone_waits (const FlSim *sim, guint32 vma)
 
 /* The events' values: the references the faults hold (the kernel's count less its base).
  *
- * find_vma_speculative: a0 address; a1 the node visited; a2 the best VMA so far, then the
- * VMA found (a reference). Returns the VMA with a reference taken, or 0. */
+ * find_vma_speculative. Returns the VMA with a reference taken, or 0. */
 static void
 step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint64 addr = f->a[0];
+  FlLocalsFindVmaSpeculative *l = &f->l.find_vma_spec;
+  guint64 addr = l->addr;
   switch (f->pc)
     {
     case FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_lock:
@@ -104,15 +104,15 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
       /* mm->mm_rb sits on mm_struct's first line, next to mmap_cache, which this lookup
        * neither reads nor writes */
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-      f->a[1] = fl_vma_ref (st, st->g->mm.root);
-      f->a[2] = 0;
+      l->node = fl_vma_ref (st, st->g->mm.root);
+      l->vma = 0;
       fl_ev (sim, FL_EV_LOAD, st->g->mm.root, 0);
       f->pc = FL_LOC_FIND_VMA_SPECULATIVE_walk;
       fl_walk_begin (sim, cpu, addr);     /* the oracle notes what the walk should find */
       return;
     case FL_LOC_FIND_VMA_SPECULATIVE_walk:
       {
-        guint32 ref = (guint32) f->a[1], id = fl_ref_id (ref);
+        guint32 ref = l->node, id = fl_ref_id (ref);
         if (id == 0)
           {
             fl_ev (sim, FL_EV_TREE, 0, 0);
@@ -122,7 +122,7 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
         if (!fl_check_vma (sim, cpu, ref))
           {
             /* a freed node (vma-free=immediate): the walk cannot go on from it */
-            f->a[2] = 0;
+            l->vma = 0;
             f->pc = FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
             fl_walk_end (sim, cpu, addr, 0);
             return;
@@ -132,22 +132,22 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
         fl_ev (sim, FL_EV_LOAD, id, v->end > addr);
         if (v->end > addr)
           {
-            f->a[2] = ref;
+            l->vma = ref;
             if (v->start <= addr)
               {
                 f->pc = FL_LOC_FIND_VMA_SPECULATIVE_check_range;
                 return;
               }
-            f->a[1] = fl_vma_ref (st, v->rb.left);
+            l->node = fl_vma_ref (st, v->rb.left);
           }
         else
-          f->a[1] = fl_vma_ref (st, v->rb.right);
+          l->node = fl_vma_ref (st, v->rb.right);
         return;
       }
     case FL_LOC_FIND_VMA_SPECULATIVE_check_range:
       {
         /* unlike find_vma, only a VMA that contains the address will do */
-        guint32 ref = (guint32) f->a[2], id = fl_ref_id (ref);
+        guint32 ref = l->vma, id = fl_ref_id (ref);
         gboolean inside = FALSE;
         /* a walk that missed a VMA the tree held all along (a rotation under it) falls back
          * below like any other miss; the oracle counts it and says why */
@@ -159,16 +159,16 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
           }
         fl_ev (sim, FL_EV_CHECK, id, inside);
         if (!inside)
-          f->a[2] = 0;
+          l->vma = 0;
         f->pc = inside ? FL_LOC_FIND_VMA_SPECULATIVE_get : FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
         return;
       }
     case FL_LOC_FIND_VMA_SPECULATIVE_get:
       {
-        guint32 ref = (guint32) f->a[2], id = fl_ref_id (ref);
+        guint32 ref = l->vma, id = fl_ref_id (ref);
         if (!fl_check_vma (sim, cpu, ref))
           {
-            f->a[2] = 0;
+            l->vma = 0;
             f->pc = FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
             return;
           }
@@ -185,7 +185,7 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
             if (was == 0)
               {
                 fl_ev (sim, FL_EV_CHECK, id, 0);
-                f->a[2] = 0;
+                l->vma = 0;
                 return;
               }
             fl_touch (sim, cpu, line, FL_ACCESS_RMW);
@@ -205,15 +205,16 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_FIND_VMA_SPECULATIVE_put_back:
       {
-        guint32 ref = (guint32) f->a[2];
-        f->a[2] = 0;
-        fl_call (sim, cpu, FL_FN_VMA_PUT, FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock, ref, 0, 0, 0);
+        guint32 ref = l->vma;
+        l->vma = 0;
+        fl_call (sim, cpu, FL_FN_VMA_PUT, FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock,
+                 ref)->l.vma_ref.vma = ref;
         return;
       }
     case FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock:
       /* from here only the reference keeps the VMA: the RCU section ends with the lookup */
       fl_rcu_read_unlock (sim, cpu);
-      fl_return (sim, cpu, (guint32) f->a[2]);
+      fl_return (sim, cpu, l->vma);
       return;
     default:
       g_assert_not_reached ();
@@ -249,12 +250,12 @@ check_lost_wakeup (FlSim *sim, guint cpu, guint32 vma)
       }
 }
 
-/* vma_put: a0 the VMA (a reference). */
+/* vma_put(vma), vma a reference. */
 static void
 step_vma_put (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 ref = (guint32) f->a[0], id = fl_ref_id (ref);
+  guint32 ref = f->l.vma_ref.vma, id = fl_ref_id (ref);
   switch (f->pc)
     {
     case FL_LOC_VMA_PUT_dec:
@@ -303,13 +304,13 @@ step_vma_put (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* invalidate_vma_before_free: a0 the VMA (an id: the caller holds mmap_sem for writing and
- * has just unlinked it). */
+/* invalidate_vma_before_free(vma), vma an id: the caller holds mmap_sem for writing and has
+ * just unlinked it. */
 static void
 step_invalidate_vma (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 id = (guint32) f->a[0];
+  guint32 id = f->l.vma_ref.vma;
   FlVma *v = &st->vmas[id];
   guint line = fl_line_of_vma_ref (st, id);
   switch (f->pc)

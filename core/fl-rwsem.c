@@ -87,17 +87,17 @@ step_generic_trylock (FlSim *sim, guint cpu, FlFrame *f)
       fl_lock_try (sim, cpu, WAIT_LOCK);
       return;
     case FL_LOC_GENERIC_DOWN_READ_TRYLOCK_check:
-      f->a[1] = grantable (sem, FALSE);
-      fl_touch (sim, cpu, FL_LINE_MM_SEM, f->a[1] ? FL_ACCESS_WRITE : FL_ACCESS_READ);
-      if (f->a[1])
+      f->l.rwsem.granted = grantable (sem, FALSE);
+      fl_touch (sim, cpu, FL_LINE_MM_SEM, f->l.rwsem.granted ? FL_ACCESS_WRITE : FL_ACCESS_READ);
+      if (f->l.rwsem.granted)
         grant (sim, cpu, FALSE);
-      fl_ev (sim, FL_EV_CHECK, sem->activity, (guint32) f->a[1]);
+      fl_ev (sim, FL_EV_CHECK, sem->activity, f->l.rwsem.granted);
       f->pc = FL_LOC_GENERIC_DOWN_READ_TRYLOCK_unlock;
       return;
     case FL_LOC_GENERIC_DOWN_READ_TRYLOCK_unlock:
       fl_lock_release (sim, cpu, WAIT_LOCK);
       fl_irqs_on (sim, cpu);
-      fl_return (sim, cpu, (guint32) f->a[1]);
+      fl_return (sim, cpu, f->l.rwsem.granted);
       return;
     default:
       g_assert_not_reached ();
@@ -118,12 +118,12 @@ step_generic_down (FlSim *sim, guint cpu, FlFrame *f)
       fl_lock_try (sim, cpu, WAIT_LOCK);
       return;
     case FL_LOC_GENERIC_DOWN_check:
-      f->a[1] = grantable (sem, write);
+      f->l.rwsem.granted = grantable (sem, write);
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
-      if (f->a[1])
+      if (f->l.rwsem.granted)
         grant (sim, cpu, write);
-      fl_ev (sim, FL_EV_CHECK, sem->activity, (guint32) f->a[1]);
-      f->pc = f->a[1] ? FL_LOC_GENERIC_DOWN_unlock : FL_LOC_GENERIC_DOWN_queue;
+      fl_ev (sim, FL_EV_CHECK, sem->activity, f->l.rwsem.granted);
+      f->pc = f->l.rwsem.granted ? FL_LOC_GENERIC_DOWN_unlock : FL_LOC_GENERIC_DOWN_queue;
       return;
     case FL_LOC_GENERIC_DOWN_unlock:
       fl_lock_release (sim, cpu, WAIT_LOCK);
@@ -180,7 +180,7 @@ step_generic_up (FlSim *sim, guint cpu, FlFrame *f)
 }
 
 /* __down_read_trylock (xadd): read the count, then cmpxchg it one higher while no writer is
- * active or waiting. a[1] holds the count the CPU last saw (the cmpxchg's expected value). */
+ * active or waiting. */
 static void
 step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
 {
@@ -191,7 +191,7 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_XADD_DOWN_READ_TRYLOCK_load:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);
       fl_ev (sim, FL_EV_LOAD, 0, (guint32) sem->count);
-      f->a[1] = (guint64) sem->count;
+      f->l.rwsem.count_seen = sem->count;
       if (!grantable (sem, FALSE))
         {
           fl_return (sim, cpu, 0);
@@ -206,12 +206,12 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
        * count leaves out the waiting bias a queued writer adds in the kernel: a writer come
        * since fails the try either way. */
       unchanged = fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      if ((!unchanged && sem->count != (gint64) f->a[1]) || !grantable (sem, FALSE))
+      if ((!unchanged && sem->count != f->l.rwsem.count_seen) || !grantable (sem, FALSE))
         {
           /* Another CPU changed the count since we saw it: the cmpxchg fails and hands back
            * the count it found. A writer in it ends the try; another reader's come or gone
            * means one more cmpxchg with the new value, one more locked bounce of the line. */
-          f->a[1] = (guint64) sem->count;
+          f->l.rwsem.count_seen = sem->count;
           fl_ev (sim, FL_EV_RMW, 0, 0);
           if (!grantable (sem, FALSE))
             fl_return (sim, cpu, 0);
@@ -237,8 +237,8 @@ step_xadd_down (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_XADD_DOWN_xadd:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      f->a[1] = grantable (sem, write);
-      if (f->a[1])
+      f->l.rwsem.granted = grantable (sem, write);
+      if (f->l.rwsem.granted)
         {
           grant (sim, cpu, write);
           fl_ev (sim, FL_EV_RMW, 0, (guint32) sem->count);

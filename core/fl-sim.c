@@ -216,7 +216,7 @@ activity_of (const FlState *st, const FlCpu *cpu)
         return FL_ACT_SPEC_FAULT;
       case FL_FN_DO_PAGE_FAULT:
         /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
-        if (cpu->frames[i].a[5])
+        if (cpu->frames[i].l.do_page_fault.by_reference)
           return FL_ACT_SPEC_FAULT;
         fault = TRUE;
         break;

@@ -25,12 +25,13 @@ give_up (FlSim *sim, FlFrame *f)
                           : FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap;
 }
 
-/* handle_speculative_fault: a0 address, a1 flags; a2 vma, a3 sequence, a4 pte, a5 table. */
+/* handle_speculative_fault: the fault's locals are handle_pte_fault's, which it calls. */
 static void
 step_hsf (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint64 addr = f->a[0];
+  FlLocalsFault *l = &f->l.fault;
+  guint64 addr = l->addr;
   switch (f->pc)
     {
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_lock:
@@ -42,13 +43,20 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock:
       /* v2: walk to the PTE and lock it first, with no VMA yet to check; repaired: with the
        * VMA and its sequence count, checked again under the lock */
-      if (vma_first (sim))
-        fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte, addr,
-                 f->a[1], f->a[2], f->a[3]);
-      else
-        fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma, addr,
-                 f->a[1], 0, 0);
-      return;
+      {
+        FlLoc next = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_read_pte
+                                     : FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma;
+        FlLocalsPteMapLock *lock = &fl_call (sim, cpu, FL_FN_PTE_MAP_LOCK, next,
+                                             (guint32) addr)->l.pte_map_lock;
+        lock->addr = addr;
+        lock->flags = l->flags;
+        if (vma_first (sim))
+          {
+            lock->vma = l->vma;
+            lock->seq = l->seq;
+          }
+        return;
+      }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma:
       if (!vma_first (sim) && !f->ret)
         {
@@ -58,18 +66,25 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
           f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
           return;
         }
-      /* a[1] = 1: do not update mm->mmap_cache. The v2 patch does, without mmap_sem, and can
+      if (!vma_first (sim))
+        l->table = f->ret;        /* pte_map_lock's, locked */
+      /* keep_cache: do not update mm->mmap_cache. The v2 patch does, without mmap_sem, and can
        * leave it pointing at a VMA that munmap has just detached (freed after the grace
        * period, then read by the next locked fault); later versions skipped the cache, and
        * so does spf-mmap-cache=leave, the default. */
-      fl_call (sim, cpu, FL_FN_FIND_VMA, FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range, addr,
-               sim->config.spf_mmap_cache == FL_SPF_MMAP_CACHE_LEAVE, 0, 0);
-      return;
+      {
+        FlLocalsFindVma *find = &fl_call (sim, cpu, FL_FN_FIND_VMA,
+                                          FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range,
+                                          (guint32) addr)->l.find_vma;
+        find->addr = addr;
+        find->keep_cache = sim->config.spf_mmap_cache == FL_SPF_MMAP_CACHE_LEAVE;
+        return;
+      }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_check_range:
       {
         guint32 ref = f->ret, id = fl_ref_id (ref);
         gboolean inside = FALSE;
-        f->a[2] = ref;
+        l->vma = ref;
         /* a walk that missed a VMA the tree held all along (a rotation under it) retries
          * below like any other miss; the oracle counts it and says why */
         fl_walk_end (sim, cpu, addr, ref);
@@ -84,7 +99,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
              * again for ever where 2.6.32 sent SIGSEGV. Failing it sends the fault to the
              * locked path, which refuses it. */
             if (sim->config.spf_access_check)
-              inside = inside && fl_vma_allows (&st->vmas[id], (guint32) f->a[1]);
+              inside = inside && fl_vma_allows (&st->vmas[id], l->flags);
           }
         fl_ev (sim, FL_EV_CHECK, id, inside);
         if (inside)
@@ -95,8 +110,8 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_read_seq:
       {
-        guint32 id = fl_ref_id ((guint32) f->a[2]);
-        if (!fl_check_vma (sim, cpu, (guint32) f->a[2]))
+        guint32 id = fl_ref_id (l->vma);
+        if (!fl_check_vma (sim, cpu, l->vma))
           {
             give_up (sim, f);
             return;
@@ -105,7 +120,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
         const FlVma *v = &st->vmas[id];
         fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
         gboolean dead = fl_rb_empty_node (&acc, id);
-        f->a[3] = v->seq;
+        l->seq = v->seq;
         /* an odd count means a writer is inside vma_adjust/mprotect right now */
         gboolean bad = dead || (sim->config.spf_seqcheck && (v->seq & 1));
         fl_ev (sim, FL_EV_CHECK, id, !bad);
@@ -127,10 +142,12 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
             return;
           }
-        guint32 table = fl_ref_id ((guint32) f->a[5]);
-        fl_check_table (sim, cpu, (guint32) f->a[5]);
+        if (vma_first (sim))
+          l->table = f->ret;      /* pte_map_lock's, locked */
+        guint32 table = fl_ref_id (l->table);
+        fl_check_table (sim, cpu, l->table);
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
-        f->a[4] = fl_table_entries (st, table)[fl_walk_index (1, addr)];
+        l->entry = fl_table_entries (st, table)[fl_walk_index (1, addr)];
         fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         fl_ev (sim, FL_EV_PTE, table, fl_walk_index (1, addr));
         f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_handle_pte_fault;
@@ -138,21 +155,18 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_handle_pte_fault:
       {
-        FlFrame *g = fl_call (sim, cpu, FL_FN_HANDLE_PTE_FAULT,
-                              FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock, addr, f->a[1],
-                              f->a[2], f->a[3]);
-        g->a[4] = f->a[4];
-        g->a[5] = f->a[5];
+        fl_call (sim, cpu, FL_FN_HANDLE_PTE_FAULT, FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock,
+                 (guint32) addr)->l.fault = *l;
         return;
       }
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock:
       fl_rcu_read_unlock (sim, cpu);
       if (!(f->ret & (FL_VM_FAULT_RETRY | FL_VM_FAULT_SIGSEGV)))
-        fl_oracle_fault_allowed (sim, cpu, addr, (guint32) f->a[1], (guint32) f->a[2]);
+        fl_oracle_fault_allowed (sim, cpu, addr, l->flags, l->vma);
       fl_return (sim, cpu, f->ret);
       return;
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_out_unmap:
-      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id ((guint32) f->a[5])));
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id (l->table)));
       f->ret = FL_VM_FAULT_RETRY;
       f->pc = FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_unlock;
       return;
@@ -179,22 +193,21 @@ vma_is_dead (FlSim *sim, guint32 id, guint32 seq)
   return dead;
 }
 
-/* pte_map_lock: a0 address, a1 flags, a2 vma (0: none yet), a3 sequence; a4 table being
- * walked. Returns 1 with the PTE lock held and the table in the caller's a[5], or 0. */
+/* pte_map_lock. Returns the PTE table (a reference) with its lock held, or 0. */
 static void
 step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlFrame *caller = fl_caller (sim, cpu);
-  guint64 addr = f->a[0];
+  FlLocalsPteMapLock *l = &f->l.pte_map_lock;
+  guint64 addr = l->addr;
   switch (f->pc)
     {
     case FL_LOC_PTE_MAP_LOCK_locked:
-      if (!(f->a[1] & FL_FAULT_SPEC))
+      if (!(l->flags & FL_FAULT_SPEC))
         {
           /* under mmap_sem nothing can free the tables: pte_offset_map_lock */
-          guint32 table = fl_ref_id ((guint32) caller->a[5]);
-          f->a[4] = table;
+          guint32 table = fl_ref_id (l->table);
+          l->table = table;
           f->pc = FL_LOC_PTE_MAP_LOCK_unpin;
           fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
           return;
@@ -220,10 +233,10 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
           {
             fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);     /* mm->pgd */
             table = st->g->mm.pgd;
-            f->a[4] = fl_table_ref (st, table);
+            l->table = fl_table_ref (st, table);
           }
-        table = fl_ref_id ((guint32) f->a[4]);
-        if (!fl_check_table (sim, cpu, (guint32) f->a[4]))
+        table = fl_ref_id (l->table);
+        if (!fl_check_table (sim, cpu, l->table))
           {
             f->pc = FL_LOC_PTE_MAP_LOCK_out;
             return;
@@ -236,15 +249,15 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_PTE_MAP_LOCK_out;
             return;
           }
-        f->a[4] = fl_table_ref (st, next);
+        l->table = fl_table_ref (st, next);
         f->pc = level == 2 ? FL_LOC_PTE_MAP_LOCK_trylock : f->pc + 1;
         return;
       }
     case FL_LOC_PTE_MAP_LOCK_trylock:
       {
-        guint32 table = fl_ref_id ((guint32) f->a[4]);
+        guint32 table = fl_ref_id (l->table);
         guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
-        if (!fl_check_table (sim, cpu, (guint32) f->a[4]))
+        if (!fl_check_table (sim, cpu, l->table))
           {
             f->pc = FL_LOC_PTE_MAP_LOCK_out;
             return;
@@ -252,12 +265,12 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
         if (sim->config.pte_map_lock == FL_PTE_MAP_LOCK_SPIN_IRQS_OFF)
           {
             /* the version that deadlocked: a plain spin_lock, IRQs still off */
-            f->pc = f->a[2] ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
+            f->pc = l->vma ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
             fl_lock_try (sim, cpu, lock);
             return;
           }
         if (fl_spin_trylock (sim, cpu, lock))
-          f->pc = f->a[2] ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
+          f->pc = l->vma ? FL_LOC_PTE_MAP_LOCK_vma_is_dead : FL_LOC_PTE_MAP_LOCK_unpin;
         else
           f->pc = FL_LOC_PTE_MAP_LOCK_retry;
         return;
@@ -266,7 +279,7 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* unpin (IRQs on: a pending TLB flush is served), wait for the lock to be released,
          * then walk again from the top */
-        guint32 table = fl_ref_id ((guint32) f->a[4]);
+        guint32 table = fl_ref_id (l->table);
         if (pinning (sim))
           fl_irqs_on (sim, cpu);
         f->pc = FL_LOC_PTE_MAP_LOCK_pin;
@@ -278,22 +291,22 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_PTE_MAP_LOCK_vma_is_dead:
       {
-        guint32 ref = (guint32) f->a[2], id = fl_ref_id (ref);
+        guint32 ref = l->vma, id = fl_ref_id (ref);
         gboolean dead = TRUE;
         if (fl_check_vma (sim, cpu, ref))
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
-            dead = vma_is_dead (sim, id, (guint32) f->a[3]);
+            dead = vma_is_dead (sim, id, l->seq);
           }
         else
           {
             /* the freed VMA's memory is read anyway: with immediate freeing nothing stops it */
-            dead = vma_is_dead (sim, id, (guint32) f->a[3]);
+            dead = vma_is_dead (sim, id, l->seq);
           }
         fl_ev (sim, FL_EV_CHECK, id, !dead);
         if (dead)
           {
-            fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id ((guint32) f->a[4])));
+            fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, fl_ref_id (l->table)));
             sim->ev.kind = FL_EV_CHECK;
             sim->ev.obj = id;
             sim->ev.val = 0;
@@ -304,14 +317,13 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_PTE_MAP_LOCK_unpin:
-      if ((f->a[1] & FL_FAULT_SPEC) && pinning (sim))
+      if ((l->flags & FL_FAULT_SPEC) && pinning (sim))
         fl_irqs_on (sim, cpu);
-      fl_ev (sim, FL_EV_RETURN, fl_ref_id ((guint32) f->a[4]), 1);
-      caller->a[5] = fl_table_ref (st, fl_ref_id ((guint32) f->a[4]));
-      fl_return (sim, cpu, 1);
+      fl_ev (sim, FL_EV_RETURN, fl_ref_id (l->table), 1);
+      fl_return (sim, cpu, fl_table_ref (st, fl_ref_id (l->table)));
       return;
     case FL_LOC_PTE_MAP_LOCK_out:
-      if ((f->a[1] & FL_FAULT_SPEC) && pinning (sim))
+      if ((l->flags & FL_FAULT_SPEC) && pinning (sim))
         fl_irqs_on (sim, cpu);
       fl_ev (sim, FL_EV_RETURN, 0, 0);
       fl_return (sim, cpu, 0);

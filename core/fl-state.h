@@ -7,6 +7,7 @@
 #include "fl-config.h"
 #include "fl-event.h"
 #include "fl-rbtree.h"
+#include "fl-frame-locals.h"
 
 G_BEGIN_DECLS
 
@@ -80,12 +81,38 @@ typedef struct {
   guint8  rfo_load;
 } FlLine;
 
+/* One modeled function's activation: its arguments and locals are the member of `l` named
+ * after it (fl-frame-locals.h). */
 typedef struct {
   guint16 fn;               /* FlFn */
   guint16 pc;               /* FlLoc to resume at */
   guint32 ret;              /* what the last callee returned */
-  guint64 a[6];             /* arguments and locals; meaning per function */
+  union {
+    guint64 a[6];
+    FlLocalsDoPageFault        do_page_fault;
+    FlLocalsFindVma            find_vma;
+    FlLocalsHandleMmFault      handle_mm_fault;
+    FlLocalsPgtableAlloc       pgtable_alloc;
+    FlLocalsFault              fault;      /* handle_speculative_fault, handle_pte_fault, do_* */
+    FlLocalsPteMapLock         pte_map_lock;
+    FlLocalsFindVmaSpeculative find_vma_spec;
+    FlLocalsVmaRef             vma_ref;    /* vma_put, invalidate_vma_before_free */
+    FlLocalsAnonVmaPrepare     anon_vma_prepare;
+    FlLocalsAllocPage          alloc_page;
+    FlLocalsMemcgCharge        memcg_charge;
+    FlLocalsLruCacheAdd        lru_cache_add;
+    FlLocalsRwsem              rwsem;
+    FlLocalsMmapRegion         mmap_region;
+    FlLocalsVmaAdjust          vma_adjust;
+    FlLocalsVmaUnlink          vma_unlink;
+    FlLocalsVmaMerge           vma_merge;
+    FlLocalsPteRange           pte_range;  /* zap_pte_range, change_pte_range */
+    FlLocalsCopyPteRange       copy_pte_range;
+  } l;
 } FlFrame;
+
+/* checkpoints copy frames and the explorer hashes them: keep them small */
+G_STATIC_ASSERT (sizeof (FlFrame) == 56);
 
 typedef struct {
   guint32 op;               /* index of the REPEAT op */

@@ -124,31 +124,45 @@ fl_user_step (FlSim *sim, guint c)
   switch (op->kind)
     {
     case FL_OP_FAULT:
-      fl_call (sim, c, FL_FN_DO_PAGE_FAULT, FL_LOC_NONE, addr,
-               op->write ? FL_FAULT_WRITE : 0, 0, 0);
+      {
+        FlLocalsDoPageFault *fault = &fl_call (sim, c, FL_FN_DO_PAGE_FAULT, FL_LOC_NONE,
+                                               (guint32) addr)->l.do_page_fault;
+        fault->addr = addr;
+        fault->flags = op->write ? FL_FAULT_WRITE : 0;
+      }
       break;
     case FL_OP_MMAP:
-      fl_call (sim, c, FL_FN_MMAP_REGION, FL_LOC_NONE, addr, op->len,
-               fl_sim_vm_flags (op->prot, op->map_kind), 0);
+      {
+        FlLocalsMmapRegion *mmap = &fl_call (sim, c, FL_FN_MMAP_REGION, FL_LOC_NONE,
+                                             (guint32) addr)->l.mmap_region;
+        mmap->addr = addr;
+        mmap->len = op->len;
+        mmap->vm_flags = fl_sim_vm_flags (op->prot, op->map_kind);
+      }
       break;
     case FL_OP_MUNMAP:
-      fl_call (sim, c, FL_FN_DO_MUNMAP, FL_LOC_NONE, addr, op->len, 0, 0);
+      fl_call_words (sim, c, FL_FN_DO_MUNMAP, FL_LOC_NONE, addr, op->len, 0, 0);
       break;
     case FL_OP_MPROTECT:
-      fl_call (sim, c, FL_FN_MPROTECT_FIXUP, FL_LOC_NONE, addr, op->len,
+      fl_call_words (sim, c, FL_FN_MPROTECT_FIXUP, FL_LOC_NONE, addr, op->len,
                fl_sim_vm_flags (op->prot, FL_MAP_ANON), 0);
       break;
     case FL_OP_MADVISE_DONTNEED:
-      fl_call (sim, c, FL_FN_MADVISE_DONTNEED, FL_LOC_NONE, addr, op->len, 0, 0);
+      fl_call_words (sim, c, FL_FN_MADVISE_DONTNEED, FL_LOC_NONE, addr, op->len, 0, 0);
       break;
     case FL_OP_FORK_WP:
-      fl_call (sim, c, FL_FN_COPY_PTE_RANGE, FL_LOC_NONE, addr, op->len, 0, 0);
+      {
+        FlLocalsCopyPteRange *copy = &fl_call (sim, c, FL_FN_COPY_PTE_RANGE, FL_LOC_NONE,
+                                               (guint32) addr)->l.copy_pte_range;
+        copy->start = addr;
+        copy->len = op->len;
+      }
       break;
     case FL_OP_SWAP_OUT:
-      fl_call (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 0, 0, 0);
+      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 0, 0, 0);
       break;
     case FL_OP_MIGRATE:
-      fl_call (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 1, 0, 0);
+      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 1, 0, 0);
       break;
     default:
       g_assert_not_reached ();

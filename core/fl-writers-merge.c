@@ -9,26 +9,30 @@
  * over from its neighbour takes its anon_vma too. */
 #include "fl-writers-private.h"
 
-/* vma_adjust's a0: the VMA (bits 0..15), the VMA to insert (16..31), vma->vm_next (32..47),
- * remove_next (48..49), whether next's start moves (mprotect's cases 4 and 5), and whether it
- * moves down (case 4). */
-#define ADJ_REMOVE_SHIFT 48
-#define ADJ_REMOVE_MASK  (G_GUINT64_CONSTANT (3) << ADJ_REMOVE_SHIFT)
-#define ADJ_MOVE_NEXT    (G_GUINT64_CONSTANT (1) << 50)
-#define ADJ_NEXT_GROWS   (G_GUINT64_CONSTANT (1) << 51)   /* case 4: next grows down over vma */
-/* speculative-refcount: the references to next have been waited for (free_next runs twice) */
-#define ADJ_NEXT_WAITED  (G_GUINT64_CONSTANT (1) << 52)
+#include <string.h>
 
-static guint
-adj_remove_next (const FlFrame *f)
+/**
+ * fl_writer_call_vma_adjust:
+ * @sim: the simulation
+ * @cpu: the calling CPU
+ * @resume_at: where the caller continues
+ * @vma: the VMA whose bounds change
+ * @insert: a VMA split off it to link, or 0
+ * @start: (the new bounds of @vma)
+ * @end:
+ *
+ * Calls vma_adjust(vma, start, end, pgoff, insert).
+ */
+void
+fl_writer_call_vma_adjust (FlSim *sim, guint cpu, FlLoc resume_at, guint32 vma, guint32 insert,
+                           guint64 start, guint64 end)
 {
-  return (guint) ((f->a[0] & ADJ_REMOVE_MASK) >> ADJ_REMOVE_SHIFT);
-}
-
-static void
-adj_set_remove_next (FlFrame *f, guint remove_next)
-{
-  f->a[0] = (f->a[0] & ~ADJ_REMOVE_MASK) | ((guint64) remove_next << ADJ_REMOVE_SHIFT);
+  FlLocalsVmaAdjust *adj = &fl_call (sim, cpu, FL_FN_VMA_ADJUST, resume_at,
+                                     vma | (insert << 16))->l.vma_adjust;
+  adj->vma = (guint16) vma;
+  adj->insert = (guint16) insert;
+  adj->start = start;
+  adj->end = end;
 }
 
 static void
@@ -60,33 +64,36 @@ seq_write_removed (FlSim *sim, guint cpu, guint32 vma)
 /* What vma_adjust does with next when it is not inserting: absorb it whole (the range
  * reaches its end, or beyond for case 6), move its start up (case 5) or down (case 4). */
 static void
-decide_next (FlSim *sim, FlFrame *f, guint32 vma, guint32 next)
+decide_next (FlSim *sim, FlLocalsVmaAdjust *l, guint32 vma, guint32 next)
 {
   const FlState *st = &sim->st;
   const FlVma *n = &st->vmas[next];
-  if (f->a[2] >= n->end)
+  if (l->end >= n->end)
     {
-      adj_set_remove_next (f, 1 + (f->a[2] > n->end));
-      f->a[2] = n->end;
+      l->remove_next = (guint8) (1 + (l->end > n->end));
+      l->end = n->end;
     }
-  else if (f->a[2] > n->start)
-    f->a[0] |= ADJ_MOVE_NEXT;
-  else if (f->a[2] < st->vmas[vma].end)
-    f->a[0] |= ADJ_MOVE_NEXT | ADJ_NEXT_GROWS;
+  else if (l->end > n->start)
+    l->move_next = 1;
+  else if (l->end < st->vmas[vma].end)
+    {
+      l->move_next = 1;
+      l->next_grows = 1;
+    }
 }
 
 /* "Easily overlooked" in vma_adjust: the VMA taking over part or all of its neighbour's
  * range (the importer) gets an anon_vma if it had none, so the pages it imports stay
  * reachable: vma's own, or else next's. Case 4 moves pages from vma into next. */
 static void
-import_anon_vma (FlState *st, const FlFrame *f, guint32 vma, guint32 next)
+import_anon_vma (FlState *st, const FlLocalsVmaAdjust *l, guint32 vma, guint32 next)
 {
   FlVma *v = &st->vmas[vma], *n = &st->vmas[next];
   FlVma *importer = NULL;
-  if (adj_remove_next (f))
+  if (l->remove_next)
     importer = v;
-  else if (f->a[0] & ADJ_MOVE_NEXT)
-    importer = (f->a[0] & ADJ_NEXT_GROWS) ? n : v;
+  else if (l->move_next)
+    importer = l->next_grows ? n : v;
   if (importer == NULL || importer->anon_vma)
     return;
   importer->anon_vma = v->anon_vma ? v->anon_vma : n->anon_vma;
@@ -102,43 +109,43 @@ set_start (FlVma *v, guint64 start)
   v->start = start;
 }
 
-/* vma_adjust(vma, start, end, pgoff, insert): a0 as above, a1 start, a2 end, a3 the insert's
- * find_vma_prepare walk, a4..a5 the rb_insert_color cursor. */
+/* vma_adjust(vma, start, end, pgoff, insert). */
 void
 fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[0], 0), insert = fl_w_get16 (f->a[0], 1);
-  guint32 next = fl_w_get16 (f->a[0], 2);
+  FlLocalsVmaAdjust *l = &f->l.vma_adjust;
+  guint32 vma = l->vma, insert = l->insert;
+  guint32 next = l->next;
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_VMA_ADJUST_seq_begin:
       next = v->next;
-      fl_w_set16 (&f->a[0], 2, next);
+      l->next = (guint16) next;
       seq_write (sim, cpu, vma);
       f->pc = next ? FL_LOC_VMA_ADJUST_seq_begin_next : FL_LOC_VMA_ADJUST_adjust;
       return;
     case FL_LOC_VMA_ADJUST_seq_begin_next:
       seq_write (sim, cpu, next);
       if (!insert)
-        decide_next (sim, f, vma, next);
+        decide_next (sim, l, vma, next);
       f->pc = FL_LOC_VMA_ADJUST_adjust;
       return;
     case FL_LOC_VMA_ADJUST_adjust:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      set_start (v, f->a[1]);
-      v->end = f->a[2];
+      set_start (v, l->start);
+      v->end = l->end;
       fl_ev (sim, FL_EV_STORE, vma, (guint32) ((v->end - v->start) / FL_PAGE_SIZE));
-      if (f->a[0] & ADJ_MOVE_NEXT)
+      if (l->move_next)
         {
           /* next->vm_start += adjust_next << PAGE_SHIFT: it begins where vma now ends */
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
           set_start (&st->vmas[next], v->end);
         }
       if (next && !insert)
-        import_anon_vma (st, f, vma, next);
-      if (adj_remove_next (f))
+        import_anon_vma (st, l, vma, next);
+      if (l->remove_next)
         f->pc = FL_LOC_VMA_ADJUST_unlink_next;
       else if (insert)
         f->pc = FL_LOC_VMA_ADJUST_find_prepare;
@@ -146,19 +153,25 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
         f->pc = next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
       return;
     case FL_LOC_VMA_ADJUST_unlink_next:
-      fl_call (sim, cpu, FL_FN_VMA_UNLINK, FL_LOC_VMA_ADJUST_free_next, next, vma, 0, 0);
-      return;
+      {
+        FlLocalsVmaUnlink *unlink = &fl_call (sim, cpu, FL_FN_VMA_UNLINK,
+                                              FL_LOC_VMA_ADJUST_free_next, next)->l.vma_unlink;
+        unlink->vma = next;
+        unlink->prev = vma;
+        return;
+      }
     case FL_LOC_VMA_ADJUST_free_next:
       {
         /* Kamezawa's patch waits for next's references right after __vma_unlink */
         if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT
-            && !(f->a[0] & ADJ_NEXT_WAITED))
+            && !l->next_waited)
           {
-            f->a[0] |= ADJ_NEXT_WAITED;
-            fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, FL_LOC_VMA_ADJUST_free_next, next, 0, 0, 0);
+            l->next_waited = 1;
+            fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, FL_LOC_VMA_ADJUST_free_next,
+                     next)->l.vma_ref.vma = next;
             return;
           }
-        f->a[0] &= ~ADJ_NEXT_WAITED;
+        l->next_waited = 0;
         /* mm->map_count-- (on the mmap_sem line), then free_vma(next): call_rcu in the patch */
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
@@ -170,7 +183,7 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
           fl_rcu_call (sim, cpu, next);
         else
           fl_vma_free_now (sim, next);
-        f->pc = adj_remove_next (f) == 2 ? FL_LOC_VMA_ADJUST_seq_end_removed
+        f->pc = l->remove_next == 2 ? FL_LOC_VMA_ADJUST_seq_end_removed
                                          : FL_LOC_VMA_ADJUST_seq_end_next;
         return;
       }
@@ -183,32 +196,29 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
       /* next = vma->vm_next; write_seqcount_begin(&next->vm_sequence); goto again */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
       next = v->next;
-      fl_w_set16 (&f->a[0], 2, next);
+      l->next = (guint16) next;
       seq_write (sim, cpu, next);
-      adj_set_remove_next (f, 1 + (f->a[2] > st->vmas[next].end));
-      f->a[2] = st->vmas[next].end;
+      l->remove_next = (guint8) (1 + (l->end > st->vmas[next].end));
+      l->end = st->vmas[next].end;
       f->pc = FL_LOC_VMA_ADJUST_adjust;
       return;
     case FL_LOC_VMA_ADJUST_find_prepare:
-      if (!fl_writer_walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end, &f->a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, st->vmas[insert].start, st->vmas[insert].end,
+                                   &l->walk))
         return;
-      g_assert (!(f->a[3] & FL_W_PREP_OVERLAP));
+      g_assert (!l->walk.overlap);
       f->pc = FL_LOC_VMA_ADJUST_insert;
       return;
     case FL_LOC_VMA_ADJUST_insert:
-      {
-        FlRbCursor cur;
-        fl_writer_link_vma (sim, cpu, insert, f->a[3], &cur);
-        memcpy (&f->a[4], &cur, sizeof cur);
-        f->pc = FL_LOC_VMA_ADJUST_rb_insert_color;
-        return;
-      }
+      fl_writer_link_vma (sim, cpu, insert, &l->walk, &l->cur);
+      f->pc = FL_LOC_VMA_ADJUST_rb_insert_color;
+      return;
     case FL_LOC_VMA_ADJUST_rb_insert_color:
-      if (fl_writer_insert_color_step (sim, cpu, f))
+      if (fl_writer_insert_color_step (sim, cpu, &l->cur))
         f->pc = next ? FL_LOC_VMA_ADJUST_seq_end_next : FL_LOC_VMA_ADJUST_seq_end;
       return;
     case FL_LOC_VMA_ADJUST_seq_end_next:
-      if (adj_remove_next (f))
+      if (l->remove_next)
         seq_write_removed (sim, cpu, next);
       else
         seq_write (sim, cpu, next);
@@ -223,15 +233,15 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* __vma_unlink(mm, vma, prev): a0 the VMA, a1 prev (the VMA absorbing it), a4..a5 the
- * rb_erase cursor. */
+/* __vma_unlink(mm, vma, prev). */
 void
 fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 vma = (guint32) f->a[0], prev = (guint32) f->a[1];
+  FlLocalsVmaUnlink *l = &f->l.vma_unlink;
+  guint32 vma = l->vma, prev = l->prev;
   
   switch (f->pc)
     {
@@ -241,11 +251,11 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
       fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
       st->vmas[prev].next = st->vmas[vma].next;
       fl_ev (sim, FL_EV_STORE, prev, st->vmas[prev].next);
-      f->a[4] = f->a[5] = 0;
+      memset (&l->cur, 0, sizeof l->cur);
       f->pc = FL_LOC_VMA_UNLINK_rb_erase;
       return;
     case FL_LOC_VMA_UNLINK_rb_erase:
-      if (fl_writer_rb_erase_step (sim, cpu, vma, &f->a[4]))
+      if (fl_writer_rb_erase_step (sim, cpu, vma, &l->cur))
         f->pc = FL_LOC_VMA_UNLINK_clear_node;
       return;
     case FL_LOC_VMA_UNLINK_clear_node:
@@ -295,18 +305,18 @@ mergeable (const FlVma *v, guint32 flags, guint32 file, guint32 anon_vma, guint6
          == (gint64) pgoff;
 }
 
-/* vma_merge(mm, prev, addr, end, vm_flags, anon_vma, file, pgoff): a0 prev (bits 0..15),
- * area (16..31) and next (32..47); a1 addr; a2 end; a3 vm_flags (low 32 bits) and the file
- * id (high 32); a4 pgoff; a5 the anon_vma. Returns the VMA now covering [addr, end), or 0 when none could. */
+/* vma_merge(mm, prev, addr, end, vm_flags, anon_vma, file, pgoff). Returns the VMA now
+ * covering [addr, end), or 0 when none could. */
 void
 fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 prev = fl_w_get16 (f->a[0], 0), area = fl_w_get16 (f->a[0], 1);
-  guint32 next = fl_w_get16 (f->a[0], 2);
-  guint32 flags = (guint32) f->a[3], file = (guint32) (f->a[3] >> 32);
-  guint64 addr = f->a[1], end = f->a[2], pgoff = f->a[4];
-  guint32 anon = (guint32) f->a[5];
+  FlLocalsVmaMerge *l = &f->l.vma_merge;
+  guint32 prev = l->prev, area = l->area;
+  guint32 next = l->next;
+  guint32 flags = l->vm_flags, file = l->file;
+  guint64 addr = l->addr, end = l->end, pgoff = l->pgoff;
+  guint32 anon = l->anon_vma;
   switch (f->pc)
     {
     case FL_LOC_VMA_MERGE_find_next:
@@ -323,8 +333,8 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
           if (st->vmas[next].end == end)
             next = st->vmas[next].next;
         }
-      fl_w_set16 (&f->a[0], 1, area);
-      fl_w_set16 (&f->a[0], 2, next);
+      l->area = (guint16) area;
+      l->next = (guint16) next;
       fl_ev (sim, FL_EV_LOAD, area, next);
       f->pc = FL_LOC_VMA_MERGE_merge_prev;
       return;
@@ -347,8 +357,8 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
                          && anon_compatible (p->anon_vma, n->anon_vma);
         if (next)
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_prev, prev,
-                 st->vmas[prev].start, both ? st->vmas[next].end : end, 0);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_VMA_MERGE_merged_prev, prev, 0,
+                                   st->vmas[prev].start, both ? st->vmas[next].end : end);
         return;
       }
     case FL_LOC_VMA_MERGE_merged_prev:
@@ -368,11 +378,11 @@ fl_writer_step_vma_merge (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         if (prev && addr < st->vmas[prev].end)                   /* case 4: prev shrinks */
-          fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, prev,
-                   st->vmas[prev].start, addr, 0);
+          fl_writer_call_vma_adjust (sim, cpu, FL_LOC_VMA_MERGE_merged_next, prev, 0,
+                                     st->vmas[prev].start, addr);
         else                                                     /* cases 3, 8 */
-          fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_VMA_MERGE_merged_next, area, addr,
-                   st->vmas[next].end, 0);
+          fl_writer_call_vma_adjust (sim, cpu, FL_LOC_VMA_MERGE_merged_next, area, 0, addr,
+                                     st->vmas[next].end);
         return;
       }
     case FL_LOC_VMA_MERGE_merged_next:

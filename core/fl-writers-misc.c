@@ -247,8 +247,8 @@ fl_writer_is_anon (const FlState *st, guint32 page)
  * fl_writer_release_sem:
  * @sim: the simulation
  * @cpu: the CPU
- * @f: the operation's frame
- * @flags: (inout): the frame's local holding %FL_W_ERROR and %FL_W_RELEASED
+ * @error: whether the operation returns an error
+ * @released: (inout): the operation's local saying the semaphore is released already
  * @op: %FL_RWSEM_UP_WRITE or %FL_RWSEM_UP_READ
  * @here: the location of this step, to come back to on an error
  *
@@ -256,60 +256,71 @@ fl_writer_is_anon (const FlState *st, guint32 page)
  * operation); an error comes back here once the semaphore is released to return the error.
  */
 void
-fl_writer_release_sem (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags, FlRwsemOp op,
+fl_writer_release_sem (FlSim *sim, guint cpu, gboolean error, guint8 *released, FlRwsemOp op,
                        FlLoc here)
 {
-  if (*flags & FL_W_RELEASED)
+  if (*released)
     {
       fl_ev (sim, FL_EV_RETURN, 0, FL_VM_FAULT_SIGSEGV);
       fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
       return;
     }
-  if (*flags & FL_W_ERROR)
+  if (error)
     {
-      *flags |= FL_W_RELEASED;
-      fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0, 0, 0, 0);
+      *released = 1;
+      fl_call (sim, cpu, fl_rwsem_fn (sim, op), here, 0);
       return;
     }
-  fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0, 0, 0, 0);
+  fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0);
+}
+
+/* The same for the writers whose locals are still packed words: FL_W_ERROR, FL_W_RELEASED. */
+void
+fl_writer_release_sem_word (FlSim *sim, guint cpu, guint64 *flags, FlRwsemOp op, FlLoc here)
+{
+  guint8 released = (*flags & FL_W_RELEASED) != 0;
+  fl_writer_release_sem (sim, cpu, (*flags & FL_W_ERROR) != 0, &released, op, here);
+  if (released)
+    *flags |= FL_W_RELEASED;
 }
 
 /* ---- inserting a VMA ------------------------------------------------------------------- */
 
-/* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. walk holds
- * the node to visit (bits 0..15), rb_parent (16..31), prev (32..47) and the side. The VMA it
- * finds (the last one ending above addr) overlaps [addr, end) when FL_W_PREP_OVERLAP is set. */
+/* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. The VMA it
+ * finds (the last one ending above addr) overlaps [addr, end) when walk->overlap is set. */
 gboolean
-fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk)
+fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, FlWalkPrepare *walk)
 {
   FlState *st = &sim->st;
-  if (!(*walk & FL_W_PREP_STARTED))
+  if (!walk->started)
     {
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-      *walk = FL_W_PREP_STARTED | st->g->mm.root;
+      memset (walk, 0, sizeof *walk);
+      walk->started = 1;
+      walk->node = (guint16) st->g->mm.root;
       if (st->g->mm.root == 0)
         {
           fl_ev (sim, FL_EV_LOAD, 0, 0);
           return TRUE;
         }
     }
-  guint32 node = fl_w_get16 (*walk, 0), next;
+  guint32 node = walk->node, next;
   const FlVma *v = &st->vmas[node];
   fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
-  fl_w_set16 (walk, 1, node);
+  walk->parent = (guint16) node;
   if (v->end > addr)
     {
-      *walk = v->start < end ? *walk | FL_W_PREP_OVERLAP : *walk & ~FL_W_PREP_OVERLAP;
-      *walk &= ~FL_W_PREP_SIDE;
+      walk->overlap = v->start < end;
+      walk->right = 0;
       next = v->start <= addr ? 0 : v->rb.left;
     }
   else
     {
-      fl_w_set16 (walk, 2, node);
-      *walk |= FL_W_PREP_SIDE;
+      walk->prev = (guint16) node;
+      walk->right = 1;
       next = v->rb.right;
     }
-  fl_w_set16 (walk, 0, next);
+  walk->node = (guint16) next;
   fl_ev (sim, FL_EV_LOAD, node, v->end > addr);
   return next == 0;
 }
@@ -317,12 +328,13 @@ fl_writer_walk_prepare (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint6
 /* __vma_link (list, then rb_link_node) and mm->map_count++, at the place walk_prepare found.
  * The tree may now hold a red node under a red parent: rb_insert_color follows, a step each. */
 void
-fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur)
+fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, const FlWalkPrepare *walk,
+                    FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 parent = fl_w_get16 (walk, 1), prev = fl_w_get16 (walk, 2);
+  guint32 parent = walk->parent, prev = walk->prev;
   FlVma *v = &st->vmas[id];
   if (prev)
     {
@@ -336,7 +348,7 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor 
       mm->mmap = id;
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
     }
-  fl_rb_link (&acc, &mm->root, id, parent, (walk & FL_W_PREP_SIDE) ? FL_RB_RIGHT : FL_RB_LEFT);
+  fl_rb_link (&acc, &mm->root, id, parent, walk->right ? FL_RB_RIGHT : FL_RB_LEFT);
   fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
   if (parent)
     fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
@@ -349,64 +361,66 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor 
   fl_ev (sim, FL_EV_TREE, id, FL_RB_ACTION_NONE);
 }
 
-/* One rebalancing step of rb_insert_color; the cursor lives in a[4..5]. */
+/* One rebalancing step of rb_insert_color, with the cursor in the caller's locals. */
 gboolean
-fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f)
+fl_writer_insert_color_step (FlSim *sim, guint cpu, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlRbAccess acc = fl_vma_rb_access (st);
-  FlRbCursor cur;
-  memcpy (&cur, &f->a[4], sizeof cur);
   guint32 root = st->g->mm.root;
-  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, &cur);
-  fl_writer_rb_touch (sim, cpu, &cur, root);
-  fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
-  memcpy (&f->a[4], &cur, sizeof cur);
+  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, cur);
+  fl_writer_rb_touch (sim, cpu, cur, root);
+  fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
   return done;
 }
 
-/* mmap_region: a0 address, a1 length, a2 vm flags. a3 the find_vma_prepare walk and the
- * error flags; a4 the new VMA, then a4..a5 the rb_insert_color cursor. No MAP_FIXED
+/* mmap_region(addr, len, vm_flags). No MAP_FIXED
  * replacement: a range overlapping a VMA is refused. An anonymous private range first tries
  * vma_merge with its neighbours, as 2.6.32 does before it allocates a VMA. */
 static void
 step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
+  FlLocalsMmapRegion *l = &f->l.mmap_region;
   switch (f->pc)
     {
     case FL_LOC_MMAP_REGION_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+        if (len == 0 || (l->addr & (FL_PAGE_SIZE - 1)) || l->addr + len <= l->addr)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->addr, 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->a[1] = len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare,
-                 0, 0, 0, 0);
+        l->len = len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MMAP_REGION_find_prepare, 0);
         return;
       }
     case FL_LOC_MMAP_REGION_find_prepare:
-      if (!fl_writer_walk_prepare (sim, cpu, f->a[0], f->a[0] + f->a[1], &f->a[3]))
+      if (!fl_writer_walk_prepare (sim, cpu, l->addr, l->addr + l->len, &l->walk))
         return;
-      if (f->a[3] & FL_W_PREP_OVERLAP)
+      if (l->walk.overlap)
         {
-          f->a[3] |= FL_W_ERROR;
+          l->error = 1;
           f->pc = FL_LOC_MMAP_REGION_up_write;
           return;
         }
       /* only an anonymous private mapping tries to grow a neighbour first */
-      f->pc = (f->a[2] & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
+      f->pc = (l->vm_flags & (FL_VM_FILE | FL_VM_SHARED)) ? FL_LOC_MMAP_REGION_alloc_vma
                                                       : FL_LOC_MMAP_REGION_vma_merge;
       return;
     case FL_LOC_MMAP_REGION_vma_merge:
-      fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
-               fl_w_get16 (f->a[3], 2), f->a[0], f->a[0] + f->a[1], (guint32) f->a[2]);
-      return;
+      {
+        FlLocalsVmaMerge *merge = &fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MMAP_REGION_merged,
+                                            l->walk.prev)->l.vma_merge;
+        merge->prev = l->walk.prev;
+        merge->addr = l->addr;
+        merge->end = l->addr + l->len;
+        merge->vm_flags = l->vm_flags;
+        return;
+      }
     case FL_LOC_MMAP_REGION_merged:
       fl_ev (sim, FL_EV_CHECK, f->ret, f->ret != 0);
       f->pc = f->ret ? FL_LOC_MMAP_REGION_up_write : FL_LOC_MMAP_REGION_alloc_vma;
@@ -415,33 +429,33 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 id = fl_vma_alloc (sim);
         FlVma *v = &st->vmas[id];
-        v->start = f->a[0];
-        v->end = f->a[0] + f->a[1];
-        v->flags = (guint32) f->a[2];
+        v->start = l->addr;
+        v->end = l->addr + l->len;
+        v->flags = l->vm_flags;
         /* a file mapping gets a file of its own: id and generation make it unique */
         v->file = (v->flags & FL_VM_FILE) ? fl_vma_ref (st, id) : 0;
         v->vm_file = (v->flags & FL_VM_FILE) ? fl_file_open (sim) : 0;
         v->pgoff = 0;
         fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
         fl_ev (sim, FL_EV_ALLOC, id, v->flags);
-        f->a[4] = id;
+        l->vma = (guint16) id;
         f->pc = FL_LOC_MMAP_REGION_vma_link;
         return;
       }
     case FL_LOC_MMAP_REGION_vma_link:
       {
-        FlRbCursor cur;
-        fl_writer_link_vma (sim, cpu, (guint32) f->a[4], f->a[3], &cur);
-        memcpy (&f->a[4], &cur, sizeof cur);
+        fl_writer_link_vma (sim, cpu, l->vma, &l->walk, &l->cur);
+        l->vma = 0;
         f->pc = FL_LOC_MMAP_REGION_rb_insert_color;
         return;
       }
     case FL_LOC_MMAP_REGION_rb_insert_color:
-      if (fl_writer_insert_color_step (sim, cpu, f))
+      if (fl_writer_insert_color_step (sim, cpu, &l->cur))
         f->pc = FL_LOC_MMAP_REGION_up_write;
       return;
     case FL_LOC_MMAP_REGION_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_MMAP_REGION_up_write);
+      fl_writer_release_sem (sim, cpu, l->error, &l->released, FL_RWSEM_UP_WRITE,
+                             FL_LOC_MMAP_REGION_up_write);
       return;
     default:
       g_assert_not_reached ();
@@ -454,7 +468,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 static guint32
 new_flags (const FlFrame *f, const FlVma *v)
 {
-  return (fl_w_get16 (f->a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
+  return (fl_w_get16 (f->l.a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
 }
 
 /* The end of sys_mprotect's loop body: on to the next VMA, which must start where this one
@@ -464,8 +478,8 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
 {
   FlState *st = &sim->st;
   const FlVma *v = &st->vmas[vma];
-  fl_w_set16 (&f->a[2], 2, vma);                   /* prev = vma */
-  if (v->end >= f->a[1])
+  fl_w_set16 (&f->l.a[2], 2, vma);                   /* prev = vma */
+  if (v->end >= f->l.a[1])
     {
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
@@ -474,11 +488,11 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
   fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
   if (next == 0 || st->vmas[next].start != v->end)
     {
-      f->a[3] |= FL_W_ERROR;
+      f->l.a[3] |= FL_W_ERROR;
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
     }
-  fl_w_set16 (&f->a[2], 1, next);
+  fl_w_set16 (&f->l.a[2], 1, next);
   f->pc = FL_LOC_MPROTECT_FIXUP_split;
 }
 
@@ -499,57 +513,56 @@ static void
 step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[2], 1);
+  guint32 vma = fl_w_get16 (f->l.a[2], 1);
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_MPROTECT_FIXUP_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if ((f->a[0] & (FL_PAGE_SIZE - 1)) || (len && f->a[0] + len <= f->a[0]))
+        if ((f->l.a[0] & (FL_PAGE_SIZE - 1)) || (len && f->l.a[0] + len <= f->l.a[0]))
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
         if (len == 0)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 1);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 1);
             fl_return (sim, cpu, 0);
             return;
           }
-        f->a[1] = f->a[0] + len;
-        f->a[2] &= RWX;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma,
-                 0, 0, 0, 0);
+        f->l.a[1] = f->l.a[0] + len;
+        f->l.a[2] &= RWX;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma, 0);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_find_vma:
       {
-        if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+        if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
           return;
-        guint32 prev = fl_w_get16 (f->a[3], 1);
-        vma = fl_writer_walk_prev_vma (st, f->a[3]);
-        f->a[3] &= ~FL_W_LOW48;
-        if (vma == 0 || st->vmas[vma].start > f->a[0])
+        guint32 prev = fl_w_get16 (f->l.a[3], 1);
+        vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
+        f->l.a[3] &= ~FL_W_LOW48;
+        if (vma == 0 || st->vmas[vma].start > f->l.a[0])
           {
-            f->a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
+            f->l.a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
             f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
             return;
           }
-        if (f->a[0] > st->vmas[vma].start)
+        if (f->l.a[0] > st->vmas[vma].start)
           prev = vma;
-        fl_w_set16 (&f->a[2], 1, vma);
-        fl_w_set16 (&f->a[2], 2, prev);
+        fl_w_set16 (&f->l.a[2], 1, vma);
+        fl_w_set16 (&f->l.a[2], 2, prev);
         f->pc = FL_LOC_MPROTECT_FIXUP_split;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_split:
       {
         /* this VMA's part of the range: [nstart, tmp) of sys_mprotect's loop */
-        f->a[4] = MAX (f->a[0], v->start);
-        f->a[5] = MIN (f->a[1], v->end);
+        f->l.a[4] = MAX (f->l.a[0], v->start);
+        f->l.a[5] = MIN (f->l.a[1], v->end);
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
         /* the check is the listing's `newflags == vma->vm_flags`: true, nothing to change */
         if (new_flags (f, v) == v->flags)
@@ -565,22 +578,27 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_vma_merge:
       {
         /* *pprev = vma_merge(mm, *pprev, start, end, newflags, vma->anon_vma, file, pgoff) */
-        guint64 pgoff = v->pgoff + (f->a[4] - v->start) / FL_PAGE_SIZE;
-        FlFrame *callee = fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
-                                   fl_w_get16 (f->a[2], 2), f->a[4], f->a[5],
-                                   new_flags (f, v) | ((guint64) v->file << 32));
-        callee->a[4] = pgoff;
-        callee->a[5] = v->anon_vma;
+        guint64 pgoff = v->pgoff + (f->l.a[4] - v->start) / FL_PAGE_SIZE;
+        guint32 prev = fl_w_get16 (f->l.a[2], 2);
+        FlLocalsVmaMerge *merge = &fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
+                                            prev)->l.vma_merge;
+        merge->prev = (guint16) prev;
+        merge->addr = f->l.a[4];
+        merge->end = f->l.a[5];
+        merge->vm_flags = new_flags (f, v);
+        merge->file = v->file;
+        merge->pgoff = pgoff;
+        merge->anon_vma = v->anon_vma;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_merged:
       {
-        guint64 lo = f->a[4], hi = f->a[5];
+        guint64 lo = f->l.a[4], hi = f->l.a[5];
         fl_ev (sim, FL_EV_CHECK, f->ret ? f->ret : vma, f->ret != 0);
         if (f->ret)
           {
             /* merged: the VMA now holding the range gets the flags (goto success) */
-            fl_w_set16 (&f->a[2], 1, f->ret);
+            fl_w_set16 (&f->l.a[2], 1, f->ret);
             f->pc = mprotect_change (sim);
             return;
           }
@@ -588,17 +606,17 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 below = fl_writer_split_copy (sim, cpu, vma, lo, TRUE);
             v = &st->vmas[vma];     /* the new VMA may have moved the array */
-            fl_call (sim, cpu, FL_FN_VMA_ADJUST,
-                     hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end : mprotect_change (sim),
-                     vma | (below << 16), lo, v->end, 0);
+            fl_writer_call_vma_adjust (sim, cpu,
+                                       hi != v->end ? FL_LOC_MPROTECT_FIXUP_split_end
+                                                    : mprotect_change (sim),
+                                       vma, below, lo, v->end);
             return;
           }
         if (hi != v->end)
           {
             guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
             v = &st->vmas[vma];
-            fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
-                     vma | (above << 16), v->start, hi, 0);
+            fl_writer_call_vma_adjust (sim, cpu, mprotect_change (sim), vma, above, v->start, hi);
             return;
           }
         f->pc = mprotect_change (sim);
@@ -606,11 +624,10 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_split_end:
       {
-        guint64 hi = MIN (f->a[1], v->end);
+        guint64 hi = MIN (f->l.a[1], v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
         v = &st->vmas[vma];
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, mprotect_change (sim),
-                 vma | (above << 16), v->start, hi, 0);
+        fl_writer_call_vma_adjust (sim, cpu, mprotect_change (sim), vma, above, v->start, hi);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_seq_begin:
@@ -624,16 +641,16 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_set_flags:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
       v->flags = new_flags (f, v);
-      fl_w_set16 (&f->a[2], 2, vma);
+      fl_w_set16 (&f->l.a[2], 2, vma);
       fl_ev (sim, FL_EV_STORE, vma, v->flags);
-      f->a[3] = (f->a[3] & ~FL_W_LOW48) | f->a[4];
+      f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | f->l.a[4];
       f->pc = FL_LOC_MPROTECT_FIXUP_change_pte;
       return;
     case FL_LOC_MPROTECT_FIXUP_change_pte:
       {
         /* change_protection(vma, nstart, tmp): only the range's part, even in a merged VMA */
-        guint64 cursor = f->a[3] & FL_W_LOW48;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->a[5]);
+        guint64 cursor = f->l.a[3] & FL_W_LOW48;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->l.a[5]);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
@@ -641,19 +658,24 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         guint64 base = st->tables[table].base;
-        guint64 lo = MAX (cursor, base), hi = MIN (f->a[5], base + fl_w_span (1));
+        guint64 lo = MAX (cursor, base), hi = MIN (f->l.a[5], base + fl_w_span (1));
         /* pte_modify with the new vm_page_prot: writable only in a shared writable mapping,
          * and there (write-notify) only once dirty; private ones re-fault for COW */
         gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
         gboolean none = !(v->flags & RWX);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
-        fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE, FL_LOC_MPROTECT_FIXUP_change_pte, table, lo, hi,
-                 (write_ok ? FL_W_WRITE_OK : 0) | (none ? FL_W_PROT_NONE : 0));
+        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+        FlLocalsPteRange *change = &fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE,
+                                             FL_LOC_MPROTECT_FIXUP_change_pte, table)->l.pte_range;
+        change->table = table;
+        change->start = lo;
+        change->end = hi;
+        change->write_ok = (guint8) write_ok;
+        change->prot_none = (guint8) none;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_flush:
       /* flush_tlb_range at the end of change_protection */
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MPROTECT_FIXUP_seq_end, 0);
       return;
     case FL_LOC_MPROTECT_FIXUP_seq_end:
       /* unbracketed (v2) there is no write section to close: on to the next VMA */
@@ -668,7 +690,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       mprotect_next (sim, cpu, f, vma);
       return;
     case FL_LOC_MPROTECT_FIXUP_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
                              FL_LOC_MPROTECT_FIXUP_up_write);
       return;
     default:
@@ -676,26 +698,27 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-/* change_pte_range: a0 PTE table, a1 start, a2 end, a3 the next index (bits 0..15), PTEs
- * changed (16..31) and FL_W_WRITE_OK. One step per entry rewritten, under the PTE lock.
- * Returns how many it rewrote. */
+/* change_pte_range(table, start, end, protection): one step per entry rewritten, under the
+ * PTE lock. Returns how many it rewrote. */
 static void
 step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 table = (guint32) f->a[0];
+  FlLocalsPteRange *l = &f->l.pte_range;
+  guint32 table = l->table;
   guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
   switch (f->pc)
     {
     case FL_LOC_CHANGE_PTE_RANGE_lock:
-      f->a[3] = (f->a[3] & (FL_W_WRITE_OK | FL_W_PROT_NONE)) | fl_writer_index_of (st, table, f->a[1]);
+      l->next_index = (guint16) fl_writer_index_of (st, table, l->start);
+      l->done = 0;
       f->pc = FL_LOC_CHANGE_PTE_RANGE_change;
       fl_lock_try (sim, cpu, lock);
       return;
     case FL_LOC_CHANGE_PTE_RANGE_change:
       {
-        guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
-        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to,
+        guint32 to = fl_writer_index_of (st, table, l->end - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, l->next_index, to,
                                           FL_W_ENTRY_PROTECT);
         if (i >= to)
           {
@@ -708,27 +731,27 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint64 pte = e[i];
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_MIGRATION)
           pte &= ~(guint64) FL_PTE_WRITE;          /* make_migration_entry_read */
-        else if ((f->a[3] & FL_W_WRITE_OK) && (pte & FL_PTE_DIRTY))
+        else if (l->write_ok && (pte & FL_PTE_DIRTY))
           pte |= FL_PTE_WRITE;
         else
           pte &= ~(guint64) FL_PTE_WRITE;
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT)
-          pte = (f->a[3] & FL_W_PROT_NONE) ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
-                                           : pte & ~(guint64) FL_PTE_PROTNONE;
+          pte = l->prot_none ? (pte | FL_PTE_PROTNONE) & ~(guint64) FL_PTE_WRITE
+                             : pte & ~(guint64) FL_PTE_PROTNONE;
         /* ptep_modify_prot_start/commit: an atomic get-and-clear, then the new value */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = pte;
         fl_oracle_pte_written (sim, table);
         fl_ev (sim, FL_EV_PTE, table, i);
-        fl_w_set16 (&f->a[3], 1, fl_w_get16 (f->a[3], 1) + 1);
+        l->done++;
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_PROTECT);
-        fl_w_set16 (&f->a[3], 0, next);
+        l->next_index = (guint16) next;
         f->pc = next < to ? FL_LOC_CHANGE_PTE_RANGE_change : FL_LOC_CHANGE_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_CHANGE_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
-      fl_return (sim, cpu, fl_w_get16 (f->a[3], 1));
+      fl_return (sim, cpu, l->done);
       return;
     default:
       g_assert_not_reached ();
@@ -743,44 +766,44 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
  * ext_maps, there is no child mm) and write-protected if writable, so the next write on
  * either side takes a copy-on-write fault (do_wp_page reuses only a page mapped once).
  * Shared VMAs are skipped: without an anon_vma their PTEs are not copied, the child faults
- * them in. a2 the VMA (bits 0..15) and the locked table (16..31); a3 the address cursor. */
+ * them in. */
 static void
 step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->a[2], 0), table = fl_w_get16 (f->a[2], 1);
+  FlLocalsCopyPteRange *l = &f->l.copy_pte_range;
+  guint32 vma = l->vma, table = l->table;
   const FlVma *v = &st->vmas[vma];
-  guint64 cursor = f->a[3] & FL_W_LOW48;
+  guint64 cursor = l->cursor;
   switch (f->pc)
     {
     case FL_LOC_COPY_PTE_RANGE_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+        if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
             fl_return (sim, cpu, len == 0 ? 0 : FL_VM_FAULT_SIGSEGV);
             return;
           }
-        f->a[1] = f->a[0] + len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma,
-                 0, 0, 0, 0);
+        l->end = l->start + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_COPY_PTE_RANGE_vma, 0);
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_vma:
       {
         /* for (mpnt = oldmm->mmap; mpnt; mpnt = mpnt->vm_next), one VMA per step */
-        if (!(f->a[3] & FL_W_STARTED))
+        if (!l->started)
           {
             fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
             vma = st->g->mm.mmap;
-            f->a[3] |= FL_W_STARTED;
+            l->started = 1;
           }
         else
           vma = v->next;
-        fl_w_set16 (&f->a[2], 0, vma);
-        if (vma == 0 || st->vmas[vma].start >= f->a[1])
+        l->vma = (guint16) vma;
+        if (vma == 0 || st->vmas[vma].start >= l->end)
           {
             fl_ev (sim, FL_EV_LOAD, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_flush;
@@ -788,26 +811,26 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
           }
         v = &st->vmas[vma];
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-        gboolean copy = v->end > f->a[0] && !(v->flags & FL_VM_SHARED);
+        gboolean copy = v->end > l->start && !(v->flags & FL_VM_SHARED);
         fl_ev (sim, FL_EV_LOAD, vma, copy);
         if (copy)
           {
-            f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (f->a[0], v->start);
+            l->cursor = MAX (l->start, v->start);
             f->pc = FL_LOC_COPY_PTE_RANGE_lock;
           }
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_lock:
       {
-        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (f->a[1], v->end));
+        table = fl_writer_find_pte_table (sim, cpu, &cursor, MIN (l->end, v->end));
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
             f->pc = FL_LOC_COPY_PTE_RANGE_vma;
             return;
           }
-        fl_w_set16 (&f->a[2], 1, table);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | MAX (cursor, st->tables[table].base);
+        l->table = (guint16) table;
+        l->cursor = MAX (cursor, st->tables[table].base);
         f->pc = FL_LOC_COPY_PTE_RANGE_wrprotect;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
@@ -815,7 +838,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_COPY_PTE_RANGE_wrprotect:
       {
         guint64 base = st->tables[table].base;
-        guint64 hi = MIN (MIN (f->a[1], v->end), base + fl_w_span (1));
+        guint64 hi = MIN (MIN (l->end, v->end), base + fl_w_span (1));
         guint32 to = fl_writer_index_of (st, table, hi - 1) + 1;
         guint32 i = fl_writer_next_entry (st, table, fl_writer_index_of (st, table, cursor), to,
                                           FL_W_ENTRY_NORMAL);
@@ -843,21 +866,21 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         pg->ext_maps++;
         fl_ev (sim, FL_EV_PTE, table, i);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_NORMAL);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | (base + (guint64) next * FL_PAGE_SIZE);
+        l->cursor = base + (guint64) next * FL_PAGE_SIZE;
         f->pc = next < to ? FL_LOC_COPY_PTE_RANGE_wrprotect : FL_LOC_COPY_PTE_RANGE_unlock;
         return;
       }
     case FL_LOC_COPY_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
-      f->a[3] = (f->a[3] & ~FL_W_LOW48) | (st->tables[table].base + fl_w_span (1));
+      l->cursor = st->tables[table].base + fl_w_span (1);
       f->pc = FL_LOC_COPY_PTE_RANGE_lock;
       return;
     case FL_LOC_COPY_PTE_RANGE_flush:
       /* dup_mmap ends with flush_tlb_mm(oldmm): the old writable translations must go */
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_COPY_PTE_RANGE_up_write, 0);
       return;
     case FL_LOC_COPY_PTE_RANGE_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem (sim, cpu, FALSE, &l->released, FL_RWSEM_UP_WRITE,
                              FL_LOC_COPY_PTE_RANGE_up_write);
       return;
     default:

@@ -7,8 +7,10 @@
 
 G_BEGIN_DECLS
 
-/* Frames have six 64-bit locals and the writers need more names than that: VMA and table
- * ids fit 16 bits (the state has fewer than 65536 VMAs), addresses 48, so locals are packed. */
+/* Most writers keep named locals (core/fl-frame-locals.h). do_munmap, mprotect_fixup,
+ * madvise_dontneed and try_to_unmap_one still pack theirs into the frame's six words (the
+ * raw l.a[]): VMA and table ids fit 16 bits (the state has fewer than 65536 VMAs), addresses
+ * 48, so a word holds several; the helpers and flag bits below are for them. */
 #define FL_W_LOW48         ((G_GUINT64_CONSTANT (1) << 48) - 1)
 
 static inline guint32
@@ -50,13 +52,8 @@ fl_w_touch_vma (FlSim *sim, guint cpu, guint32 vma, FlAccess access)
 #define FL_W_RELEASED      (G_GUINT64_CONSTANT (1) << 62)   /* mmap_sem released: return it */
 #define FL_W_NEED_FLUSH    (G_GUINT64_CONSTANT (1) << 61)   /* mmu_gather's need_flush */
 #define FL_W_DETACHING     (G_GUINT64_CONSTANT (1) << 60)   /* do_munmap: detach loop begun */
-#define FL_W_STARTED       (G_GUINT64_CONSTANT (1) << 59)   /* fork: the VMA list walk begun */
 #define FL_W_LEVEL_SHIFT   48
 #define FL_W_LEVEL_MASK    (G_GUINT64_CONSTANT (7) << FL_W_LEVEL_SHIFT)
-/* change_pte_range's a3: PTEs may be (or stay) writable under the new protection */
-#define FL_W_WRITE_OK      (G_GUINT64_CONSTANT (1) << 63)
-/* ... or grant no access at all (PROT_NONE: the PTE keeps its page, marked PAGE_NONE) */
-#define FL_W_PROT_NONE     (G_GUINT64_CONSTANT (1) << 62)
 
 /* Which PTEs a scan stops at. */
 typedef enum {
@@ -70,14 +67,11 @@ typedef enum {
 gboolean fl_writer_walk_prev      (FlSim *sim, guint cpu, guint64 addr, guint64 *walk);
 guint32  fl_writer_walk_prev_vma  (const FlState *st, guint64 walk);
 
-/* find_vma_prepare's walk, one node per step: bits 0..15 the node to visit, 16..31
- * rb_parent, 32..47 prev, and the flags below. */
-#define FL_W_PREP_SIDE     (G_GUINT64_CONSTANT (1) << 48)  /* link as right child of rb_parent */
-#define FL_W_PREP_STARTED  (G_GUINT64_CONSTANT (1) << 49)
-#define FL_W_PREP_OVERLAP  (G_GUINT64_CONSTANT (1) << 50)  /* the VMA found overlaps [addr, end) */
-gboolean fl_writer_walk_prepare   (FlSim *sim, guint cpu, guint64 addr, guint64 end, guint64 *walk);
-void     fl_writer_link_vma       (FlSim *sim, guint cpu, guint32 id, guint64 walk, FlRbCursor *cur);
-gboolean fl_writer_insert_color_step (FlSim *sim, guint cpu, FlFrame *f);
+gboolean fl_writer_walk_prepare   (FlSim *sim, guint cpu, guint64 addr, guint64 end,
+                                   FlWalkPrepare *walk);
+void     fl_writer_link_vma       (FlSim *sim, guint cpu, guint32 id, const FlWalkPrepare *walk,
+                                   FlRbCursor *cur);
+gboolean fl_writer_insert_color_step (FlSim *sim, guint cpu, FlRbCursor *cur);
 
 guint32  fl_writer_find_pte_table (FlSim *sim, guint cpu, guint64 *cursor, guint64 end);
 guint32  fl_writer_next_entry     (const FlState *st, guint32 table, guint32 from, guint32 to,
@@ -87,11 +81,16 @@ guint32  fl_writer_split_copy     (FlSim *sim, guint cpu, guint32 vma, guint64 a
                                    gboolean new_below);
 void     fl_writer_rb_touch       (FlSim *sim, guint cpu, const FlRbCursor *cur,
                                    guint32 root_before);
-gboolean fl_writer_rb_erase_step  (FlSim *sim, guint cpu, guint32 vma, guint64 *words);
+gboolean fl_writer_rb_erase_step  (FlSim *sim, guint cpu, guint32 vma, FlRbCursor *cur);
 void     fl_writer_rss_add        (FlSim *sim, guint cpu, gint64 anon, gint64 file);
 gboolean fl_writer_is_anon        (const FlState *st, guint32 page);
-void     fl_writer_release_sem    (FlSim *sim, guint cpu, FlFrame *f, guint64 *flags,
+void     fl_writer_release_sem    (FlSim *sim, guint cpu, gboolean error, guint8 *released,
                                    FlRwsemOp op, FlLoc here);
+void     fl_writer_release_sem_word (FlSim *sim, guint cpu, guint64 *flags, FlRwsemOp op,
+                                     FlLoc here);
+
+void     fl_writer_call_vma_adjust (FlSim *sim, guint cpu, FlLoc resume_at, guint32 vma,
+                                    guint32 insert, guint64 start, guint64 end);
 
 /* The step functions, in the order of fl_writer_step_fns. */
 void fl_writer_step_do_munmap        (FlSim *sim, guint cpu, FlFrame *f);

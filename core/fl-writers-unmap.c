@@ -70,6 +70,16 @@ walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *foun
   return TRUE;
 }
 
+/* zap_pte_range(table, start, end), resuming at `next`. */
+static void
+call_zap (FlSim *sim, guint cpu, FlLoc next, guint32 table, guint64 start, guint64 end)
+{
+  FlLocalsPteRange *zap = &fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, next, table)->l.pte_range;
+  zap->table = table;
+  zap->start = start;
+  zap->end = end;
+}
+
 /* A page-table page free_pgtables unhooked: still allocated, no longer reachable from the
  * pgd. Only do_munmap makes them, under mmap_sem held for write, which also keeps out the
  * locked fault path, the only one that allocates tables. */
@@ -106,17 +116,17 @@ static gboolean
 free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 prev = fl_w_get16 (f->a[2], 0), next = fl_w_get16 (f->a[2], 1);
+  guint32 prev = fl_w_get16 (f->l.a[2], 0), next = fl_w_get16 (f->l.a[2], 1);
   guint64 floor = prev ? st->vmas[prev].end : 0;
   guint64 ceiling = next ? st->vmas[next].start : 0;
-  guint level = (guint) ((f->a[3] & FL_W_LEVEL_MASK) >> FL_W_LEVEL_SHIFT);
-  guint64 cursor = f->a[3] & FL_W_LOW48;
+  guint level = (guint) ((f->l.a[3] & FL_W_LEVEL_MASK) >> FL_W_LEVEL_SHIFT);
+  guint64 cursor = f->l.a[3] & FL_W_LOW48;
   fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
   fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-  for (; level <= 3; level++, cursor = f->a[0] & ~(fl_w_span (level) - 1))
+  for (; level <= 3; level++, cursor = f->l.a[0] & ~(fl_w_span (level) - 1))
     {
       guint64 span = fl_w_span (level);
-      while (cursor < f->a[1])
+      while (cursor < f->l.a[1])
         {
           guint64 base = cursor & ~(span - 1);
           cursor = base + span;
@@ -132,7 +142,7 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
           fl_table_entries_rw (st, parent)[index] = 0;
           st->tables[parent].used--;
           /* level <= 3 here: clang 14's analyzer takes this shift for one in 32 bits */
-          f->a[3] = (f->a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
+          f->l.a[3] = (f->l.a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
                     /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
                     | ((guint64) level << FL_W_LEVEL_SHIFT) | cursor | FL_W_NEED_FLUSH;
           fl_ev (sim, FL_EV_STORE, child, level);
@@ -143,32 +153,29 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
   return FALSE;
 }
 
-/* One step of rb_erase(vma) and then of its rebalancing; the cursor is two frame words,
- * zeroed before the first step. Returns whether the tree is whole again. */
+/* One step of rb_erase(vma) and then of its rebalancing; the cursor, in the caller's locals,
+ * is zeroed before the first step. Returns whether the tree is whole again. */
 gboolean
-fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, guint64 *words)
+fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  FlRbCursor cur;
   gboolean done;
   guint32 root = mm->root;
-  memcpy (&cur, words, sizeof cur);
-  if (cur.phase == FL_RB_PHASE_ERASE)
+  if (cur->phase == FL_RB_PHASE_ERASE)
     {
-      done = fl_rb_erase_color_step (&acc, &mm->root, &cur);
-      fl_writer_rb_touch (sim, cpu, &cur, root);
-      fl_ev (sim, FL_EV_TREE, cur.subject, cur.action);
+      done = fl_rb_erase_color_step (&acc, &mm->root, cur);
+      fl_writer_rb_touch (sim, cpu, cur, root);
+      fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
     }
   else
     {
-      done = fl_rb_erase_begin (&acc, &mm->root, vma, &cur);
+      done = fl_rb_erase_begin (&acc, &mm->root, vma, cur);
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
-      fl_writer_rb_touch (sim, cpu, &cur, root);
-      fl_ev (sim, FL_EV_TREE, vma, cur.action);
+      fl_writer_rb_touch (sim, cpu, cur, root);
+      fl_ev (sim, FL_EV_TREE, vma, cur->action);
     }
-  memcpy (words, &cur, sizeof cur);
   return done;
 }
 
@@ -182,71 +189,70 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 prev = fl_w_get16 (f->a[2], 0), vma = fl_w_get16 (f->a[2], 1);
+  guint32 prev = fl_w_get16 (f->l.a[2], 0), vma = fl_w_get16 (f->l.a[2], 1);
   switch (f->pc)
     {
     case FL_LOC_DO_MUNMAP_down_write:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->a[0] & (FL_PAGE_SIZE - 1)) || f->a[0] + len <= f->a[0])
+        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);    /* -EINVAL */
             return;
           }
-        f->a[1] = f->a[0] + len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_DO_MUNMAP_find_vma,
-                 0, 0, 0, 0);
+        f->l.a[1] = f->l.a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_DO_MUNMAP_find_vma, 0);
         return;
       }
     case FL_LOC_DO_MUNMAP_find_vma:
-      if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+      if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
         return;
-      prev = fl_w_get16 (f->a[3], 1);
-      vma = fl_writer_walk_prev_vma (st, f->a[3]);
-      f->a[3] &= ~FL_W_LOW48;
-      if (vma == 0 || st->vmas[vma].start >= f->a[1])
+      prev = fl_w_get16 (f->l.a[3], 1);
+      vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
+      f->l.a[3] &= ~FL_W_LOW48;
+      if (vma == 0 || st->vmas[vma].start >= f->l.a[1])
         {
           f->pc = FL_LOC_DO_MUNMAP_up_write;     /* nothing mapped there */
           return;
         }
-      fl_w_set16 (&f->a[2], 0, prev);
-      fl_w_set16 (&f->a[2], 1, vma);
-      f->pc = f->a[0] > st->vmas[vma].start ? FL_LOC_DO_MUNMAP_split : FL_LOC_DO_MUNMAP_find_last;
+      fl_w_set16 (&f->l.a[2], 0, prev);
+      fl_w_set16 (&f->l.a[2], 1, vma);
+      f->pc = f->l.a[0] > st->vmas[vma].start ? FL_LOC_DO_MUNMAP_split : FL_LOC_DO_MUNMAP_find_last;
       return;
     case FL_LOC_DO_MUNMAP_split:
       {
         /* the head of vma stays mapped: split_vma(mm, vma, start, 0), and it becomes prev */
-        guint32 above = fl_writer_split_copy (sim, cpu, vma, f->a[0], FALSE);
-        fl_w_set16 (&f->a[2], 0, vma);
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_find_last, vma | (above << 16),
-                 st->vmas[vma].start, f->a[0], 0);
+        guint32 above = fl_writer_split_copy (sim, cpu, vma, f->l.a[0], FALSE);
+        fl_w_set16 (&f->l.a[2], 0, vma);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_find_last, vma, above,
+                                   st->vmas[vma].start, f->l.a[0]);
         return;
       }
     case FL_LOC_DO_MUNMAP_find_last:
       {
         guint32 last;
-        if (!walk_find_vma (sim, cpu, f->a[1], &f->a[3], &last))
+        if (!walk_find_vma (sim, cpu, f->l.a[1], &f->l.a[3], &last))
           return;
-        f->a[3] &= ~FL_W_LOW48;
-        fl_w_set16 (&f->a[2], 1, last);
-        f->pc = last && f->a[1] > st->vmas[last].start ? FL_LOC_DO_MUNMAP_split_last
+        f->l.a[3] &= ~FL_W_LOW48;
+        fl_w_set16 (&f->l.a[2], 1, last);
+        f->pc = last && f->l.a[1] > st->vmas[last].start ? FL_LOC_DO_MUNMAP_split_last
                                                         : FL_LOC_DO_MUNMAP_rb_erase;
         return;
       }
     case FL_LOC_DO_MUNMAP_split_last:
       {
         /* the tail of last stays mapped: split_vma(mm, last, end, 1) */
-        guint32 below = fl_writer_split_copy (sim, cpu, vma, f->a[1], TRUE);
-        fl_call (sim, cpu, FL_FN_VMA_ADJUST, FL_LOC_DO_MUNMAP_rb_erase, vma | (below << 16),
-                 f->a[1], st->vmas[vma].end, 0);
+        guint32 below = fl_writer_split_copy (sim, cpu, vma, f->l.a[1], TRUE);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_rb_erase, vma, below, f->l.a[1],
+                                   st->vmas[vma].end);
         return;
       }
     case FL_LOC_DO_MUNMAP_rb_erase:
       {
         /* detach_vmas_to_be_unmapped: rb_erase, then its rebalancing, one step each */
-        if (!(f->a[3] & FL_W_DETACHING))
+        if (!(f->l.a[3] & FL_W_DETACHING))
           {
             /* vma = prev ? prev->vm_next : mm->mmap */
             vma = prev ? st->vmas[prev].next : mm->mmap;
@@ -254,12 +260,16 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
               fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
             else
               fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-            fl_w_set16 (&f->a[2], 1, vma);
-            fl_w_set16 (&f->a[2], 3, vma);
-            f->a[3] |= FL_W_DETACHING;
-            f->a[4] = f->a[5] = 0;
+            fl_w_set16 (&f->l.a[2], 1, vma);
+            fl_w_set16 (&f->l.a[2], 3, vma);
+            f->l.a[3] |= FL_W_DETACHING;
+            f->l.a[4] = f->l.a[5] = 0;
           }
-        if (fl_writer_rb_erase_step (sim, cpu, vma, &f->a[4]))
+        FlRbCursor cur;
+        memcpy (&cur, &f->l.a[4], sizeof cur);
+        gboolean done = fl_writer_rb_erase_step (sim, cpu, vma, &cur);
+        memcpy (&f->l.a[4], &cur, sizeof cur);
+        if (done)
           f->pc = FL_LOC_DO_MUNMAP_clear_node;
         return;
       }
@@ -274,16 +284,16 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
         mm->map_count--;
         fl_ev (sim, FL_EV_TREE, vma, FL_RB_ACTION_NONE);
-        fl_w_set16 (&f->a[2], 2, vma);           /* tail_vma */
-        fl_w_set16 (&f->a[2], 1, next);
+        fl_w_set16 (&f->l.a[2], 2, vma);           /* tail_vma */
+        fl_w_set16 (&f->l.a[2], 1, next);
         fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-        f->a[4] = f->a[5] = 0;
-        FlLoc on = next && st->vmas[next].start < f->a[1] ? FL_LOC_DO_MUNMAP_rb_erase
+        f->l.a[4] = f->l.a[5] = 0;
+        FlLoc on = next && st->vmas[next].start < f->l.a[1] ? FL_LOC_DO_MUNMAP_rb_erase
                                                           : FL_LOC_DO_MUNMAP_detach;
         /* Kamezawa's design: wait here, before anything is zapped or freed, for the faults
          * that hold a reference to the VMA (invalidate_vma_before_free) */
         if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT)
-          fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, on, vma, 0, 0, 0);
+          fl_call (sim, cpu, FL_FN_INVALIDATE_VMA, on, vma)->l.vma_ref.vma = vma;
         else
           f->pc = on;
         return;
@@ -291,7 +301,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_detach:
       {
         /* *insertion_point = vma; tail_vma->vm_next = NULL; mm->mmap_cache = NULL */
-        guint32 tail = fl_w_get16 (f->a[2], 2);
+        guint32 tail = fl_w_get16 (f->l.a[2], 2);
         if (prev)
           {
             st->vmas[prev].next = vma;
@@ -303,8 +313,8 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         fl_w_touch_vma (sim, cpu, tail, FL_ACCESS_WRITE);
         mm->mmap_cache = 0;
         fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
-        fl_ev (sim, FL_EV_STORE, fl_w_get16 (f->a[2], 3), vma);
-        f->a[3] = (f->a[3] & ~FL_W_LOW48) | f->a[0];
+        fl_ev (sim, FL_EV_STORE, fl_w_get16 (f->l.a[2], 3), vma);
+        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | f->l.a[0];
         f->ret = 0;
         f->pc = FL_LOC_DO_MUNMAP_unmap_vmas;
         return;
@@ -312,33 +322,32 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_unmap_vmas:
       {
         /* unmap_region → unmap_vmas: zap_pte_range on every PTE table of the range */
-        guint64 cursor = f->a[3] & FL_W_LOW48;
+        guint64 cursor = f->l.a[3] & FL_W_LOW48;
         if (f->ret)
-          f->a[3] |= FL_W_NEED_FLUSH;
+          f->l.a[3] |= FL_W_NEED_FLUSH;
         f->ret = 0;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->a[1]);
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->l.a[1]);
         if (table)
           {
             guint64 base = st->tables[table].base;
-            guint64 hi = MIN (f->a[1], base + fl_w_span (1));
-            f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
-            fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_DO_MUNMAP_unmap_vmas, table,
-                     MAX (cursor, base), hi, 0);
+            guint64 hi = MIN (f->l.a[1], base + fl_w_span (1));
+            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+            call_zap (sim, cpu, FL_LOC_DO_MUNMAP_unmap_vmas, table, MAX (cursor, base), hi);
             return;
           }
         fl_ev (sim, FL_EV_CHECK, 0, 0);
-        f->a[3] = (f->a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
-                  | (G_GUINT64_CONSTANT (1) << FL_W_LEVEL_SHIFT) | (f->a[0] & ~(fl_w_span (1) - 1));
+        f->l.a[3] = (f->l.a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
+                  | (G_GUINT64_CONSTANT (1) << FL_W_LEVEL_SHIFT) | (f->l.a[0] & ~(fl_w_span (1) - 1));
         f->pc = FL_LOC_DO_MUNMAP_free_pgtables;
         return;
       }
     case FL_LOC_DO_MUNMAP_free_pgtables:
       if (!free_pgtables_step (sim, cpu, f))
-        f->pc = (f->a[3] & FL_W_NEED_FLUSH) ? FL_LOC_DO_MUNMAP_flush : after_flush (sim, cpu);
+        f->pc = (f->l.a[3] & FL_W_NEED_FLUSH) ? FL_LOC_DO_MUNMAP_flush : after_flush (sim, cpu);
       return;
     case FL_LOC_DO_MUNMAP_flush:
       /* tlb_finish_mmu → flush_tlb_mm: every CPU running the mm drops its translations */
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, after_flush (sim, cpu), 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, after_flush (sim, cpu), 0);
       return;
     case FL_LOC_DO_MUNMAP_free_tables:
       {
@@ -350,13 +359,13 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_DO_MUNMAP_free_pages:
-      fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_DO_MUNMAP_remove_vma, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_DO_MUNMAP_remove_vma, 0);
       return;
     case FL_LOC_DO_MUNMAP_remove_vma:
       {
         /* remove_vma_list: free_vma is call_rcu in the patch (vma-free=rcu); a speculative
          * fault that found the VMA before the unlink may still be reading it */
-        guint32 head = fl_w_get16 (f->a[2], 3);
+        guint32 head = fl_w_get16 (f->l.a[2], 3);
         guint32 next = st->vmas[head].next;
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_w_touch_vma (sim, cpu, head, FL_ACCESS_WRITE);
@@ -367,40 +376,42 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
           fl_rcu_call (sim, cpu, head);
         else
           fl_vma_free_now (sim, head);
-        fl_w_set16 (&f->a[2], 3, next);
+        fl_w_set16 (&f->l.a[2], 3, next);
         if (next == 0)
           f->pc = FL_LOC_DO_MUNMAP_up_write;
         return;
       }
     case FL_LOC_DO_MUNMAP_up_write:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_WRITE, FL_LOC_DO_MUNMAP_up_write);
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
+                                  FL_LOC_DO_MUNMAP_up_write);
       return;
     default:
       g_assert_not_reached ();
     }
 }
 
-/* zap_pte_range: a0 PTE table, a1 start, a2 end; a3 the next index (bits 0..15), anonymous
- * and file pages unmapped (16..31, 32..47), entries cleared (48..63). One step per entry
- * cleared, under the PTE lock; returns how many (the mmu_gather's need_flush). */
+/* zap_pte_range(table, start, end): one step per entry cleared, under the PTE lock; returns
+ * how many (the mmu_gather's need_flush). */
 void
 fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 table = (guint32) f->a[0];
+  FlLocalsPteRange *l = &f->l.pte_range;
+  guint32 table = l->table;
   guint32 lock = FL_LOCK_ID (FL_LOCK_PTL, table);
-  guint32 anon = fl_w_get16 (f->a[3], 1), file = fl_w_get16 (f->a[3], 2);
+  guint32 anon = l->anon, file = l->file;
   switch (f->pc)
     {
     case FL_LOC_ZAP_PTE_RANGE_lock:
-      f->a[3] = fl_writer_index_of (st, table, f->a[1]);
+      l->next_index = (guint16) fl_writer_index_of (st, table, l->start);
+      l->anon = l->file = l->done = 0;
       f->pc = FL_LOC_ZAP_PTE_RANGE_zap;
       fl_lock_try (sim, cpu, lock);
       return;
     case FL_LOC_ZAP_PTE_RANGE_zap:
       {
-        guint32 to = fl_writer_index_of (st, table, f->a[2] - 1) + 1;
-        guint32 i = fl_writer_next_entry (st, table, fl_w_get16 (f->a[3], 0), to, FL_W_ENTRY_ANY);
+        guint32 to = fl_writer_index_of (st, table, l->end - 1) + 1;
+        guint32 i = fl_writer_next_entry (st, table, l->next_index, to, FL_W_ENTRY_ANY);
         if (i >= to)
           {
             fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
@@ -435,8 +446,10 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
          * reference of ours: the migrating CPU finds it gone */
         fl_ev (sim, FL_EV_PTE, table, i);
         guint32 next = fl_writer_next_entry (st, table, i + 1, to, FL_W_ENTRY_ANY);
-        f->a[3] = next | ((guint64) anon << 16) | ((guint64) file << 32)
-                  | ((guint64) (fl_w_get16 (f->a[3], 3) + 1) << 48);
+        l->next_index = (guint16) next;
+        l->anon = (guint16) anon;
+        l->file = (guint16) file;
+        l->done++;
         f->pc = next < to ? FL_LOC_ZAP_PTE_RANGE_zap
                           : (anon || file) ? FL_LOC_ZAP_PTE_RANGE_rss : FL_LOC_ZAP_PTE_RANGE_unlock;
         return;
@@ -450,7 +463,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_ZAP_PTE_RANGE_unlock:
       fl_lock_release (sim, cpu, lock);
       fl_memcg_uncharge_end (sim, cpu);
-      fl_return (sim, cpu, fl_w_get16 (f->a[3], 3));
+      fl_return (sim, cpu, l->done);
       return;
     default:
       g_assert_not_reached ();
@@ -468,16 +481,16 @@ madvise_enter (FlSim *sim, guint cpu, FlFrame *f, guint32 vma, guint64 start)
   fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
   if (start < v->start)
     {
-      f->a[3] |= FL_W_ERROR;
+      f->l.a[3] |= FL_W_ERROR;
       start = v->start;
-      if (start >= f->a[1])
+      if (start >= f->l.a[1])
         {
           f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
           return;
         }
     }
-  fl_w_set16 (&f->a[2], 0, vma);
-  f->a[3] = (f->a[3] & ~FL_W_LOW48) | start;
+  fl_w_set16 (&f->l.a[2], 0, vma);
+  f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | start;
   f->ret = 0;
   f->pc = FL_LOC_MADVISE_DONTNEED_zap;
 }
@@ -487,15 +500,15 @@ static void
 madvise_next (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  const FlVma *v = &st->vmas[fl_w_get16 (f->a[2], 0)];
-  if (v->end >= f->a[1])
+  const FlVma *v = &st->vmas[fl_w_get16 (f->l.a[2], 0)];
+  if (v->end >= f->l.a[1])
     {
       f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
       return;
     }
   if (v->next == 0)
     {
-      f->a[3] |= FL_W_ERROR;
+      f->l.a[3] |= FL_W_ERROR;
       f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
       return;
     }
@@ -514,79 +527,77 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_MADVISE_DONTNEED_down_read:
       {
-        guint64 len = fl_w_page_align (f->a[1]);
+        guint64 len = fl_w_page_align (f->l.a[1]);
         st->cpus[cpu].writer = TRUE;
-        if ((f->a[0] & (FL_PAGE_SIZE - 1)) || (f->a[1] && len == 0) || f->a[0] + len < f->a[0])
+        if ((f->l.a[0] & (FL_PAGE_SIZE - 1)) || (f->l.a[1] && len == 0) || f->l.a[0] + len < f->l.a[0])
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
         if (len == 0)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->a[0], 1);
+            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 1);
             fl_return (sim, cpu, 0);
             return;
           }
-        f->a[1] = f->a[0] + len;
-        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_READ), FL_LOC_MADVISE_DONTNEED_find_vma,
-                 0, 0, 0, 0);
+        f->l.a[1] = f->l.a[0] + len;
+        fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_READ), FL_LOC_MADVISE_DONTNEED_find_vma, 0);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_find_vma:
       {
-        if (!fl_writer_walk_prev (sim, cpu, f->a[0], &f->a[3]))
+        if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
           return;
-        guint32 vma = fl_writer_walk_prev_vma (st, f->a[3]);
-        f->a[3] &= ~FL_W_LOW48;
+        guint32 vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
+        f->l.a[3] &= ~FL_W_LOW48;
         if (vma == 0)
           {
-            f->a[3] |= FL_W_ERROR;
+            f->l.a[3] |= FL_W_ERROR;
             f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
             return;
           }
-        madvise_enter (sim, cpu, f, vma, f->a[0]);
+        madvise_enter (sim, cpu, f, vma, f->l.a[0]);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_zap:
       {
-        const FlVma *v = &st->vmas[fl_w_get16 (f->a[2], 0)];
-        guint64 cursor = f->a[3] & FL_W_LOW48, end = MIN (f->a[1], v->end);
+        const FlVma *v = &st->vmas[fl_w_get16 (f->l.a[2], 0)];
+        guint64 cursor = f->l.a[3] & FL_W_LOW48, end = MIN (f->l.a[1], v->end);
         if (f->ret)
-          f->a[3] |= FL_W_NEED_FLUSH;
+          f->l.a[3] |= FL_W_NEED_FLUSH;
         f->ret = 0;
         guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, end);
         if (table)
           {
             guint64 base = st->tables[table].base;
             guint64 hi = MIN (end, base + fl_w_span (1));
-            f->a[3] = (f->a[3] & ~FL_W_LOW48) | hi;
-            fl_call (sim, cpu, FL_FN_ZAP_PTE_RANGE, FL_LOC_MADVISE_DONTNEED_zap, table,
-                     MAX (cursor, base), hi, 0);
+            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+            call_zap (sim, cpu, FL_LOC_MADVISE_DONTNEED_zap, table, MAX (cursor, base), hi);
             return;
           }
-        fl_ev (sim, FL_EV_CHECK, fl_w_get16 (f->a[2], 0), 0);
+        fl_ev (sim, FL_EV_CHECK, fl_w_get16 (f->l.a[2], 0), 0);
         /* tlb_finish_mmu: nothing cleared means nothing to flush or free */
-        if (f->a[3] & FL_W_NEED_FLUSH)
+        if (f->l.a[3] & FL_W_NEED_FLUSH)
           f->pc = FL_LOC_MADVISE_DONTNEED_flush;
         else
           madvise_next (sim, cpu, f);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_flush:
-      f->a[3] &= ~FL_W_NEED_FLUSH;
-      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MADVISE_DONTNEED_free_pages, 0, 0, 0, 0);
+      f->l.a[3] &= ~FL_W_NEED_FLUSH;
+      fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MADVISE_DONTNEED_free_pages, 0);
       return;
     case FL_LOC_MADVISE_DONTNEED_free_pages:
       /* free the gathered pages, then on to the next VMA (or up_read) */
       madvise_next (sim, cpu, f);
       if (st->cpus[cpu].gather_count)
-        fl_call (sim, cpu, FL_FN_FREE_PAGES, f->pc, 0, 0, 0, 0);
+        fl_call (sim, cpu, FL_FN_FREE_PAGES, f->pc, 0);
       else
         fl_ev (sim, FL_EV_CHECK, 0, 0);
       return;
     case FL_LOC_MADVISE_DONTNEED_up_read:
-      fl_writer_release_sem (sim, cpu, f, &f->a[3], FL_RWSEM_UP_READ,
+      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_READ,
                              FL_LOC_MADVISE_DONTNEED_up_read);
       return;
     default:
@@ -602,10 +613,10 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
 #define TTU_MOVE_FAILED  (G_GUINT64_CONSTANT (1) << 3)   /* extra references: put it back */
 #define TTU_INSTALLED    (G_GUINT64_CONSTANT (1) << 4)   /* remove_migration_pte found it */
 
-#define TTU_TABLE(f)     ((guint32) (f)->a[2])
-#define TTU_OLD(f)       ((guint32) ((f)->a[2] >> 32))
-#define TTU_NEW(f)       ((guint32) (f)->a[3])
-#define TTU_TABLE2(f)    ((guint32) ((f)->a[3] >> 32))
+#define TTU_TABLE(f)     ((guint32) (f)->l.a[2])
+#define TTU_OLD(f)       ((guint32) ((f)->l.a[2] >> 32))
+#define TTU_NEW(f)       ((guint32) (f)->l.a[3])
+#define TTU_TABLE2(f)    ((guint32) ((f)->l.a[3] >> 32))
 
 /* page_check_address: walk to the PTE table of addr; the quick look before taking the lock. */
 static guint32
@@ -668,14 +679,14 @@ void
 fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  gboolean migrate = (f->a[1] & TTU_MIGRATE) != 0;
-  guint32 index = fl_walk_index (1, f->a[0]);
+  gboolean migrate = (f->l.a[1] & TTU_MIGRATE) != 0;
+  guint32 index = fl_walk_index (1, f->l.a[0]);
   switch (f->pc)
     {
     case FL_LOC_TRY_TO_UNMAP_ONE_check_address:
       {
         /* which page is mapped there: reclaim and migration start from the page */
-        guint32 table = pte_table_of (sim, cpu, f->a[0]);
+        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
         guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
         st->cpus[cpu].writer = TRUE;
         if (table)
@@ -686,32 +697,32 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             fl_return (sim, cpu, 0);
             return;
           }
-        f->a[2] = table | ((guint64) FL_PTE_PAGE (pte) << 32);
+        f->l.a[2] = table | ((guint64) FL_PTE_PAGE (pte) << 32);
         fl_ev (sim, FL_EV_CHECK, table, 1);
         f->pc = migrate ? FL_LOC_TRY_TO_UNMAP_ONE_alloc : FL_LOC_TRY_TO_UNMAP_ONE_lock;
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_alloc:
       /* unmap_and_move allocates the new page before unmapping the old one */
-      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_TRY_TO_UNMAP_ONE_lock, 0, 0, 0, 0);
+      fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_TRY_TO_UNMAP_ONE_lock, 0);
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_lock:
       {
         guint32 table;
         guint64 pte;
         if (migrate)
-          f->a[3] = f->ret;
+          f->l.a[3] = f->ret;
         /* page_check_address: walk again, look, then take the PTE lock */
-        table = pte_table_of (sim, cpu, f->a[0]);
+        table = pte_table_of (sim, cpu, f->l.a[0]);
         pte = table ? fl_table_entries (st, table)[index] : 0;
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
           {
-            f->a[1] |= TTU_ABORT;
+            f->l.a[1] |= TTU_ABORT;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->a[2] = table | ((guint64) TTU_OLD (f) << 32);
+        f->l.a[2] = table | ((guint64) TTU_OLD (f) << 32);
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_clear_flush;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
@@ -724,7 +735,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
           {
-            f->a[1] |= TTU_ABORT;
+            f->l.a[1] |= TTU_ABORT;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock;
             return;
@@ -734,8 +745,8 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         e[index] = 0;
         st->tables[table].used--;
         fl_oracle_pte_written (sim, table);
-        f->a[1] = (f->a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
-        fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0, 0, 0, 0);
+        f->l.a[1] = (f->l.a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
+        fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0);
         fl_ev (sim, FL_EV_PTE, table, index);
         return;
       }
@@ -746,9 +757,9 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         gboolean anon = fl_writer_is_anon (st, old);
         guint64 entry;
         if (migrate)
-          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | ((f->a[1] >> 8) & FL_PTE_WRITE));
+          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | ((f->l.a[1] >> 8) & FL_PTE_WRITE));
         else if (anon)
-          entry = FL_PTE_MAKE (1 + (guint32) ((f->a[0] / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
+          entry = FL_PTE_MAKE (1 + (guint32) ((f->l.a[0] / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
         else
           entry = 0;                               /* a file page is simply unmapped */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
@@ -765,7 +776,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             /* the mapping's reference is now the migration's; waiters sleep on the page lock */
             pg->ext_refs++;
             pg->flags |= FL_PAGE_LOCKED;
-            f->a[1] |= TTU_MIGREF;
+            f->l.a[1] |= TTU_MIGREF;
           }
         else if (--pg->count == 0)
           fl_gather_page (sim, cpu, old);          /* page_cache_release; written out, freed */
@@ -775,7 +786,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_unlock:
       fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE (f)));
-      f->pc = migrate && !(f->a[1] & TTU_ABORT) ? FL_LOC_TRY_TO_UNMAP_ONE_copy
+      f->pc = migrate && !(f->l.a[1] & TTU_ABORT) ? FL_LOC_TRY_TO_UNMAP_ONE_copy
                                                 : FL_LOC_TRY_TO_UNMAP_ONE_release;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_copy:
@@ -783,7 +794,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         fl_ev (sim, FL_EV_STORE, TTU_NEW (f), TTU_OLD (f));
       else
         {
-          f->a[1] |= TTU_MOVE_FAILED;              /* -EAGAIN: the old page goes back */
+          f->l.a[1] |= TTU_MOVE_FAILED;              /* -EAGAIN: the old page goes back */
           fl_ev (sim, FL_EV_CHECK, TTU_OLD (f), 0);
         }
       f->pc = FL_LOC_TRY_TO_UNMAP_ONE_lock_new;
@@ -791,14 +802,14 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_TRY_TO_UNMAP_ONE_lock_new:
       {
         /* remove_migration_pte: walk to the entry again (munmap may have zapped it) */
-        guint32 table = pte_table_of (sim, cpu, f->a[0]);
+        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, 0, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->a[3] = TTU_NEW (f) | ((guint64) table << 32);
+        f->l.a[3] = TTU_NEW (f) | ((guint64) table << 32);
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_set_new;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
@@ -815,7 +826,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
             return;
           }
-        guint32 page = (f->a[1] & TTU_MOVE_FAILED) ? old : TTU_NEW (f);
+        guint32 page = (f->l.a[1] & TTU_MOVE_FAILED) ? old : TTU_NEW (f);
         /* mk_pte, pte_mkold; writable again only if the entry was a write one */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
@@ -824,11 +835,11 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         if (page == old)
           {
             st->pages[old].ext_refs--;             /* the migration's reference maps it again */
-            f->a[1] &= ~TTU_MIGREF;
+            f->l.a[1] &= ~TTU_MIGREF;
           }
         fl_writer_rss_add (sim, cpu, fl_writer_is_anon (st, page) ? 1 : 0,
                            fl_writer_is_anon (st, page) ? 0 : 1);
-        f->a[1] |= TTU_INSTALLED;
+        f->l.a[1] |= TTU_INSTALLED;
         fl_ev (sim, FL_EV_PTE, table, index);
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
         return;
@@ -843,7 +854,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         if (migrate)
           {
             guint32 old = TTU_OLD (f), new = TTU_NEW (f);
-            if (f->a[1] & TTU_MIGREF)
+            if (f->l.a[1] & TTU_MIGREF)
               {
                 /* unlock_page wakes migration_entry_wait, then putback drops the old page */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
@@ -852,20 +863,20 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
                 if (--st->pages[old].count == 0)
                   fl_gather_page (sim, cpu, old);
               }
-            else if (f->a[1] & TTU_INSTALLED)
+            else if (f->l.a[1] & TTU_INSTALLED)
               {
                 /* the old page went back in place: only the waiters to wake */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
                 woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
               }
             /* a new page that was not mapped loses its allocation reference */
-            if (!(f->a[1] & TTU_INSTALLED) || (f->a[1] & TTU_MOVE_FAILED))
+            if (!(f->l.a[1] & TTU_INSTALLED) || (f->l.a[1] & TTU_MOVE_FAILED))
               if (--st->pages[new].count == 0)
                 fl_gather_page (sim, cpu, new);
           }
         if (st->cpus[cpu].gather_count)
           {
-            fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_NONE, 0, 0, 0, 0);
+            fl_call (sim, cpu, FL_FN_FREE_PAGES, FL_LOC_NONE, 0);
             return;
           }
         if (migrate)
