@@ -99,4 +99,4 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_anon_vma_step_fn = step_anon_vma_prepare;
+const FlStepFn fl_step_anon_vma_prepare = step_anon_vma_prepare;

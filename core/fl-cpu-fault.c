@@ -30,17 +30,7 @@ fl_state_table_live (const FlState *st, guint32 id)
 static gboolean
 is_fault_fn (guint fn)
 {
-  switch (fn)
-    {
-    case FL_FN_DO_PAGE_FAULT: case FL_FN_HANDLE_SPECULATIVE_FAULT: case FL_FN_PTE_MAP_LOCK:
-    case FL_FN_HANDLE_MM_FAULT: case FL_FN_PGTABLE_ALLOC: case FL_FN_HANDLE_PTE_FAULT:
-    case FL_FN_DO_ANONYMOUS_PAGE: case FL_FN_DO_FAULT: case FL_FN_DO_WP_PAGE:
-    case FL_FN_DO_SWAP_PAGE: case FL_FN_FIND_VMA: case FL_FN_FIND_VMA_SPECULATIVE:
-    case FL_FN_VMA_PUT:
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  return (fl_fn_kinds (fn) & FL_FN_KIND_FAULT) != 0;
 }
 
 /* The VMA a fault frame holds (a reference), 0 for the functions that hold none. */
@@ -122,8 +112,7 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
     {
       const FlFrame *f = &c->frames[i];
       /* Kamezawa's fault is speculative from its lookup to its vma_put */
-      if (f->fn == FL_FN_HANDLE_SPECULATIVE_FAULT || f->fn == FL_FN_FIND_VMA_SPECULATIVE
-          || f->fn == FL_FN_VMA_PUT
+      if ((fl_fn_kinds (f->fn) & FL_FN_KIND_SPECULATIVE)
           || (f->fn == FL_FN_DO_PAGE_FAULT && f->l.do_page_fault.by_reference))
         out->speculative = TRUE;
       if (f->fn == FL_FN_FIND_VMA_SPECULATIVE && i + 1 == depth

@@ -357,6 +357,7 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_fault_step_fns[] = {
-  step_do_page_fault, step_find_vma, step_handle_mm_fault, step_pgtable_alloc,
-};
+const FlStepFn fl_step_do_page_fault = step_do_page_fault;
+const FlStepFn fl_step_find_vma = step_find_vma;
+const FlStepFn fl_step_handle_mm_fault = step_handle_mm_fault;
+const FlStepFn fl_step_pgtable_alloc = step_pgtable_alloc;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const fn_names[FL_FN_N] = {
-#define FL_FN(id, name, file) name,
+#define FL_FN(id, name, file, kinds, step) name,
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
 #undef FL_FN
@@ -12,7 +12,15 @@ static const char *const fn_names[FL_FN_N] = {
 };
 
 static const char *const fn_files[FL_FN_N] = {
-#define FL_FN(id, name, file) file,
+#define FL_FN(id, name, file, kinds, step) file,
+#define FL_LOC(fn, tag)
+#include "fl-locs.def"
+#undef FL_FN
+#undef FL_LOC
+};
+
+static const guint8 fn_kinds[FL_FN_N] = {
+#define FL_FN(id, name, file, kinds, step) kinds,
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
 #undef FL_FN
@@ -21,7 +29,7 @@ static const char *const fn_files[FL_FN_N] = {
 
 /* The X-macro's ID itself, "DO_PAGE_FAULT": unique where listing names are not. */
 static const char *const fn_ids[FL_FN_N] = {
-#define FL_FN(id, name, file) #id,
+#define FL_FN(id, name, file, kinds, step) #id,
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
 #undef FL_FN
@@ -30,7 +38,7 @@ static const char *const fn_ids[FL_FN_N] = {
 
 static const guint8 loc_fns[FL_LOC_N] = {
   0,
-#define FL_FN(id, name, file)
+#define FL_FN(id, name, file, kinds, step)
 #define FL_LOC(fn, tag) FL_FN_##fn,
 #include "fl-locs.def"
 #undef FL_FN
@@ -39,7 +47,7 @@ static const guint8 loc_fns[FL_LOC_N] = {
 
 static const char *const loc_tags[FL_LOC_N] = {
   "",
-#define FL_FN(id, name, file)
+#define FL_FN(id, name, file, kinds, step)
 #define FL_LOC(fn, tag) #tag,
 #include "fl-locs.def"
 #undef FL_FN
@@ -64,6 +72,13 @@ const char *
 fl_fn_file (FlFn fn)
 {
   return fn < FL_FN_N ? fn_files[fn] : "?";
+}
+
+/* FL_FN_KIND_* of @fn, from its row in fl-locs.def; 0 for an id out of range. */
+guint
+fl_fn_kinds (FlFn fn)
+{
+  return fn < FL_FN_N ? fn_kinds[fn] : 0;
 }
 
 /* Several functions share a listing name with another variant (the generic and the xadd

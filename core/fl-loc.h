@@ -6,8 +6,16 @@ G_BEGIN_DECLS
 
 /* Modeled functions and listing locations, generated from fl-locs.def. */
 
+/* What a modeled function is part of, as the views and the oracle ask (fl_fn_kinds). */
+enum {
+  FL_FN_KIND_FAULT       = 1 << 0,  /* a page fault, from its entry to the PTE it installs */
+  FL_FN_KIND_SPECULATIVE = 1 << 1,  /* the fault's path without mmap_sem (v2's or Kamezawa's) */
+  FL_FN_KIND_WRITER      = 1 << 2,  /* an operation that changes the address space (syscall) */
+  FL_FN_KIND_IPI         = 1 << 3,  /* an interrupt handler */
+};
+
 typedef enum {
-#define FL_FN(id, name, file) FL_FN_##id,
+#define FL_FN(id, name, file, kinds, step) FL_FN_##id,
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
 #undef FL_FN
@@ -17,7 +25,7 @@ typedef enum {
 
 typedef enum {
   FL_LOC_NONE,
-#define FL_FN(id, name, file)
+#define FL_FN(id, name, file, kinds, step)
 #define FL_LOC(fn, tag) FL_LOC_##fn##_##tag,
 #include "fl-locs.def"
 #undef FL_FN
@@ -28,6 +36,7 @@ typedef enum {
 const char *fl_fn_name      (FlFn fn);
 const char *fl_fn_id        (FlFn fn);
 const char *fl_fn_file      (FlFn fn);
+guint       fl_fn_kinds     (FlFn fn);
 FlFn        fl_fn_lookup    (const char *name);
 FlFn        fl_loc_fn       (FlLoc loc);
 const char *fl_loc_tag      (FlLoc loc);

@@ -105,7 +105,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_memcg_step_fn = step_charge;
+const FlStepFn fl_step_mem_cgroup_charge = step_charge;
 
 /* mem_cgroup_uncharge_page, from page_remove_rmap when the page's last mapping goes, inside
  * the zap's step: lock_page_cgroup, the statistics, PCG_USED cleared, css_put; the

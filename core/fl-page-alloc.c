@@ -225,7 +225,9 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_page_step_fns[] = { step_alloc, step_free, step_lru_add };
+const FlStepFn fl_step_alloc_page = step_alloc;
+const FlStepFn fl_step_free_pages = step_free;
+const FlStepFn fl_step_lru_cache_add = step_lru_add;
 
 /* Put a page whose last reference went away on the CPU's mmu_gather list. */
 void

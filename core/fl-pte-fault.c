@@ -610,7 +610,8 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_pte_step_fns[] = {
-  step_handle_pte_fault, step_do_anonymous_page, step_do_fault, step_do_wp_page,
-  step_do_swap_page,
-};
+const FlStepFn fl_step_handle_pte_fault = step_handle_pte_fault;
+const FlStepFn fl_step_do_anonymous_page = step_do_anonymous_page;
+const FlStepFn fl_step_do_fault = step_do_fault;
+const FlStepFn fl_step_do_wp_page = step_do_wp_page;
+const FlStepFn fl_step_do_swap_page = step_do_swap_page;

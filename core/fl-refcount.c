@@ -350,6 +350,6 @@ step_invalidate_vma (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_refcount_step_fns[] = {
-  step_find_vma_speculative, step_vma_put, step_invalidate_vma,
-};
+const FlStepFn fl_step_find_vma_speculative = step_find_vma_speculative;
+const FlStepFn fl_step_vma_put = step_vma_put;
+const FlStepFn fl_step_invalidate_vma = step_invalidate_vma;

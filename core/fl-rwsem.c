@@ -303,10 +303,13 @@ step_xadd_up (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_rwsem_step_fns[] = {
-  step_generic_trylock, step_generic_down, step_generic_up,
-  step_xadd_trylock, step_xadd_down, step_xadd_up,
-};
+/* the write variants run the read variants' steps (fl-locs.def names these for both) */
+const FlStepFn fl_step_generic_down_read_trylock = step_generic_trylock;
+const FlStepFn fl_step_generic_down = step_generic_down;
+const FlStepFn fl_step_generic_up = step_generic_up;
+const FlStepFn fl_step_xadd_down_read_trylock = step_xadd_trylock;
+const FlStepFn fl_step_xadd_down = step_xadd_down;
+const FlStepFn fl_step_xadd_up = step_xadd_up;
 
 /* Which function models down_read_trylock, down_read, up_read, down_write, up_write. */
 FlFn

@@ -210,22 +210,19 @@ activity_of (const FlState *st, const FlCpu *cpu)
     return FL_ACT_IRQS_OFF;
   gboolean fault = FALSE;
   for (guint i = 0; i < cpu->depth; i++)
-    switch (cpu->frames[i].fn)
-      {
-      case FL_FN_HANDLE_SPECULATIVE_FAULT: case FL_FN_FIND_VMA_SPECULATIVE: case FL_FN_VMA_PUT:
+    {
+      const FlFrame *f = &cpu->frames[i];
+      guint kinds = fl_fn_kinds (f->fn);
+      /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
+      if ((kinds & FL_FN_KIND_SPECULATIVE)
+          || (f->fn == FL_FN_DO_PAGE_FAULT && f->l.do_page_fault.by_reference))
         return FL_ACT_SPEC_FAULT;
-      case FL_FN_DO_PAGE_FAULT:
-        /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
-        if (cpu->frames[i].l.do_page_fault.by_reference)
-          return FL_ACT_SPEC_FAULT;
-        fault = TRUE;
-        break;
-      case FL_FN_FLUSH_TLB_FUNC: return FL_ACT_IPI;
-      case FL_FN_MMAP_REGION: case FL_FN_DO_MUNMAP: case FL_FN_MPROTECT_FIXUP:
-      case FL_FN_MADVISE_DONTNEED: case FL_FN_COPY_PTE_RANGE: case FL_FN_TRY_TO_UNMAP_ONE:
+      if (kinds & FL_FN_KIND_IPI)
+        return FL_ACT_IPI;
+      if (kinds & FL_FN_KIND_WRITER)
         return FL_ACT_SYSCALL;
-      default: break;
-      }
+      fault |= f->fn == FL_FN_DO_PAGE_FAULT;
+    }
   if (fault)
     return FL_ACT_LOCKED_FAULT;
   if (cpu->rcu_nesting)

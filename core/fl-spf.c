@@ -333,4 +333,5 @@ step_pte_map_lock (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_spf_step_fns[] = { step_hsf, step_pte_map_lock };
+const FlStepFn fl_step_handle_speculative_fault = step_hsf;
+const FlStepFn fl_step_pte_map_lock = step_pte_map_lock;

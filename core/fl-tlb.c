@@ -131,4 +131,4 @@ step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_tlb_step_fn = step_flush_tlb_others;
+const FlStepFn fl_step_flush_tlb_others = step_flush_tlb_others;

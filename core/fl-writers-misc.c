@@ -888,16 +888,14 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     }
 }
 
-const FlStepFn fl_writer_step_fns[] = {
-  step_mmap_region,
-  fl_writer_step_do_munmap,
-  fl_writer_step_vma_adjust,
-  fl_writer_step_zap_pte_range,
-  step_mprotect_fixup,
-  step_change_pte_range,
-  fl_writer_step_madvise_dontneed,
-  step_copy_pte_range,
-  fl_writer_step_try_to_unmap_one,
-  fl_writer_step_vma_merge,
-  fl_writer_step_vma_unlink,
-};
+const FlStepFn fl_step_mmap_region = step_mmap_region;
+const FlStepFn fl_step_do_munmap = fl_writer_step_do_munmap;
+const FlStepFn fl_step_vma_adjust = fl_writer_step_vma_adjust;
+const FlStepFn fl_step_zap_pte_range = fl_writer_step_zap_pte_range;
+const FlStepFn fl_step_mprotect_fixup = step_mprotect_fixup;
+const FlStepFn fl_step_change_pte_range = step_change_pte_range;
+const FlStepFn fl_step_madvise_dontneed = fl_writer_step_madvise_dontneed;
+const FlStepFn fl_step_copy_pte_range = step_copy_pte_range;
+const FlStepFn fl_step_try_to_unmap_one = fl_writer_step_try_to_unmap_one;
+const FlStepFn fl_step_vma_merge = fl_writer_step_vma_merge;
+const FlStepFn fl_step_vma_unlink = fl_writer_step_vma_unlink;

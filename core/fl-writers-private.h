@@ -92,7 +92,8 @@ void     fl_writer_release_sem_word (FlSim *sim, guint cpu, guint64 *flags, FlRw
 void     fl_writer_call_vma_adjust (FlSim *sim, guint cpu, FlLoc resume_at, guint32 vma,
                                     guint32 insert, guint64 start, guint64 end);
 
-/* The step functions, in the order of fl_writer_step_fns. */
+/* The step functions of the writers in fl-writers-unmap.c and fl-writers-merge.c (fl-locs.def
+ * names them, through the fl_step_* of fl-writers-misc.c). */
 void fl_writer_step_do_munmap        (FlSim *sim, guint cpu, FlFrame *f);
 void fl_writer_step_vma_adjust       (FlSim *sim, guint cpu, FlFrame *f);
 void fl_writer_step_vma_merge        (FlSim *sim, guint cpu, FlFrame *f);
