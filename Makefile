@@ -158,14 +158,17 @@ fuzz: build
 	    $(FUZZ)/corpus/$$t tests/fuzz/regressions/$$t $$seeds || status=1; \
 	done; exit $$status
 
+# The core's folders (core/meson.build), for lint.
+CORE_AREAS := sim scenario store explore bench
+
 # lint: cppcheck and clang-tidy on core/, with the configuration in the tree (.clang-tidy,
 # build-aux/cppcheck-suppressions); any finding fails. clang-tidy reads the compile commands of
 # $(BUILD), which the build also gives the generated resource header.
 lint: build
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 	  --std=c11 --library=gtk --library=build-aux/cppcheck-glib.cfg --inline-suppr --suppressions-list=build-aux/cppcheck-suppressions \
-	  -I core core/*.c
-	clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' core/*.c
+	  $(CORE_AREAS:%=-I core/%) $(CORE_AREAS:%=core/%/*.c)
+	clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' $(CORE_AREAS:%=core/%/*.c)
 
 clean:
 	rm -rf $(BUILD) $(RELEASE) build-asan $(FUZZ) $(OUT)

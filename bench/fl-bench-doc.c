@@ -62,7 +62,7 @@ fl_bench_write_doc (FlBench *bench, const char *path, GError **error)
     "which `make bench` runs in the release build (`build-release/`); the numbers are from\n"
     "one run on the machine below.\n\n"
     "Method: wall-clock time on `CLOCK_MONOTONIC`; a warm-up before anything is timed; every\n"
-    "simulation is multi-fault from `core/fl-workload.c` with fixed seeds, so every run\n"
+    "simulation is multi-fault from `core/bench/fl-workload.c` with fixed seeds, so every run\n"
     "simulates exactly the same steps and only the time it takes varies.");
   if (bench->window)
     g_string_append (doc,

@@ -7,7 +7,7 @@
 
 /**
  * fl_bench_workload:
- * Kamezawa's multi-fault as core/fl-workload.c builds it, in its baseline design (locked
+ * Kamezawa's multi-fault as core/bench/fl-workload.c builds it, in its baseline design (locked
  * faults, generic rwsem): the configuration the 2010 table starts from.
  */
 FlSim *

@@ -1,4 +1,4 @@
-/* The explore dialog (win.explore, Ctrl+Shift+X): the race explorer of core/fl-explore.c on
+/* The explore dialog (win.explore, Ctrl+Shift+X): the race explorer of core/explore/fl-explore.c on
  * the window's scenario and switches, in a worker thread, with a progress bar and Cancel;
  * then the verdict and each kind of finding with its shortest schedule, which Open loads into
  * the window at the step that found it, and Keep in Store records (as `explore --record`).

@@ -1,5 +1,5 @@
 /* fl-cli-explore.c — `explore`: every interleaving of a scenario within a preemption bound,
- * a verdict, and the shortest schedule of each kind of finding (core/fl-explore.c). */
+ * a verdict, and the shortest schedule of each kind of finding (core/explore/fl-explore.c). */
 #include "fl-cli.h"
 #include "fl-cli-explore.h"
 #include "fl-cli-json.h"

@@ -1,5 +1,5 @@
 /* test-arbitration.c — a line held on one socket serves that socket's requests before one
- * still crossing from the other (core/fl-coherence.c, docs/model.md "The arbitration"). */
+ * still crossing from the other (core/sim/fl-coherence.c, docs/model.md "The arbitration"). */
 #include <glib.h>
 
 #include "fl-config.h"

@@ -268,7 +268,7 @@ test_no_orphan_listings (void)
           known = strcmp (file, *name) == 0;
         }
       if (!known)
-        g_test_message ("%s%s matches no FL_FN in core/fl-locs.def", LISTING_FOLDER, *name);
+        g_test_message ("%s%s matches no FL_FN in core/sim/fl-locs.def", LISTING_FOLDER, *name);
       g_assert_true (known);
     }
 }

@@ -2,7 +2,7 @@
 
 /* Where each design's CPU time goes, as the benchmark window shows it beside its chart: per
  * design, the modeled functions and the cache lines that took the largest shares of every
- * CPU's cycles (core/fl-profile.h) — the view that made Linus look at the rwsem. Pure Cairo
+ * CPU's cycles (core/bench/fl-profile.h) — the view that made Linus look at the rwsem. Pure Cairo
  * and Pango like every painter. */
 
 #include <cairo.h>

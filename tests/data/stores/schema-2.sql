@@ -1,5 +1,5 @@
 -- A store as a Faultline of schema version 2 (before explorations, session 10) wrote it:
--- its migrations 0 and 1 of core/fl-store-schema.c, one scenario. Frozen: never regenerate.
+-- its migrations 0 and 1 of core/store/fl-store-schema.c, one scenario. Frozen: never regenerate.
 BEGIN TRANSACTION;
 CREATE TABLE bench (  id             INTEGER PRIMARY KEY,  workload       TEXT NOT NULL,  config         TEXT NOT NULL,  cpus           INTEGER NOT NULL,  faults         INTEGER NOT NULL,  cycles         INTEGER NOT NULL,  faults_per_sec REAL NOT NULL,  ratio          REAL NOT NULL,  created        INTEGER NOT NULL);
 CREATE TABLE bookmark (  id       INTEGER PRIMARY KEY,  run_id   INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,  step     INTEGER NOT NULL,  title    TEXT NOT NULL,  note     TEXT NOT NULL DEFAULT '',  created  INTEGER NOT NULL, updated INTEGER NOT NULL DEFAULT 0);

@@ -1,0 +1,116 @@
+/* fl-cpu.c — frames, parking and waking, IRQ state: how a CPU runs its stack of step machines. */
+#include "fl-sim-internal.h"
+
+#include <string.h>
+
+/**
+ * fl_call:
+ * @sim: the simulation
+ * @cpu: the calling CPU
+ * @fn: the function to enter
+ * @resume_at: where the caller continues when @fn returns (its `ret` holds the value)
+ * @subject: what the call's event names (its first argument: the address, the VMA, ...)
+ *
+ * Pushes a frame for @fn, its locals zero; the caller fills in the arguments (the member of
+ * the frame's `l` named after @fn). Its first line runs on the next step.
+ *
+ * Returns: the new frame
+ */
+FlFrame *
+fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  g_assert (c->depth < FL_MAX_DEPTH);
+  if (c->depth > 0)
+    c->frames[c->depth - 1].pc = resume_at;
+  FlFrame *f = &c->frames[c->depth++];
+  memset (f, 0, sizeof *f);
+  f->fn = fn;
+  f->pc = fl_loc_first (fl_fn_steps_of (fn));
+  fl_ev (sim, FL_EV_CALL, subject, fn);
+  return f;
+}
+
+/* The old way, while the callers move to fl_call: four arguments as the first words. */
+FlFrame *
+fl_call_words (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
+               guint64 a0, guint64 a1, guint64 a2, guint64 a3)
+{
+  FlFrame *f = fl_call (sim, cpu, fn, resume_at, (guint32) a0);
+  f->l.a[0] = a0;
+  f->l.a[1] = a1;
+  f->l.a[2] = a2;
+  f->l.a[3] = a3;
+  return f;
+}
+
+FlFrame *
+fl_caller (FlSim *sim, guint cpu)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  return c->depth >= 2 ? &c->frames[c->depth - 2] : NULL;
+}
+
+/* Leave the function on top; the caller finds `value` in its frame's `ret`. */
+void
+fl_return (FlSim *sim, guint cpu, guint32 value)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  g_assert (c->depth > 0);
+  c->depth--;
+  /* a caller that tail-called (resume point NONE) returns the same value at once */
+  while (c->depth > 0 && c->frames[c->depth - 1].pc == FL_LOC_NONE)
+    c->depth--;
+  if (c->depth > 0)
+    c->frames[c->depth - 1].ret = value;
+  else
+    fl_oracle_op_done (sim, cpu);
+}
+
+/* The explorer's note of a read of one group of every CPU's fields. */
+void
+fl_note_all_cpus (FlSim *sim, FlKeyKind group)
+{
+  if (G_LIKELY (sim->footprint == NULL))
+    return;
+  for (guint c = 0; c < sim->st.sizes.ncpus; c++)
+    fl_footprint_add (sim->footprint, FL_KEY (group, c), FALSE);
+}
+
+void
+fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
+{
+  /* parking asks who waits for whom (the deadlock check): every CPU's waits and IRQs */
+  fl_note_all_cpus (sim, FL_KEY_CPU_SCHED);
+  fl_note_all_cpus (sim, FL_KEY_CPU_TLB);
+  fl_note_all_cpus (sim, FL_KEY_CPU_WRITER);
+  FlCpu *c = &sim->st.cpus[cpu];
+  fl_cpu_set_status (&sim->st, cpu, status);
+  c->wait_obj = wait_obj;
+  c->wait_since = c->clock;
+  fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
+  fl_oracle_deadlock (sim, cpu);
+}
+
+void
+fl_wake (FlSim *sim, guint cpu, guint64 at)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  if (c->status == FL_CPU_STUCK || c->status == FL_CPU_DONE)
+    return;
+  fl_cpu_set_status (&sim->st, cpu, FL_CPU_RUNNING);
+  c->clock = MAX (c->clock, at);
+}
+
+void
+fl_irqs_off (FlSim *sim, guint cpu)
+{
+  sim->st.cpus[cpu].irqs_off = TRUE;
+}
+
+/* A TLB-flush IPI that arrived while IRQs were off is taken as the CPU's next step. */
+void
+fl_irqs_on (FlSim *sim, guint cpu)
+{
+  sim->st.cpus[cpu].irqs_off = FALSE;
+}
