@@ -43,7 +43,10 @@ check_tree (FlSim *sim, guint cpu)
   FlState *st = &sim->st;
   note_vmas_read (sim);
   FlRbAccess acc = fl_vma_rb_access (st);
-  g_autoptr (GString) why = g_string_new (NULL);
+  /* the simulation's own buffer: the check runs after most steps, and an allocation each
+   * time was most of a long run's time under the sanitizers */
+  GString *why = sim->tree_why;
+  g_string_truncate (why, 0);
   gboolean ok = rebalancing (st)
                 ? fl_rb_validate_shape (&acc, st->g->mm.root, st->sizes.nvmas - 1, why)
                 : fl_rb_validate (&acc, st->g->mm.root, st->sizes.nvmas - 1, why);

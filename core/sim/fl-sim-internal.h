@@ -34,6 +34,7 @@ struct _FlSim {
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
   GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
   GArray       *file_puts;      /* who put which file in remove_vma, likewise */
+  GString      *tree_why;       /* what the oracle's tree check found wrong (fl-oracle.c) */
   struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
   struct _FlOracleWalk *walks;   /* the misses of lookups without mmap_sem (fl-oracle-walk.c) */
   guint64       hash;           /* of events[0 .. events->len) */

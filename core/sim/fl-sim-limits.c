@@ -34,6 +34,12 @@ fl_sim_room_for_step (FlSim *sim)
 {
   const FlState *st = &sim->st;
   const FlGlobals *g = st->g;
+  /* every step asks: the answer is almost always yes, so nothing is allocated (nor freed)
+   * unless it is no */
+  if (G_LIKELY (g->step < G_MAXUINT32 && g->vmas_used < FL_MAX_VMAS
+                && g->tables_used < FL_MAX_TABLES && g->files_used < FL_MAX_FILES - 1
+                && fl_zone_room (st) >= PAGES_PER_STEP))
+    return TRUE;
   g_autofree char *why = NULL;
   if (g->step >= G_MAXUINT32)
     why = g_strdup_printf ("(the limit: a run has at most %u steps)", G_MAXUINT32);

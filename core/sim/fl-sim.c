@@ -140,6 +140,7 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
   sim->step_starts = g_array_new (FALSE, FALSE, sizeof (FlStepStart));
   fl_cause_init (sim);
   fl_walk_init (sim);
+  sim->tree_why = g_string_new (NULL);
   sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
   sim->hash = 0x84222325cbf29ce4ull;
 
@@ -175,6 +176,7 @@ fl_sim_free (FlSim *sim)
   g_array_unref (sim->unreached);
   g_array_unref (sim->step_starts);
   fl_cause_clear (sim);
+  g_string_free (sim->tree_why, TRUE);
   fl_walk_clear (sim);
   fl_oracle_mappings_clear (sim);
   fl_state_clear (&sim->st);
