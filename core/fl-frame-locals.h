@@ -185,4 +185,19 @@ typedef struct {
   guint8  released;         /* mmap_sem released (fl_writer_release_sem) */
 } FlLocalsCopyPteRange;
 
+/* try_to_unmap_one for the page mapped at addr: reclaim (migrate 0) or migration. */
+typedef struct {
+  guint64 addr;
+  guint8  migrate;          /* argument: 1 migrates the page, 0 reclaims it */
+  guint8  abort;            /* the PTE no longer maps the page */
+  guint8  migref;           /* migration holds the old page's mapping reference */
+  guint8  move_failed;      /* extra references: the old page goes back */
+  guint8  installed;        /* remove_migration_pte put a page in */
+  guint8  write;            /* the PTE cleared was writable (so is the migration entry) */
+  guint32 table;            /* the PTE table (an id), as page_check_address found it */
+  guint32 page;             /* the page mapped there */
+  guint32 new_page;         /* migration: the copy */
+  guint32 new_table;        /* the table remove_migration_pte found again (an id) */
+} FlLocalsTryToUnmapOne;
+
 G_END_DECLS

@@ -108,6 +108,7 @@ typedef struct {
     FlLocalsVmaMerge           vma_merge;
     FlLocalsPteRange           pte_range;  /* zap_pte_range, change_pte_range */
     FlLocalsCopyPteRange       copy_pte_range;
+    FlLocalsTryToUnmapOne      try_to_unmap_one;
   } l;
 } FlFrame;
 

@@ -159,10 +159,13 @@ fl_user_step (FlSim *sim, guint c)
       }
       break;
     case FL_OP_SWAP_OUT:
-      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 0, 0, 0);
-      break;
     case FL_OP_MIGRATE:
-      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 1, 0, 0);
+      {
+        FlLocalsTryToUnmapOne *unmap = &fl_call (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE,
+                                                 (guint32) addr)->l.try_to_unmap_one;
+        unmap->addr = addr;
+        unmap->migrate = op->kind == FL_OP_MIGRATE;
+      }
       break;
     default:
       g_assert_not_reached ();

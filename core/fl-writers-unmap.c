@@ -607,17 +607,6 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
 
 /* ---- reclaim and migration ----------------------------------------------------------------- */
 
-#define TTU_MIGRATE      (G_GUINT64_CONSTANT (1) << 0)
-#define TTU_ABORT        (G_GUINT64_CONSTANT (1) << 1)   /* the PTE no longer maps the page */
-#define TTU_MIGREF       (G_GUINT64_CONSTANT (1) << 2)   /* migration holds the old page */
-#define TTU_MOVE_FAILED  (G_GUINT64_CONSTANT (1) << 3)   /* extra references: put it back */
-#define TTU_INSTALLED    (G_GUINT64_CONSTANT (1) << 4)   /* remove_migration_pte found it */
-
-#define TTU_TABLE(f)     ((guint32) (f)->l.a[2])
-#define TTU_OLD(f)       ((guint32) ((f)->l.a[2] >> 32))
-#define TTU_NEW(f)       ((guint32) (f)->l.a[3])
-#define TTU_TABLE2(f)    ((guint32) ((f)->l.a[3] >> 32))
-
 /* page_check_address: walk to the PTE table of addr; the quick look before taking the lock. */
 static guint32
 pte_table_of (FlSim *sim, guint cpu, guint64 addr)
@@ -669,24 +658,23 @@ move_to_new_page (FlSim *sim, guint cpu, guint32 old, guint32 new)
   return TRUE;
 }
 
-/* try_to_unmap_one for the page mapped at a0, from reclaim (a1 bit 0 clear: the PTE becomes
- * a swap entry, or none for a file page, and the page is freed) or migration (bit 0 set: a
- * migration entry, a copy, then remove_migration_ptes puts the copy in). a1 also holds the
- * TTU_* flags; a2 the PTE table (low 32 bits) and the page (high 32); a3 the new page and
- * the table found again by remove_migration_pte. ptep_clear_flush flushes the TLBs while the
+/* try_to_unmap_one for the page mapped at addr, from reclaim (the PTE becomes a swap entry,
+ * or none for a file page, and the page is freed) or migration (a migration entry, a copy,
+ * then remove_migration_ptes puts the copy in). ptep_clear_flush flushes the TLBs while the
  * PTE lock is held: a CPU spinning on that lock with IRQs off never acknowledges. */
 void
 fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  gboolean migrate = (f->l.a[1] & TTU_MIGRATE) != 0;
-  guint32 index = fl_walk_index (1, f->l.a[0]);
+  FlLocalsTryToUnmapOne *l = &f->l.try_to_unmap_one;
+  gboolean migrate = l->migrate;
+  guint32 index = fl_walk_index (1, l->addr);
   switch (f->pc)
     {
     case FL_LOC_TRY_TO_UNMAP_ONE_check_address:
       {
         /* which page is mapped there: reclaim and migration start from the page */
-        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
+        guint32 table = pte_table_of (sim, cpu, l->addr);
         guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
         st->cpus[cpu].writer = TRUE;
         if (table)
@@ -697,7 +685,8 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             fl_return (sim, cpu, 0);
             return;
           }
-        f->l.a[2] = table | ((guint64) FL_PTE_PAGE (pte) << 32);
+        l->table = table;
+        l->page = FL_PTE_PAGE (pte);
         fl_ev (sim, FL_EV_CHECK, table, 1);
         f->pc = migrate ? FL_LOC_TRY_TO_UNMAP_ONE_alloc : FL_LOC_TRY_TO_UNMAP_ONE_lock;
         return;
@@ -711,31 +700,31 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         guint32 table;
         guint64 pte;
         if (migrate)
-          f->l.a[3] = f->ret;
+          l->new_page = f->ret;
         /* page_check_address: walk again, look, then take the PTE lock */
-        table = pte_table_of (sim, cpu, f->l.a[0]);
+        table = pte_table_of (sim, cpu, l->addr);
         pte = table ? fl_table_entries (st, table)[index] : 0;
-        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != l->page)
           {
-            f->l.a[1] |= TTU_ABORT;
+            l->abort = 1;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->l.a[2] = table | ((guint64) TTU_OLD (f) << 32);
+        l->table = table;
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_clear_flush;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_clear_flush:
       {
-        guint32 table = TTU_TABLE (f);
+        guint32 table = l->table;
         guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
-        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != l->page)
           {
-            f->l.a[1] |= TTU_ABORT;
+            l->abort = 1;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock;
             return;
@@ -745,21 +734,21 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         e[index] = 0;
         st->tables[table].used--;
         fl_oracle_pte_written (sim, table);
-        f->l.a[1] = (f->l.a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
+        l->write = (pte & FL_PTE_WRITE) != 0;
         fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0);
         fl_ev (sim, FL_EV_PTE, table, index);
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_set_entry:
       {
-        guint32 table = TTU_TABLE (f), old = TTU_OLD (f);
+        guint32 table = l->table, old = l->page;
         FlPage *pg = &st->pages[old];
         gboolean anon = fl_writer_is_anon (st, old);
         guint64 entry;
         if (migrate)
-          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | ((f->l.a[1] >> 8) & FL_PTE_WRITE));
+          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | (l->write ? FL_PTE_WRITE : 0));
         else if (anon)
-          entry = FL_PTE_MAKE (1 + (guint32) ((f->l.a[0] / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
+          entry = FL_PTE_MAKE (1 + (guint32) ((l->addr / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
         else
           entry = 0;                               /* a file page is simply unmapped */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
@@ -776,7 +765,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             /* the mapping's reference is now the migration's; waiters sleep on the page lock */
             pg->ext_refs++;
             pg->flags |= FL_PAGE_LOCKED;
-            f->l.a[1] |= TTU_MIGREF;
+            l->migref = 1;
           }
         else if (--pg->count == 0)
           fl_gather_page (sim, cpu, old);          /* page_cache_release; written out, freed */
@@ -785,38 +774,38 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_unlock:
-      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE (f)));
-      f->pc = migrate && !(f->l.a[1] & TTU_ABORT) ? FL_LOC_TRY_TO_UNMAP_ONE_copy
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, l->table));
+      f->pc = migrate && !l->abort ? FL_LOC_TRY_TO_UNMAP_ONE_copy
                                                 : FL_LOC_TRY_TO_UNMAP_ONE_release;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_copy:
-      if (move_to_new_page (sim, cpu, TTU_OLD (f), TTU_NEW (f)))
-        fl_ev (sim, FL_EV_STORE, TTU_NEW (f), TTU_OLD (f));
+      if (move_to_new_page (sim, cpu, l->page, l->new_page))
+        fl_ev (sim, FL_EV_STORE, l->new_page, l->page);
       else
         {
-          f->l.a[1] |= TTU_MOVE_FAILED;              /* -EAGAIN: the old page goes back */
-          fl_ev (sim, FL_EV_CHECK, TTU_OLD (f), 0);
+          l->move_failed = 1;              /* -EAGAIN: the old page goes back */
+          fl_ev (sim, FL_EV_CHECK, l->page, 0);
         }
       f->pc = FL_LOC_TRY_TO_UNMAP_ONE_lock_new;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_lock_new:
       {
         /* remove_migration_pte: walk to the entry again (munmap may have zapped it) */
-        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
+        guint32 table = pte_table_of (sim, cpu, l->addr);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, 0, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->l.a[3] = TTU_NEW (f) | ((guint64) table << 32);
+        l->new_table = table;
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_set_new;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_set_new:
       {
-        guint32 table = TTU_TABLE2 (f), old = TTU_OLD (f);
+        guint32 table = l->new_table, old = l->page;
         guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_MIGRATION || FL_PTE_PAGE (pte) != old)
@@ -826,7 +815,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
             return;
           }
-        guint32 page = (f->l.a[1] & TTU_MOVE_FAILED) ? old : TTU_NEW (f);
+        guint32 page = l->move_failed ? old : l->new_page;
         /* mk_pte, pte_mkold; writable again only if the entry was a write one */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
@@ -835,17 +824,17 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         if (page == old)
           {
             st->pages[old].ext_refs--;             /* the migration's reference maps it again */
-            f->l.a[1] &= ~TTU_MIGREF;
+            l->migref = 0;
           }
         fl_writer_rss_add (sim, cpu, fl_writer_is_anon (st, page) ? 1 : 0,
                            fl_writer_is_anon (st, page) ? 0 : 1);
-        f->l.a[1] |= TTU_INSTALLED;
+        l->installed = 1;
         fl_ev (sim, FL_EV_PTE, table, index);
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_unlock_new:
-      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE2 (f)));
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, l->new_table));
       f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_release:
@@ -853,24 +842,24 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         guint woken = 0;
         if (migrate)
           {
-            guint32 old = TTU_OLD (f), new = TTU_NEW (f);
-            if (f->l.a[1] & TTU_MIGREF)
+            guint32 old = l->page, new = l->new_page;
+            if (l->migref)
               {
                 /* unlock_page wakes migration_entry_wait, then putback drops the old page */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
-                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+                woken = wake_migration_waiters (sim, cpu, l->table, index);
                 st->pages[old].ext_refs--;
                 if (--st->pages[old].count == 0)
                   fl_gather_page (sim, cpu, old);
               }
-            else if (f->l.a[1] & TTU_INSTALLED)
+            else if (l->installed)
               {
                 /* the old page went back in place: only the waiters to wake */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
-                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+                woken = wake_migration_waiters (sim, cpu, l->table, index);
               }
             /* a new page that was not mapped loses its allocation reference */
-            if (!(f->l.a[1] & TTU_INSTALLED) || (f->l.a[1] & TTU_MOVE_FAILED))
+            if (!l->installed || l->move_failed)
               if (--st->pages[new].count == 0)
                 fl_gather_page (sim, cpu, new);
           }
@@ -880,9 +869,9 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         if (migrate)
-          fl_ev (sim, FL_EV_WAKE, FL_MIGRATION_WAIT (TTU_TABLE (f), index), woken);
+          fl_ev (sim, FL_EV_WAKE, FL_MIGRATION_WAIT (l->table, index), woken);
         else
-          fl_ev (sim, FL_EV_RETURN, TTU_OLD (f), 0);
+          fl_ev (sim, FL_EV_RETURN, l->page, 0);
         fl_return (sim, cpu, 0);
         return;
       }
