@@ -31,19 +31,6 @@ fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
   return f;
 }
 
-/* The old way, while the callers move to fl_call: four arguments as the first words. */
-FlFrame *
-fl_call_words (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
-               guint64 a0, guint64 a1, guint64 a2, guint64 a3)
-{
-  FlFrame *f = fl_call (sim, cpu, fn, resume_at, (guint32) a0);
-  f->l.a[0] = a0;
-  f->l.a[1] = a1;
-  f->l.a[2] = a2;
-  f->l.a[3] = a3;
-  return f;
-}
-
 FlFrame *
 fl_caller (FlSim *sim, guint cpu)
 {

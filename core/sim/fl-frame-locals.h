@@ -113,6 +113,15 @@ typedef struct {
  * VMA ids fit 16 bits (the state has fewer than 65536 VMAs), which keeps the writers' many
  * names within a frame. */
 
+/* find_vma_prev's walk, a node per step (fl_writer_walk_prev). do_munmap's find_vma walks
+ * the same way, prev then being the best VMA so far. */
+typedef struct {
+  guint16 node;             /* to visit next */
+  guint16 prev;
+  guint8  started;
+  guint8  reserved;         /* explicit, so a state's hash never sees padding */
+} FlWalkPrev;
+
 /* find_vma_prepare's walk, a node per step (fl_writer_walk_prepare). */
 typedef struct {
   guint16 node;             /* to visit next */
@@ -171,18 +180,85 @@ typedef struct {
   guint8  prot_none;        /* ... or grant no access (PROT_NONE: the PTE keeps its page) */
 } FlLocalsPteRange;
 
+/* The range the writers below take: its start, and its length until the first step checks
+ * it and makes it the end. */
+#define FL_LOCALS_RANGE_ARG \
+  guint64 start;            \
+  union {                   \
+    guint64 len;            \
+    guint64 end;            \
+  }
+
 /* copy_pte_range over the parent's range (fork's write-protection). */
 typedef struct {
-  guint64 start;
-  union {
-    guint64 len;            /* the argument, until down_write */
-    guint64 end;            /* from then on */
-  };
+  FL_LOCALS_RANGE_ARG;
   guint64 cursor;           /* the next address to look at */
   guint16 vma;
   guint16 table;            /* the PTE table locked */
   guint8  started;          /* the VMA list walk begun */
   guint8  released;         /* mmap_sem released (fl_writer_release_sem) */
 } FlLocalsCopyPteRange;
+
+/* do_munmap (with sys_munmap's down_write and up_write). */
+typedef struct {
+  FL_LOCALS_RANGE_ARG;
+  guint16 prev;
+  guint16 vma;              /* the VMA at hand */
+  guint16 tail;             /* the last VMA detached */
+  guint16 head;             /* the first one detached, then remove_vma_list's next */
+  union {
+    FlWalkPrev walk;        /* find_vma_prev, then find_vma (prev: the best VMA so far) */
+    FlRbCursor cur;         /* then rb_erase's, zeroed after each VMA */
+    struct {
+      guint64 cursor;       /* then unmap_vmas' and free_pgtables' address */
+      guint8  level;        /* free_pgtables': the level of the tables it unhooks */
+    };
+  };
+  guint8  detaching;        /* the detach loop begun */
+  guint8  need_flush;       /* the mmu_gather's: something was cleared or unhooked */
+} FlLocalsDoMunmap;
+
+/* sys_mprotect with mprotect_fixup for each VMA of the range. */
+typedef struct {
+  FL_LOCALS_RANGE_ARG;
+  guint16 vm_flags;         /* argument: the requested protection; down_write keeps its RWX */
+  guint16 vma;              /* the VMA at hand */
+  guint16 prev;
+  guint8  error;            /* -ENOMEM (a hole): return it once mmap_sem is released */
+  guint8  released;         /* ... which it is */
+  union {
+    FlWalkPrev walk;        /* find_vma_prev */
+    guint64 cursor;         /* then change_protection's address */
+  };
+  guint64 lo, hi;           /* this VMA's part of the range: [nstart, tmp) */
+} FlLocalsMprotectFixup;
+
+/* sys_madvise(MADV_DONTNEED): zap_page_range on each VMA of the range. */
+typedef struct {
+  FL_LOCALS_RANGE_ARG;
+  union {
+    FlWalkPrev walk;        /* find_vma_prev */
+    guint64 cursor;         /* then the zap's address */
+  };
+  guint16 vma;              /* the VMA at hand */
+  guint8  error;            /* -ENOMEM (a hole): return it once mmap_sem is released */
+  guint8  released;         /* ... which it is */
+  guint8  need_flush;       /* the mmu_gather's: something of this VMA was cleared */
+} FlLocalsMadviseDontneed;
+
+/* try_to_unmap_one for the page mapped at addr: reclaim (migrate 0) or migration. */
+typedef struct {
+  guint64 addr;
+  guint8  migrate;          /* argument: 1 migrates the page, 0 reclaims it */
+  guint8  abort;            /* the PTE no longer maps the page */
+  guint8  migref;           /* migration holds the old page's mapping reference */
+  guint8  move_failed;      /* extra references: the old page goes back */
+  guint8  installed;        /* remove_migration_pte put a page in */
+  guint8  write;            /* the PTE cleared was writable (so is the migration entry) */
+  guint32 table;            /* the PTE table (an id), as page_check_address found it */
+  guint32 page;             /* the page mapped there */
+  guint32 new_page;         /* migration: the copy */
+  guint32 new_table;        /* the table remove_migration_pte found again (an id) */
+} FlLocalsTryToUnmapOne;
 
 G_END_DECLS

@@ -69,8 +69,6 @@ FlFn     fl_fn_steps_of(FlFn fn);   /* the function whose step locations a varia
 
 /* frames */
 FlFrame *fl_call     (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject);
-FlFrame *fl_call_words (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at,
-                        guint64 a0, guint64 a1, guint64 a2, guint64 a3);
 void     fl_return   (FlSim *sim, guint cpu, guint32 value);
 FlFrame *fl_caller   (FlSim *sim, guint cpu);
 

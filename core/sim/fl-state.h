@@ -88,7 +88,6 @@ typedef struct {
   guint16 pc;               /* FlLoc to resume at */
   guint32 ret;              /* what the last callee returned */
   union {
-    guint64 a[6];
     FlLocalsDoPageFault        do_page_fault;
     FlLocalsFindVma            find_vma;
     FlLocalsHandleMmFault      handle_mm_fault;
@@ -108,6 +107,10 @@ typedef struct {
     FlLocalsVmaMerge           vma_merge;
     FlLocalsPteRange           pte_range;  /* zap_pte_range, change_pte_range */
     FlLocalsCopyPteRange       copy_pte_range;
+    FlLocalsDoMunmap           do_munmap;
+    FlLocalsMprotectFixup      mprotect_fixup;
+    FlLocalsMadviseDontneed    madvise_dontneed;
+    FlLocalsTryToUnmapOne      try_to_unmap_one;
   } l;
 } FlFrame;
 

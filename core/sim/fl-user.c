@@ -141,14 +141,29 @@ fl_user_step (FlSim *sim, guint c)
       }
       break;
     case FL_OP_MUNMAP:
-      fl_call_words (sim, c, FL_FN_DO_MUNMAP, FL_LOC_NONE, addr, op->len, 0, 0);
+      {
+        FlLocalsDoMunmap *munmap = &fl_call (sim, c, FL_FN_DO_MUNMAP, FL_LOC_NONE,
+                                             (guint32) addr)->l.do_munmap;
+        munmap->start = addr;
+        munmap->len = op->len;
+      }
       break;
     case FL_OP_MPROTECT:
-      fl_call_words (sim, c, FL_FN_MPROTECT_FIXUP, FL_LOC_NONE, addr, op->len,
-               fl_sim_vm_flags (op->prot, FL_MAP_ANON), 0);
+      {
+        FlLocalsMprotectFixup *mprotect = &fl_call (sim, c, FL_FN_MPROTECT_FIXUP, FL_LOC_NONE,
+                                                    (guint32) addr)->l.mprotect_fixup;
+        mprotect->start = addr;
+        mprotect->len = op->len;
+        mprotect->vm_flags = (guint16) fl_sim_vm_flags (op->prot, FL_MAP_ANON);
+      }
       break;
     case FL_OP_MADVISE_DONTNEED:
-      fl_call_words (sim, c, FL_FN_MADVISE_DONTNEED, FL_LOC_NONE, addr, op->len, 0, 0);
+      {
+        FlLocalsMadviseDontneed *madvise = &fl_call (sim, c, FL_FN_MADVISE_DONTNEED, FL_LOC_NONE,
+                                                     (guint32) addr)->l.madvise_dontneed;
+        madvise->start = addr;
+        madvise->len = op->len;
+      }
       break;
     case FL_OP_FORK_WP:
       {
@@ -159,10 +174,13 @@ fl_user_step (FlSim *sim, guint c)
       }
       break;
     case FL_OP_SWAP_OUT:
-      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 0, 0, 0);
-      break;
     case FL_OP_MIGRATE:
-      fl_call_words (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE, addr, 1, 0, 0);
+      {
+        FlLocalsTryToUnmapOne *unmap = &fl_call (sim, c, FL_FN_TRY_TO_UNMAP_ONE, FL_LOC_NONE,
+                                                 (guint32) addr)->l.try_to_unmap_one;
+        unmap->addr = addr;
+        unmap->migrate = op->kind == FL_OP_MIGRATE;
+      }
       break;
     default:
       g_assert_not_reached ();

@@ -20,7 +20,7 @@
  * @sim: the simulation
  * @cpu: the walking CPU
  * @addr: the address looked up
- * @walk: the walk's packed locals (node, prev, started), 0 to start
+ * @walk: (inout): the walk, zero to start
  *
  * One step of find_vma_prev(mm, addr, &prev): the first step reads mm->mm_rb and visits the
  * root, each later one visits one node. The answer is the first VMA ending above @addr,
@@ -29,21 +29,21 @@
  * Returns: %TRUE when the walk is over
  */
 gboolean
-fl_writer_walk_prev (FlSim *sim, guint cpu, guint64 addr, guint64 *walk)
+fl_writer_walk_prev (FlSim *sim, guint cpu, guint64 addr, FlWalkPrev *walk)
 {
   FlState *st = &sim->st;
-  if (!(*walk & FL_W_WALK_STARTED))
+  if (!walk->started)
     {
       /* mm->mmap (the answer without a prev) and mm->mm_rb share the mm's first line */
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-      *walk = FL_W_WALK_STARTED | st->g->mm.root;
+      *walk = (FlWalkPrev) { .node = (guint16) st->g->mm.root, .started = 1 };
       if (st->g->mm.root == 0)
         {
           fl_ev (sim, FL_EV_LOAD, 0, 0);
           return TRUE;
         }
     }
-  guint32 node = fl_w_get16 (*walk, 0), prev = fl_w_get16 (*walk, 1), next;
+  guint32 node = walk->node, prev = walk->prev, next;
   const FlVma *v = &st->vmas[node];
   fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
   if (addr < v->end)
@@ -55,17 +55,16 @@ fl_writer_walk_prev (FlSim *sim, guint cpu, guint64 addr, guint64 *walk)
       fl_w_touch_vma (sim, cpu, v->next, FL_ACCESS_READ);
       next = (v->next == 0 || addr < st->vmas[v->next].end) ? 0 : v->rb.right;
     }
-  fl_w_set16 (walk, 0, next);
-  fl_w_set16 (walk, 1, prev);
+  walk->node = (guint16) next;
+  walk->prev = (guint16) prev;
   fl_ev (sim, FL_EV_LOAD, node, addr < v->end);
   return next == 0;
 }
 
 guint32
-fl_writer_walk_prev_vma (const FlState *st, guint64 walk)
+fl_writer_walk_prev_vma (const FlState *st, const FlWalkPrev *walk)
 {
-  guint32 prev = fl_w_get16 (walk, 1);
-  return prev ? st->vmas[prev].next : st->g->mm.mmap;
+  return walk->prev ? st->vmas[walk->prev].next : st->g->mm.mmap;
 }
 
 /**
@@ -274,16 +273,6 @@ fl_writer_release_sem (FlSim *sim, guint cpu, gboolean error, guint8 *released, 
   fl_call (sim, cpu, fl_rwsem_fn (sim, op), FL_LOC_NONE, 0);
 }
 
-/* The same for the writers whose locals are still packed words: FL_W_ERROR, FL_W_RELEASED. */
-void
-fl_writer_release_sem_word (FlSim *sim, guint cpu, guint64 *flags, FlRwsemOp op, FlLoc here)
-{
-  guint8 released = (*flags & FL_W_RELEASED) != 0;
-  fl_writer_release_sem (sim, cpu, (*flags & FL_W_ERROR) != 0, &released, op, here);
-  if (released)
-    *flags |= FL_W_RELEASED;
-}
-
 /* ---- inserting a VMA ------------------------------------------------------------------- */
 
 /* One step of find_vma_prepare(mm, addr): where a VMA starting at addr is linked. The VMA it
@@ -466,9 +455,9 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
 
 /* mprotect_fixup's new flags: the requested protection, the VMA's other bits kept. */
 static guint32
-new_flags (const FlFrame *f, const FlVma *v)
+new_flags (const FlLocalsMprotectFixup *l, const FlVma *v)
 {
-  return (fl_w_get16 (f->l.a[2], 0) & RWX) | (v->flags & ~(guint32) RWX);
+  return (l->vm_flags & RWX) | (v->flags & ~(guint32) RWX);
 }
 
 /* The end of sys_mprotect's loop body: on to the next VMA, which must start where this one
@@ -477,9 +466,10 @@ static void
 mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
 {
   FlState *st = &sim->st;
+  FlLocalsMprotectFixup *l = &f->l.mprotect_fixup;
   const FlVma *v = &st->vmas[vma];
-  fl_w_set16 (&f->l.a[2], 2, vma);                   /* prev = vma */
-  if (v->end >= f->l.a[1])
+  l->prev = (guint16) vma;
+  if (v->end >= l->end)
     {
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
@@ -488,11 +478,11 @@ mprotect_next (FlSim *sim, guint cpu, FlFrame *f, guint32 vma)
   fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
   if (next == 0 || st->vmas[next].start != v->end)
     {
-      f->l.a[3] |= FL_W_ERROR;
+      l->error = 1;
       f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
       return;
     }
-  fl_w_set16 (&f->l.a[2], 1, next);
+  l->vma = (guint16) next;
   f->pc = FL_LOC_MPROTECT_FIXUP_split;
 }
 
@@ -505,67 +495,67 @@ mprotect_change (FlSim *sim)
          ? FL_LOC_MPROTECT_FIXUP_seq_begin : FL_LOC_MPROTECT_FIXUP_set_flags;
 }
 
-/* sys_mprotect with mprotect_fixup for each VMA of the range: a0 start, a1 end, a2 the
- * requested protection (bits 0..15), the current VMA (16..31) and prev (32..47); a3 the
- * find_vma_prev walk, then the PTE-table cursor, and the error flags. VMAs are split so the
- * changed range is a VMA of its own; the model does not merge (vma_merge) afterwards. */
+/* sys_mprotect with mprotect_fixup for each VMA of the range (FlLocalsMprotectFixup). VMAs
+ * are split so the changed range is a VMA of its own; the model does not merge (vma_merge)
+ * afterwards. */
 static void
 step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  guint32 vma = fl_w_get16 (f->l.a[2], 1);
+  FlLocalsMprotectFixup *l = &f->l.mprotect_fixup;
+  guint32 vma = l->vma;
   FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_MPROTECT_FIXUP_down_write:
       {
-        guint64 len = fl_w_page_align (f->l.a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if ((f->l.a[0] & (FL_PAGE_SIZE - 1)) || (len && f->l.a[0] + len <= f->l.a[0]))
+        if ((l->start & (FL_PAGE_SIZE - 1)) || (len && l->start + len <= l->start))
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
         if (len == 0)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 1);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 1);
             fl_return (sim, cpu, 0);
             return;
           }
-        f->l.a[1] = f->l.a[0] + len;
-        f->l.a[2] &= RWX;
+        l->end = l->start + len;
+        l->vm_flags &= RWX;
         fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_MPROTECT_FIXUP_find_vma, 0);
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_find_vma:
       {
-        if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
+        if (!fl_writer_walk_prev (sim, cpu, l->start, &l->walk))
           return;
-        guint32 prev = fl_w_get16 (f->l.a[3], 1);
-        vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
-        f->l.a[3] &= ~FL_W_LOW48;
-        if (vma == 0 || st->vmas[vma].start > f->l.a[0])
+        guint32 prev = l->walk.prev;
+        vma = fl_writer_walk_prev_vma (st, &l->walk);
+        l->walk = (FlWalkPrev) { 0 };
+        if (vma == 0 || st->vmas[vma].start > l->start)
           {
-            f->l.a[3] |= FL_W_ERROR;                  /* -ENOMEM: the range starts in a hole */
+            l->error = 1;                             /* -ENOMEM: the range starts in a hole */
             f->pc = FL_LOC_MPROTECT_FIXUP_up_write;
             return;
           }
-        if (f->l.a[0] > st->vmas[vma].start)
+        if (l->start > st->vmas[vma].start)
           prev = vma;
-        fl_w_set16 (&f->l.a[2], 1, vma);
-        fl_w_set16 (&f->l.a[2], 2, prev);
+        l->vma = (guint16) vma;
+        l->prev = (guint16) prev;
         f->pc = FL_LOC_MPROTECT_FIXUP_split;
         return;
       }
     case FL_LOC_MPROTECT_FIXUP_split:
       {
         /* this VMA's part of the range: [nstart, tmp) of sys_mprotect's loop */
-        f->l.a[4] = MAX (f->l.a[0], v->start);
-        f->l.a[5] = MIN (f->l.a[1], v->end);
+        l->lo = MAX (l->start, v->start);
+        l->hi = MIN (l->end, v->end);
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
         /* the check is the listing's `newflags == vma->vm_flags`: true, nothing to change */
-        if (new_flags (f, v) == v->flags)
+        if (new_flags (l, v) == v->flags)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 1);
             mprotect_next (sim, cpu, f, vma);
@@ -578,14 +568,14 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_vma_merge:
       {
         /* *pprev = vma_merge(mm, *pprev, start, end, newflags, vma->anon_vma, file, pgoff) */
-        guint64 pgoff = v->pgoff + (f->l.a[4] - v->start) / FL_PAGE_SIZE;
-        guint32 prev = fl_w_get16 (f->l.a[2], 2);
+        guint64 pgoff = v->pgoff + (l->lo - v->start) / FL_PAGE_SIZE;
+        guint32 prev = l->prev;
         FlLocalsVmaMerge *merge = &fl_call (sim, cpu, FL_FN_VMA_MERGE, FL_LOC_MPROTECT_FIXUP_merged,
                                             prev)->l.vma_merge;
         merge->prev = (guint16) prev;
-        merge->addr = f->l.a[4];
-        merge->end = f->l.a[5];
-        merge->vm_flags = new_flags (f, v);
+        merge->addr = l->lo;
+        merge->end = l->hi;
+        merge->vm_flags = new_flags (l, v);
         merge->file = v->file;
         merge->pgoff = pgoff;
         merge->anon_vma = v->anon_vma;
@@ -593,12 +583,12 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_merged:
       {
-        guint64 lo = f->l.a[4], hi = f->l.a[5];
+        guint64 lo = l->lo, hi = l->hi;
         fl_ev (sim, FL_EV_CHECK, f->ret ? f->ret : vma, f->ret != 0);
         if (f->ret)
           {
             /* merged: the VMA now holding the range gets the flags (goto success) */
-            fl_w_set16 (&f->l.a[2], 1, f->ret);
+            l->vma = (guint16) f->ret;
             f->pc = mprotect_change (sim);
             return;
           }
@@ -624,7 +614,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_MPROTECT_FIXUP_split_end:
       {
-        guint64 hi = MIN (f->l.a[1], v->end);
+        guint64 hi = MIN (l->end, v->end);
         guint32 above = fl_writer_split_copy (sim, cpu, vma, hi, FALSE);
         v = &st->vmas[vma];
         fl_writer_call_vma_adjust (sim, cpu, mprotect_change (sim), vma, above, v->start, hi);
@@ -640,17 +630,17 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_MPROTECT_FIXUP_set_flags:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->flags = new_flags (f, v);
-      fl_w_set16 (&f->l.a[2], 2, vma);
+      v->flags = new_flags (l, v);
+      l->prev = (guint16) vma;
       fl_ev (sim, FL_EV_STORE, vma, v->flags);
-      f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | f->l.a[4];
+      l->cursor = l->lo;
       f->pc = FL_LOC_MPROTECT_FIXUP_change_pte;
       return;
     case FL_LOC_MPROTECT_FIXUP_change_pte:
       {
         /* change_protection(vma, nstart, tmp): only the range's part, even in a merged VMA */
-        guint64 cursor = f->l.a[3] & FL_W_LOW48;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->l.a[5]);
+        guint64 cursor = l->cursor;
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, l->hi);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, vma, 0);
@@ -658,12 +648,12 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         guint64 base = st->tables[table].base;
-        guint64 lo = MAX (cursor, base), hi = MIN (f->l.a[5], base + fl_w_span (1));
+        guint64 lo = MAX (cursor, base), hi = MIN (l->hi, base + fl_w_span (1));
         /* pte_modify with the new vm_page_prot: writable only in a shared writable mapping,
          * and there (write-notify) only once dirty; private ones re-fault for COW */
         gboolean write_ok = (v->flags & FL_VM_SHARED) && (v->flags & FL_VM_WRITE);
         gboolean none = !(v->flags & RWX);
-        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+        l->cursor = hi;
         FlLocalsPteRange *change = &fl_call (sim, cpu, FL_FN_CHANGE_PTE_RANGE,
                                              FL_LOC_MPROTECT_FIXUP_change_pte, table)->l.pte_range;
         change->table = table;
@@ -690,7 +680,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       mprotect_next (sim, cpu, f, vma);
       return;
     case FL_LOC_MPROTECT_FIXUP_up_write:
-      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
+      fl_writer_release_sem (sim, cpu, l->error, &l->released, FL_RWSEM_UP_WRITE,
                              FL_LOC_MPROTECT_FIXUP_up_write);
       return;
     default:
@@ -760,13 +750,13 @@ step_change_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 
 /* ---- fork ---------------------------------------------------------------------------------- */
 
-/* What dup_mmap/copy_page_range do to the parent's range [a0, a1): under down_write, for
- * each private VMA, each PTE table is locked and each present page is shared with the child
- * (get_page + page_dup_rmap: the child's reference and mapping are kept as ext_refs and
- * ext_maps, there is no child mm) and write-protected if writable, so the next write on
- * either side takes a copy-on-write fault (do_wp_page reuses only a page mapped once).
- * Shared VMAs are skipped: without an anon_vma their PTEs are not copied, the child faults
- * them in. */
+/* What dup_mmap/copy_page_range do to the parent's range [start, start + len): under
+ * down_write, for each private VMA, each PTE table is locked and each present page is shared
+ * with the child (get_page + page_dup_rmap: the child's reference and mapping are kept as
+ * ext_refs and ext_maps, there is no child mm) and write-protected if writable, so the next
+ * write on either side takes a copy-on-write fault (do_wp_page reuses only a page mapped
+ * once). Shared VMAs are skipped: without an anon_vma their PTEs are not copied, the child
+ * faults them in. */
 static void
 step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 {

@@ -10,8 +10,6 @@
  * with IRQs off (pin_page_tables) trust the tables it reads. */
 #include "fl-writers-private.h"
 
-#include <string.h>
-
 #ifndef FL_MIGRATION_WAIT
 /* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
 #define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))
@@ -20,14 +18,14 @@
 /* ---- munmap ------------------------------------------------------------------------------ */
 
 /* find_vma(mm, addr) as do_munmap uses it to find `last`: mmap_cache first, then the tree a
- * node per step, the answer cached. walk: node (bits 0..15), best so far (16..31), started.
- * Returns TRUE when *found holds the answer. */
+ * node per step, the answer cached; walk->prev is the best VMA so far. Returns TRUE when
+ * *found holds the answer. */
 static gboolean
-walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *found)
+walk_find_vma (FlSim *sim, guint cpu, guint64 addr, FlWalkPrev *walk, guint32 *found)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
-  if (!(*walk & FL_W_WALK_STARTED))
+  if (!walk->started)
     {
       guint32 id = fl_ref_id (mm->mmap_cache);
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
@@ -42,11 +40,11 @@ walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *foun
             }
         }
       fl_ev (sim, FL_EV_CHECK, id, 0);
-      *walk = FL_W_WALK_STARTED | mm->root;
+      *walk = (FlWalkPrev) { .node = (guint16) mm->root, .started = 1 };
       *found = 0;
       return mm->root == 0;
     }
-  guint32 node = fl_w_get16 (*walk, 0), best = fl_w_get16 (*walk, 1), next;
+  guint32 node = walk->node, best = walk->prev, next;
   const FlVma *v = &st->vmas[node];
   fl_w_touch_vma (sim, cpu, node, FL_ACCESS_READ);
   fl_ev (sim, FL_EV_LOAD, node, v->end > addr);
@@ -57,8 +55,8 @@ walk_find_vma (FlSim *sim, guint cpu, guint64 addr, guint64 *walk, guint32 *foun
     }
   else
     next = v->rb.right;
-  fl_w_set16 (walk, 0, next);
-  fl_w_set16 (walk, 1, best);
+  walk->node = (guint16) next;
+  walk->prev = (guint16) best;
   if (next)
     return FALSE;
   if (best)
@@ -113,20 +111,20 @@ after_flush (FlSim *sim, guint cpu)
  * next->vm_start): PTE tables, then pmd tables, then pud tables. Returns FALSE when none is
  * left. */
 static gboolean
-free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
+free_pgtables_step (FlSim *sim, guint cpu, FlLocalsDoMunmap *l)
 {
   FlState *st = &sim->st;
-  guint32 prev = fl_w_get16 (f->l.a[2], 0), next = fl_w_get16 (f->l.a[2], 1);
+  guint32 prev = l->prev, next = l->vma;
   guint64 floor = prev ? st->vmas[prev].end : 0;
   guint64 ceiling = next ? st->vmas[next].start : 0;
-  guint level = (guint) ((f->l.a[3] & FL_W_LEVEL_MASK) >> FL_W_LEVEL_SHIFT);
-  guint64 cursor = f->l.a[3] & FL_W_LOW48;
+  guint level = l->level;
+  guint64 cursor = l->cursor;
   fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
   fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-  for (; level <= 3; level++, cursor = f->l.a[0] & ~(fl_w_span (level) - 1))
+  for (; level <= 3; level++, cursor = l->start & ~(fl_w_span (level) - 1))
     {
       guint64 span = fl_w_span (level);
-      while (cursor < f->l.a[1])
+      while (cursor < l->end)
         {
           guint64 base = cursor & ~(span - 1);
           cursor = base + span;
@@ -141,10 +139,9 @@ free_pgtables_step (FlSim *sim, guint cpu, FlFrame *f)
           fl_touch (sim, cpu, fl_line_of_table (st, parent), FL_ACCESS_WRITE);
           fl_table_entries_rw (st, parent)[index] = 0;
           st->tables[parent].used--;
-          /* level <= 3 here: clang 14's analyzer takes this shift for one in 32 bits */
-          f->l.a[3] = (f->l.a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
-                    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
-                    | ((guint64) level << FL_W_LEVEL_SHIFT) | cursor | FL_W_NEED_FLUSH;
+          l->level = (guint8) level;
+          l->cursor = cursor;
+          l->need_flush = 1;
           fl_ev (sim, FL_EV_STORE, child, level);
           return TRUE;
         }
@@ -179,80 +176,78 @@ fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, FlRbCursor *cur)
   return done;
 }
 
-/* do_munmap (with sys_munmap's down_write/up_write): a0 start, a1 end. a2 prev (bits 0..15),
- * the VMA at hand (16..31), the last one detached (32..47), the first one detached (48..63);
- * a3 walks and cursors (low 48 bits), the page-table level, flags; a4..a5 the rb_erase
- * cursor. */
+/* do_munmap (with sys_munmap's down_write/up_write): FlLocalsDoMunmap. */
 void
 fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
-  guint32 prev = fl_w_get16 (f->l.a[2], 0), vma = fl_w_get16 (f->l.a[2], 1);
+  FlLocalsDoMunmap *l = &f->l.do_munmap;
+  guint32 prev = l->prev, vma = l->vma;
   switch (f->pc)
     {
     case FL_LOC_DO_MUNMAP_down_write:
       {
-        guint64 len = fl_w_page_align (f->l.a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if (len == 0 || (f->l.a[0] & (FL_PAGE_SIZE - 1)) || f->l.a[0] + len <= f->l.a[0])
+        if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);    /* -EINVAL */
             return;
           }
-        f->l.a[1] = f->l.a[0] + len;
+        l->end = l->start + len;
         fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_WRITE), FL_LOC_DO_MUNMAP_find_vma, 0);
         return;
       }
     case FL_LOC_DO_MUNMAP_find_vma:
-      if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
+      if (!fl_writer_walk_prev (sim, cpu, l->start, &l->walk))
         return;
-      prev = fl_w_get16 (f->l.a[3], 1);
-      vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
-      f->l.a[3] &= ~FL_W_LOW48;
-      if (vma == 0 || st->vmas[vma].start >= f->l.a[1])
+      prev = l->walk.prev;
+      vma = fl_writer_walk_prev_vma (st, &l->walk);
+      l->walk = (FlWalkPrev) { 0 };
+      if (vma == 0 || st->vmas[vma].start >= l->end)
         {
           f->pc = FL_LOC_DO_MUNMAP_up_write;     /* nothing mapped there */
           return;
         }
-      fl_w_set16 (&f->l.a[2], 0, prev);
-      fl_w_set16 (&f->l.a[2], 1, vma);
-      f->pc = f->l.a[0] > st->vmas[vma].start ? FL_LOC_DO_MUNMAP_split : FL_LOC_DO_MUNMAP_find_last;
+      l->prev = (guint16) prev;
+      l->vma = (guint16) vma;
+      f->pc = l->start > st->vmas[vma].start ? FL_LOC_DO_MUNMAP_split : FL_LOC_DO_MUNMAP_find_last;
       return;
     case FL_LOC_DO_MUNMAP_split:
       {
         /* the head of vma stays mapped: split_vma(mm, vma, start, 0), and it becomes prev */
-        guint32 above = fl_writer_split_copy (sim, cpu, vma, f->l.a[0], FALSE);
-        fl_w_set16 (&f->l.a[2], 0, vma);
+        guint32 above = fl_writer_split_copy (sim, cpu, vma, l->start, FALSE);
+        l->prev = (guint16) vma;
         fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_find_last, vma, above,
-                                   st->vmas[vma].start, f->l.a[0]);
+                                   st->vmas[vma].start, l->start);
         return;
       }
     case FL_LOC_DO_MUNMAP_find_last:
       {
         guint32 last;
-        if (!walk_find_vma (sim, cpu, f->l.a[1], &f->l.a[3], &last))
+        if (!walk_find_vma (sim, cpu, l->end, &l->walk, &last))
           return;
-        f->l.a[3] &= ~FL_W_LOW48;
-        fl_w_set16 (&f->l.a[2], 1, last);
-        f->pc = last && f->l.a[1] > st->vmas[last].start ? FL_LOC_DO_MUNMAP_split_last
-                                                        : FL_LOC_DO_MUNMAP_rb_erase;
+        l->walk = (FlWalkPrev) { 0 };
+        l->vma = (guint16) last;
+        f->pc = last && l->end > st->vmas[last].start ? FL_LOC_DO_MUNMAP_split_last
+                                                     : FL_LOC_DO_MUNMAP_rb_erase;
         return;
       }
     case FL_LOC_DO_MUNMAP_split_last:
       {
         /* the tail of last stays mapped: split_vma(mm, last, end, 1) */
-        guint32 below = fl_writer_split_copy (sim, cpu, vma, f->l.a[1], TRUE);
-        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_rb_erase, vma, below, f->l.a[1],
+        guint32 below = fl_writer_split_copy (sim, cpu, vma, l->end, TRUE);
+        fl_writer_call_vma_adjust (sim, cpu, FL_LOC_DO_MUNMAP_rb_erase, vma, below, l->end,
                                    st->vmas[vma].end);
         return;
       }
     case FL_LOC_DO_MUNMAP_rb_erase:
       {
         /* detach_vmas_to_be_unmapped: rb_erase, then its rebalancing, one step each */
-        if (!(f->l.a[3] & FL_W_DETACHING))
+        if (!l->detaching)
           {
             /* vma = prev ? prev->vm_next : mm->mmap */
             vma = prev ? st->vmas[prev].next : mm->mmap;
@@ -260,16 +255,12 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
               fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_READ);
             else
               fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_READ);
-            fl_w_set16 (&f->l.a[2], 1, vma);
-            fl_w_set16 (&f->l.a[2], 3, vma);
-            f->l.a[3] |= FL_W_DETACHING;
-            f->l.a[4] = f->l.a[5] = 0;
+            l->vma = (guint16) vma;
+            l->head = (guint16) vma;
+            l->detaching = 1;
+            l->cur = (FlRbCursor) { 0 };
           }
-        FlRbCursor cur;
-        memcpy (&cur, &f->l.a[4], sizeof cur);
-        gboolean done = fl_writer_rb_erase_step (sim, cpu, vma, &cur);
-        memcpy (&f->l.a[4], &cur, sizeof cur);
-        if (done)
+        if (fl_writer_rb_erase_step (sim, cpu, vma, &l->cur))
           f->pc = FL_LOC_DO_MUNMAP_clear_node;
         return;
       }
@@ -284,12 +275,12 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
         mm->map_count--;
         fl_ev (sim, FL_EV_TREE, vma, FL_RB_ACTION_NONE);
-        fl_w_set16 (&f->l.a[2], 2, vma);           /* tail_vma */
-        fl_w_set16 (&f->l.a[2], 1, next);
+        l->tail = (guint16) vma;                  /* tail_vma */
+        l->vma = (guint16) next;
         fl_w_touch_vma (sim, cpu, next, FL_ACCESS_READ);
-        f->l.a[4] = f->l.a[5] = 0;
-        FlLoc on = next && st->vmas[next].start < f->l.a[1] ? FL_LOC_DO_MUNMAP_rb_erase
-                                                          : FL_LOC_DO_MUNMAP_detach;
+        l->cur = (FlRbCursor) { 0 };
+        FlLoc on = next && st->vmas[next].start < l->end ? FL_LOC_DO_MUNMAP_rb_erase
+                                                        : FL_LOC_DO_MUNMAP_detach;
         /* Kamezawa's design: wait here, before anything is zapped or freed, for the faults
          * that hold a reference to the VMA (invalidate_vma_before_free) */
         if (sim->config.fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT)
@@ -301,7 +292,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_detach:
       {
         /* *insertion_point = vma; tail_vma->vm_next = NULL; mm->mmap_cache = NULL */
-        guint32 tail = fl_w_get16 (f->l.a[2], 2);
+        guint32 tail = l->tail;
         if (prev)
           {
             st->vmas[prev].next = vma;
@@ -313,8 +304,8 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         fl_w_touch_vma (sim, cpu, tail, FL_ACCESS_WRITE);
         mm->mmap_cache = 0;
         fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
-        fl_ev (sim, FL_EV_STORE, fl_w_get16 (f->l.a[2], 3), vma);
-        f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | f->l.a[0];
+        fl_ev (sim, FL_EV_STORE, l->head, vma);
+        l->cursor = l->start;
         f->ret = 0;
         f->pc = FL_LOC_DO_MUNMAP_unmap_vmas;
         return;
@@ -322,28 +313,28 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_unmap_vmas:
       {
         /* unmap_region → unmap_vmas: zap_pte_range on every PTE table of the range */
-        guint64 cursor = f->l.a[3] & FL_W_LOW48;
+        guint64 cursor = l->cursor;
         if (f->ret)
-          f->l.a[3] |= FL_W_NEED_FLUSH;
+          l->need_flush = 1;
         f->ret = 0;
-        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, f->l.a[1]);
+        guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, l->end);
         if (table)
           {
             guint64 base = st->tables[table].base;
-            guint64 hi = MIN (f->l.a[1], base + fl_w_span (1));
-            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+            guint64 hi = MIN (l->end, base + fl_w_span (1));
+            l->cursor = hi;
             call_zap (sim, cpu, FL_LOC_DO_MUNMAP_unmap_vmas, table, MAX (cursor, base), hi);
             return;
           }
         fl_ev (sim, FL_EV_CHECK, 0, 0);
-        f->l.a[3] = (f->l.a[3] & ~(FL_W_LOW48 | FL_W_LEVEL_MASK))
-                  | (G_GUINT64_CONSTANT (1) << FL_W_LEVEL_SHIFT) | (f->l.a[0] & ~(fl_w_span (1) - 1));
+        l->level = 1;
+        l->cursor = l->start & ~(fl_w_span (1) - 1);
         f->pc = FL_LOC_DO_MUNMAP_free_pgtables;
         return;
       }
     case FL_LOC_DO_MUNMAP_free_pgtables:
-      if (!free_pgtables_step (sim, cpu, f))
-        f->pc = (f->l.a[3] & FL_W_NEED_FLUSH) ? FL_LOC_DO_MUNMAP_flush : after_flush (sim, cpu);
+      if (!free_pgtables_step (sim, cpu, l))
+        f->pc = l->need_flush ? FL_LOC_DO_MUNMAP_flush : after_flush (sim, cpu);
       return;
     case FL_LOC_DO_MUNMAP_flush:
       /* tlb_finish_mmu → flush_tlb_mm: every CPU running the mm drops its translations */
@@ -365,7 +356,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
       {
         /* remove_vma_list: free_vma is call_rcu in the patch (vma-free=rcu); a speculative
          * fault that found the VMA before the unlink may still be reading it */
-        guint32 head = fl_w_get16 (f->l.a[2], 3);
+        guint32 head = l->head;
         guint32 next = st->vmas[head].next;
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_w_touch_vma (sim, cpu, head, FL_ACCESS_WRITE);
@@ -376,14 +367,14 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
           fl_rcu_call (sim, cpu, head);
         else
           fl_vma_free_now (sim, head);
-        fl_w_set16 (&f->l.a[2], 3, next);
+        l->head = (guint16) next;
         if (next == 0)
           f->pc = FL_LOC_DO_MUNMAP_up_write;
         return;
       }
     case FL_LOC_DO_MUNMAP_up_write:
-      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_WRITE,
-                                  FL_LOC_DO_MUNMAP_up_write);
+      /* never an error here (a bad range returned at once): up_write's return ends it */
+      fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_UP_WRITE), FL_LOC_NONE, 0);
       return;
     default:
       g_assert_not_reached ();
@@ -477,20 +468,21 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
 static void
 madvise_enter (FlSim *sim, guint cpu, FlFrame *f, guint32 vma, guint64 start)
 {
+  FlLocalsMadviseDontneed *l = &f->l.madvise_dontneed;
   const FlVma *v = &sim->st.vmas[vma];
   fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
   if (start < v->start)
     {
-      f->l.a[3] |= FL_W_ERROR;
+      l->error = 1;
       start = v->start;
-      if (start >= f->l.a[1])
+      if (start >= l->end)
         {
           f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
           return;
         }
     }
-  fl_w_set16 (&f->l.a[2], 0, vma);
-  f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | start;
+  l->vma = (guint16) vma;
+  l->cursor = start;
   f->ret = 0;
   f->pc = FL_LOC_MADVISE_DONTNEED_zap;
 }
@@ -499,16 +491,16 @@ madvise_enter (FlSim *sim, guint cpu, FlFrame *f, guint32 vma, guint64 start)
 static void
 madvise_next (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlState *st = &sim->st;
-  const FlVma *v = &st->vmas[fl_w_get16 (f->l.a[2], 0)];
-  if (v->end >= f->l.a[1])
+  FlLocalsMadviseDontneed *l = &f->l.madvise_dontneed;
+  const FlVma *v = &sim->st.vmas[l->vma];
+  if (v->end >= l->end)
     {
       f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
       return;
     }
   if (v->next == 0)
     {
-      f->l.a[3] |= FL_W_ERROR;
+      l->error = 1;
       f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
       return;
     }
@@ -516,76 +508,76 @@ madvise_next (FlSim *sim, guint cpu, FlFrame *f)
 }
 
 /* sys_madvise(MADV_DONTNEED) → madvise_dontneed → zap_page_range for each VMA of the range,
- * with mmap_sem held only for read, so faults run alongside: a0 start, a1 end; a2 the VMA
- * (bits 0..15); a3 the find_vma_prev walk, then the address cursor, and flags. Each VMA's
- * zap ends with its own tlb_finish_mmu: flush, then free the gathered pages. */
+ * with mmap_sem held only for read, so faults run alongside (FlLocalsMadviseDontneed). Each
+ * VMA's zap ends with its own tlb_finish_mmu: flush, then free the gathered pages. */
 void
 fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
+  FlLocalsMadviseDontneed *l = &f->l.madvise_dontneed;
   switch (f->pc)
     {
     case FL_LOC_MADVISE_DONTNEED_down_read:
       {
-        guint64 len = fl_w_page_align (f->l.a[1]);
+        guint64 len = fl_w_page_align (l->len);
         st->cpus[cpu].writer = TRUE;
-        if ((f->l.a[0] & (FL_PAGE_SIZE - 1)) || (f->l.a[1] && len == 0) || f->l.a[0] + len < f->l.a[0])
+        if ((l->start & (FL_PAGE_SIZE - 1)) || (l->len && len == 0) || l->start + len < l->start)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 0);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
             fl_return (sim, cpu, FL_VM_FAULT_SIGSEGV);
             return;
           }
         if (len == 0)
           {
-            fl_ev (sim, FL_EV_CHECK, (guint32) f->l.a[0], 1);
+            fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 1);
             fl_return (sim, cpu, 0);
             return;
           }
-        f->l.a[1] = f->l.a[0] + len;
+        l->end = l->start + len;
         fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_DOWN_READ), FL_LOC_MADVISE_DONTNEED_find_vma, 0);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_find_vma:
       {
-        if (!fl_writer_walk_prev (sim, cpu, f->l.a[0], &f->l.a[3]))
+        if (!fl_writer_walk_prev (sim, cpu, l->start, &l->walk))
           return;
-        guint32 vma = fl_writer_walk_prev_vma (st, f->l.a[3]);
-        f->l.a[3] &= ~FL_W_LOW48;
+        guint32 vma = fl_writer_walk_prev_vma (st, &l->walk);
+        l->walk = (FlWalkPrev) { 0 };
         if (vma == 0)
           {
-            f->l.a[3] |= FL_W_ERROR;
+            l->error = 1;
             f->pc = FL_LOC_MADVISE_DONTNEED_up_read;
             return;
           }
-        madvise_enter (sim, cpu, f, vma, f->l.a[0]);
+        madvise_enter (sim, cpu, f, vma, l->start);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_zap:
       {
-        const FlVma *v = &st->vmas[fl_w_get16 (f->l.a[2], 0)];
-        guint64 cursor = f->l.a[3] & FL_W_LOW48, end = MIN (f->l.a[1], v->end);
+        const FlVma *v = &st->vmas[l->vma];
+        guint64 cursor = l->cursor, end = MIN (l->end, v->end);
         if (f->ret)
-          f->l.a[3] |= FL_W_NEED_FLUSH;
+          l->need_flush = 1;
         f->ret = 0;
         guint32 table = fl_writer_find_pte_table (sim, cpu, &cursor, end);
         if (table)
           {
             guint64 base = st->tables[table].base;
             guint64 hi = MIN (end, base + fl_w_span (1));
-            f->l.a[3] = (f->l.a[3] & ~FL_W_LOW48) | hi;
+            l->cursor = hi;
             call_zap (sim, cpu, FL_LOC_MADVISE_DONTNEED_zap, table, MAX (cursor, base), hi);
             return;
           }
-        fl_ev (sim, FL_EV_CHECK, fl_w_get16 (f->l.a[2], 0), 0);
+        fl_ev (sim, FL_EV_CHECK, l->vma, 0);
         /* tlb_finish_mmu: nothing cleared means nothing to flush or free */
-        if (f->l.a[3] & FL_W_NEED_FLUSH)
+        if (l->need_flush)
           f->pc = FL_LOC_MADVISE_DONTNEED_flush;
         else
           madvise_next (sim, cpu, f);
         return;
       }
     case FL_LOC_MADVISE_DONTNEED_flush:
-      f->l.a[3] &= ~FL_W_NEED_FLUSH;
+      l->need_flush = 0;
       fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_MADVISE_DONTNEED_free_pages, 0);
       return;
     case FL_LOC_MADVISE_DONTNEED_free_pages:
@@ -597,7 +589,7 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
         fl_ev (sim, FL_EV_CHECK, 0, 0);
       return;
     case FL_LOC_MADVISE_DONTNEED_up_read:
-      fl_writer_release_sem_word (sim, cpu, &f->l.a[3], FL_RWSEM_UP_READ,
+      fl_writer_release_sem (sim, cpu, l->error, &l->released, FL_RWSEM_UP_READ,
                              FL_LOC_MADVISE_DONTNEED_up_read);
       return;
     default:
@@ -606,17 +598,6 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
 }
 
 /* ---- reclaim and migration ----------------------------------------------------------------- */
-
-#define TTU_MIGRATE      (G_GUINT64_CONSTANT (1) << 0)
-#define TTU_ABORT        (G_GUINT64_CONSTANT (1) << 1)   /* the PTE no longer maps the page */
-#define TTU_MIGREF       (G_GUINT64_CONSTANT (1) << 2)   /* migration holds the old page */
-#define TTU_MOVE_FAILED  (G_GUINT64_CONSTANT (1) << 3)   /* extra references: put it back */
-#define TTU_INSTALLED    (G_GUINT64_CONSTANT (1) << 4)   /* remove_migration_pte found it */
-
-#define TTU_TABLE(f)     ((guint32) (f)->l.a[2])
-#define TTU_OLD(f)       ((guint32) ((f)->l.a[2] >> 32))
-#define TTU_NEW(f)       ((guint32) (f)->l.a[3])
-#define TTU_TABLE2(f)    ((guint32) ((f)->l.a[3] >> 32))
 
 /* page_check_address: walk to the PTE table of addr; the quick look before taking the lock. */
 static guint32
@@ -669,24 +650,23 @@ move_to_new_page (FlSim *sim, guint cpu, guint32 old, guint32 new)
   return TRUE;
 }
 
-/* try_to_unmap_one for the page mapped at a0, from reclaim (a1 bit 0 clear: the PTE becomes
- * a swap entry, or none for a file page, and the page is freed) or migration (bit 0 set: a
- * migration entry, a copy, then remove_migration_ptes puts the copy in). a1 also holds the
- * TTU_* flags; a2 the PTE table (low 32 bits) and the page (high 32); a3 the new page and
- * the table found again by remove_migration_pte. ptep_clear_flush flushes the TLBs while the
+/* try_to_unmap_one for the page mapped at addr, from reclaim (the PTE becomes a swap entry,
+ * or none for a file page, and the page is freed) or migration (a migration entry, a copy,
+ * then remove_migration_ptes puts the copy in). ptep_clear_flush flushes the TLBs while the
  * PTE lock is held: a CPU spinning on that lock with IRQs off never acknowledges. */
 void
 fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  gboolean migrate = (f->l.a[1] & TTU_MIGRATE) != 0;
-  guint32 index = fl_walk_index (1, f->l.a[0]);
+  FlLocalsTryToUnmapOne *l = &f->l.try_to_unmap_one;
+  gboolean migrate = l->migrate;
+  guint32 index = fl_walk_index (1, l->addr);
   switch (f->pc)
     {
     case FL_LOC_TRY_TO_UNMAP_ONE_check_address:
       {
         /* which page is mapped there: reclaim and migration start from the page */
-        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
+        guint32 table = pte_table_of (sim, cpu, l->addr);
         guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
         st->cpus[cpu].writer = TRUE;
         if (table)
@@ -697,7 +677,8 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             fl_return (sim, cpu, 0);
             return;
           }
-        f->l.a[2] = table | ((guint64) FL_PTE_PAGE (pte) << 32);
+        l->table = table;
+        l->page = FL_PTE_PAGE (pte);
         fl_ev (sim, FL_EV_CHECK, table, 1);
         f->pc = migrate ? FL_LOC_TRY_TO_UNMAP_ONE_alloc : FL_LOC_TRY_TO_UNMAP_ONE_lock;
         return;
@@ -711,31 +692,31 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         guint32 table;
         guint64 pte;
         if (migrate)
-          f->l.a[3] = f->ret;
+          l->new_page = f->ret;
         /* page_check_address: walk again, look, then take the PTE lock */
-        table = pte_table_of (sim, cpu, f->l.a[0]);
+        table = pte_table_of (sim, cpu, l->addr);
         pte = table ? fl_table_entries (st, table)[index] : 0;
-        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != l->page)
           {
-            f->l.a[1] |= TTU_ABORT;
+            l->abort = 1;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->l.a[2] = table | ((guint64) TTU_OLD (f) << 32);
+        l->table = table;
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_clear_flush;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_clear_flush:
       {
-        guint32 table = TTU_TABLE (f);
+        guint32 table = l->table;
         guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
-        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != TTU_OLD (f))
+        if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) != l->page)
           {
-            f->l.a[1] |= TTU_ABORT;
+            l->abort = 1;
             fl_ev (sim, FL_EV_CHECK, table, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock;
             return;
@@ -745,21 +726,21 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         e[index] = 0;
         st->tables[table].used--;
         fl_oracle_pte_written (sim, table);
-        f->l.a[1] = (f->l.a[1] & ~(guint64) (FL_PTE_WRITE << 8)) | ((pte & FL_PTE_WRITE) << 8);
+        l->write = (pte & FL_PTE_WRITE) != 0;
         fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0);
         fl_ev (sim, FL_EV_PTE, table, index);
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_set_entry:
       {
-        guint32 table = TTU_TABLE (f), old = TTU_OLD (f);
+        guint32 table = l->table, old = l->page;
         FlPage *pg = &st->pages[old];
         gboolean anon = fl_writer_is_anon (st, old);
         guint64 entry;
         if (migrate)
-          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | ((f->l.a[1] >> 8) & FL_PTE_WRITE));
+          entry = FL_PTE_MAKE (old, FL_PTE_MIGRATION | (l->write ? FL_PTE_WRITE : 0));
         else if (anon)
-          entry = FL_PTE_MAKE (1 + (guint32) ((f->l.a[0] / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
+          entry = FL_PTE_MAKE (1 + (guint32) ((l->addr / FL_PAGE_SIZE) & 0xffffff), FL_PTE_SWAP);
         else
           entry = 0;                               /* a file page is simply unmapped */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
@@ -776,7 +757,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             /* the mapping's reference is now the migration's; waiters sleep on the page lock */
             pg->ext_refs++;
             pg->flags |= FL_PAGE_LOCKED;
-            f->l.a[1] |= TTU_MIGREF;
+            l->migref = 1;
           }
         else if (--pg->count == 0)
           fl_gather_page (sim, cpu, old);          /* page_cache_release; written out, freed */
@@ -785,38 +766,38 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_unlock:
-      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE (f)));
-      f->pc = migrate && !(f->l.a[1] & TTU_ABORT) ? FL_LOC_TRY_TO_UNMAP_ONE_copy
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, l->table));
+      f->pc = migrate && !l->abort ? FL_LOC_TRY_TO_UNMAP_ONE_copy
                                                 : FL_LOC_TRY_TO_UNMAP_ONE_release;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_copy:
-      if (move_to_new_page (sim, cpu, TTU_OLD (f), TTU_NEW (f)))
-        fl_ev (sim, FL_EV_STORE, TTU_NEW (f), TTU_OLD (f));
+      if (move_to_new_page (sim, cpu, l->page, l->new_page))
+        fl_ev (sim, FL_EV_STORE, l->new_page, l->page);
       else
         {
-          f->l.a[1] |= TTU_MOVE_FAILED;              /* -EAGAIN: the old page goes back */
-          fl_ev (sim, FL_EV_CHECK, TTU_OLD (f), 0);
+          l->move_failed = 1;              /* -EAGAIN: the old page goes back */
+          fl_ev (sim, FL_EV_CHECK, l->page, 0);
         }
       f->pc = FL_LOC_TRY_TO_UNMAP_ONE_lock_new;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_lock_new:
       {
         /* remove_migration_pte: walk to the entry again (munmap may have zapped it) */
-        guint32 table = pte_table_of (sim, cpu, f->l.a[0]);
+        guint32 table = pte_table_of (sim, cpu, l->addr);
         if (table == 0)
           {
             fl_ev (sim, FL_EV_CHECK, 0, 0);
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
             return;
           }
-        f->l.a[3] = TTU_NEW (f) | ((guint64) table << 32);
+        l->new_table = table;
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_set_new;
         fl_lock_try (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, table));
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_set_new:
       {
-        guint32 table = TTU_TABLE2 (f), old = TTU_OLD (f);
+        guint32 table = l->new_table, old = l->page;
         guint64 *e = fl_table_entries_rw (st, table);
         guint64 pte = e[index];
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_MIGRATION || FL_PTE_PAGE (pte) != old)
@@ -826,7 +807,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
             return;
           }
-        guint32 page = (f->l.a[1] & TTU_MOVE_FAILED) ? old : TTU_NEW (f);
+        guint32 page = l->move_failed ? old : l->new_page;
         /* mk_pte, pte_mkold; writable again only if the entry was a write one */
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
@@ -835,17 +816,17 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         if (page == old)
           {
             st->pages[old].ext_refs--;             /* the migration's reference maps it again */
-            f->l.a[1] &= ~TTU_MIGREF;
+            l->migref = 0;
           }
         fl_writer_rss_add (sim, cpu, fl_writer_is_anon (st, page) ? 1 : 0,
                            fl_writer_is_anon (st, page) ? 0 : 1);
-        f->l.a[1] |= TTU_INSTALLED;
+        l->installed = 1;
         fl_ev (sim, FL_EV_PTE, table, index);
         f->pc = FL_LOC_TRY_TO_UNMAP_ONE_unlock_new;
         return;
       }
     case FL_LOC_TRY_TO_UNMAP_ONE_unlock_new:
-      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, TTU_TABLE2 (f)));
+      fl_lock_release (sim, cpu, FL_LOCK_ID (FL_LOCK_PTL, l->new_table));
       f->pc = FL_LOC_TRY_TO_UNMAP_ONE_release;
       return;
     case FL_LOC_TRY_TO_UNMAP_ONE_release:
@@ -853,24 +834,24 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         guint woken = 0;
         if (migrate)
           {
-            guint32 old = TTU_OLD (f), new = TTU_NEW (f);
-            if (f->l.a[1] & TTU_MIGREF)
+            guint32 old = l->page, new = l->new_page;
+            if (l->migref)
               {
                 /* unlock_page wakes migration_entry_wait, then putback drops the old page */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
-                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+                woken = wake_migration_waiters (sim, cpu, l->table, index);
                 st->pages[old].ext_refs--;
                 if (--st->pages[old].count == 0)
                   fl_gather_page (sim, cpu, old);
               }
-            else if (f->l.a[1] & TTU_INSTALLED)
+            else if (l->installed)
               {
                 /* the old page went back in place: only the waiters to wake */
                 st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
-                woken = wake_migration_waiters (sim, cpu, TTU_TABLE (f), index);
+                woken = wake_migration_waiters (sim, cpu, l->table, index);
               }
             /* a new page that was not mapped loses its allocation reference */
-            if (!(f->l.a[1] & TTU_INSTALLED) || (f->l.a[1] & TTU_MOVE_FAILED))
+            if (!l->installed || l->move_failed)
               if (--st->pages[new].count == 0)
                 fl_gather_page (sim, cpu, new);
           }
@@ -880,9 +861,9 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         if (migrate)
-          fl_ev (sim, FL_EV_WAKE, FL_MIGRATION_WAIT (TTU_TABLE (f), index), woken);
+          fl_ev (sim, FL_EV_WAKE, FL_MIGRATION_WAIT (l->table, index), woken);
         else
-          fl_ev (sim, FL_EV_RETURN, TTU_OLD (f), 0);
+          fl_ev (sim, FL_EV_RETURN, l->page, 0);
         fl_return (sim, cpu, 0);
         return;
       }
