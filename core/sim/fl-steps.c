@@ -12,7 +12,7 @@ const FlStepFn fl_step_none = NULL;
 #undef FL_LOC
 
 static const FlStepFn *const step_fns[FL_FN_N] = {
-#define FL_FN(id, name, file, kinds, step) [FL_FN_##id] = &step,
+#define FL_FN(id, name, file, kinds, step) [FL_FN_##id] = &(step),
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
 #undef FL_FN
