@@ -471,8 +471,13 @@ fl_window_size_header (gpointer data)
     {
       if (gtk_widget_get_width (GTK_WIDGET (self)) >= FL_WINDOW_HEADER_SCALES_WIDTH)
         gtk_widget_add_css_class (header, "fl-header-scaled");
-      else
-        gtk_widget_remove_css_class (header, "fl-header-scaled");
+      else if (gtk_widget_has_css_class (header, "fl-header-scaled"))
+        {
+          gtk_widget_remove_css_class (header, "fl-header-scaled");
+          /* a window made narrower than the larger header allowed was held at the header's
+           * width: with it back to normal, the window takes the size it was asked for */
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+        }
     }
   return G_SOURCE_REMOVE;
 }
