@@ -17,7 +17,8 @@
  *     of two of them that is state: whether a reader still in its section began before a
  *     callback was queued (rcu_do_batch's early-free check), hashed for each such pair.
  * FL_STATE_OUTCOME, what a run leaves as its result, also leaves out who holds which line
- * (a line's sharers, owner, owner_state; a page's line_owner). FL_STATE_COMMUTE keeps it:
+ * (a line's sharers, owner, owner_state; a page's line_owner; a zone's free areas'
+ * area_owner). FL_STATE_COMMUTE keeps it:
  * two orders of independent steps leave the same lines.
  *
  * Page tables' entries count only for live tables (a free table's mean nothing: an allocation
@@ -43,11 +44,17 @@ typedef struct {
 
 #define OUT(type, member) { offsetof (type, member), sizeof (((type *) 0)->member) }
 
+#define AREA_OWNER(n) OUT (FlGlobals, zones[n].area_owner)
 static const Field left_out_globals[] = {
   OUT (FlGlobals, step), OUT (FlGlobals, now), OUT (FlGlobals, rng),
   OUT (FlGlobals, page_transfers), OUT (FlGlobals, rcu.gp_started_step),
   OUT (FlGlobals, sched_index), OUT (FlGlobals, sched_steps),
+  /* FL_STATE_OUTCOME only from here: who last wrote each zone's free areas */
+  AREA_OWNER (0), AREA_OWNER (1), AREA_OWNER (2), AREA_OWNER (3),
+  AREA_OWNER (4), AREA_OWNER (5), AREA_OWNER (6), AREA_OWNER (7),
 };
+#define GLOBALS_OUTCOME_ONLY FL_MAX_NODES
+G_STATIC_ASSERT (FL_MAX_NODES == 8);
 
 static const Field left_out_cpu[] = {
   OUT (FlCpu, clock), OUT (FlCpu, held_until), OUT (FlCpu, wait_since), OUT (FlCpu, ipi_at),
@@ -76,7 +83,7 @@ static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
  * words: objects whose size is not a multiple of 8 (a page is 28 bytes) repeat their
  * pattern every few objects. The words with something kept are listed too: a line is read
  * by those. */
-#define MASK_MAX_WORDS 256
+#define MASK_MAX_WORDS 512
 
 typedef struct {
   guint32 offset;                 /* of the word in the period, bytes */
@@ -92,7 +99,7 @@ typedef struct {
 } Mask;
 
 typedef struct {
-  Mask globals, cpu, line[2], page[2], cb;
+  Mask globals[2], cpu, line[2], page[2], cb;
 } Masks;
 
 static void
@@ -143,7 +150,9 @@ masks (void)
   static gsize ready = 0;
   if (g_once_init_enter (&ready))
     {
-      build_mask (&m.globals, sizeof (FlGlobals), left_out_globals,
+      build_mask (&m.globals[FL_STATE_COMMUTE], sizeof (FlGlobals), left_out_globals,
+                  G_N_ELEMENTS (left_out_globals) - GLOBALS_OUTCOME_ONLY);
+      build_mask (&m.globals[FL_STATE_OUTCOME], sizeof (FlGlobals), left_out_globals,
                   G_N_ELEMENTS (left_out_globals));
       build_mask (&m.cpu, sizeof (FlCpu), left_out_cpu, G_N_ELEMENTS (left_out_cpu));
       build_mask (&m.line[FL_STATE_COMMUTE], sizeof (FlLine), left_out_line,
@@ -402,7 +411,7 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   const FlStateSizes *z = &st->sizes;
   Pairs ps = { 0xcbf29ce484222325ull, 0 };
   ps = pairs_bytes (ps, z, sizeof *z);
-  ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals);
+  ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals[view]);
   ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
   ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
   ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));

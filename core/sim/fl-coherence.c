@@ -541,21 +541,40 @@ fl_line_reload (FlSim *sim, guint line, guint cpu, guint64 at)
 void
 fl_touch_page (FlSim *sim, guint cpu, guint32 page)
 {
-  FlPage *pg = &sim->st.pages[page];
+  fl_note (sim, FL_KEY (FL_KEY_PAGE, page), TRUE);
+  if (fl_touch_owned (sim, cpu, &sim->st.pages[page].line_owner))
+    sim->st.g->page_transfers++;
+}
+
+/**
+ * fl_touch_owned:
+ * @sim: the simulation
+ * @cpu: the CPU writing the line
+ * @owner: the line's single owner, CPU + 1 (0: only in memory), which becomes @cpu
+ *
+ * A line that only one CPU at a time writes, with no queue (struct page, the zone's free
+ * areas under zone->lock): charges @cpu a hit, a transfer from the owner, or memory.
+ *
+ * Returns: whether the line moved from another CPU
+ */
+gboolean
+fl_touch_owned (FlSim *sim, guint cpu, guint16 *owner)
+{
   const FlCostTable *k = &sim->config.cost;
   guint64 cost;
+  gboolean moved = FALSE;
 
-  fl_note (sim, FL_KEY (FL_KEY_PAGE, page), TRUE);
-  if (pg->line_owner == cpu + 1)
+  if (*owner == cpu + 1)
     cost = k->l1_hit;
-  else if (pg->line_owner == 0)
+  else if (*owner == 0)
     cost = k->dram;
   else
     {
-      gboolean remote = sim->socket_of[pg->line_owner - 1] != sim->socket_of[cpu];
+      gboolean remote = sim->socket_of[*owner - 1] != sim->socket_of[cpu];
       cost = remote ? k->remote_store : k->local_store;
-      sim->st.g->page_transfers++;
+      moved = TRUE;
     }
-  pg->line_owner = (guint16) (cpu + 1);
+  *owner = (guint16) (cpu + 1);
   sim->st.cpus[cpu].clock += cost;
+  return moved;
 }

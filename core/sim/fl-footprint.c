@@ -65,6 +65,7 @@ static const Field cpu_fields[] = {
   F (FlCpu, rss_anon, FL_KEY_CPU_MEM, 0),
   F (FlCpu, pcp_count, FL_KEY_CPU_MEM, 0),
   F (FlCpu, pcp_head, FL_KEY_CPU_MEM, 0),
+  F (FlCpu, pcp_tail, FL_KEY_CPU_MEM, 0),
   F (FlCpu, pagevec, FL_KEY_CPU_MEM, 0),
   F (FlCpu, gather_head, FL_KEY_CPU_MEM, 0),
   F (FlCpu, gather_count, FL_KEY_CPU_MEM, 0),

@@ -125,80 +125,14 @@ fl_table_free (FlSim *sim, guint cpu, guint32 table)
   g->tables_used--;
 }
 
-/* The zones were sized from the scenario; a run that needs more memory gets it, as if the
- * machine had more, up to FL_MAX_PAGES (the check before every step stops the run first). */
-void
-fl_zone_grow (FlState *st)
-{
-  FlGlobals *g = st->g;
-  guint32 size = (guint32) MIN ((guint64) g->zone_pages * 2, (guint64) FL_MAX_PAGES);
-  g_assert (size > g->zone_pages);
-  g->zone_pages = size;
-}
-
-/* Free pages a zone can hand out: those freed back to it, and the pages never handed out,
- * which any zone may take. */
-guint32
-fl_zone_free (const FlState *st, guint node)
-{
-  const FlGlobals *g = st->g;
-  return st->g->zones[node].free_listed + (g->zone_pages - MIN (g->page_fresh, g->zone_pages));
-}
-
-/* The zone's next free page: the last one freed to it, or else one never handed out, which
- * exists from now on and belongs to this zone. 0 when it has none left. */
-guint32
-fl_zone_pop (FlSim *sim, guint node)
-{
-  FlState *st = &sim->st;
-  FlZone *z = &st->g->zones[node];
-  if (fl_zone_free (st, node) == 0)
-    return 0;
-  guint32 p = z->free_head;
-  if (p != 0)
-    {
-      z->free_head = st->pages[p].next;
-      z->free_listed--;
-    }
-  else
-    {
-      p = st->g->page_fresh++;
-      fl_state_need_page (st, p);
-      st->pages[p].node = (guint8) node;
-    }
-  return p;
-}
-
-/* Back to the zone it belongs to. */
-void
-fl_zone_push (FlSim *sim, guint32 page)
-{
-  FlState *st = &sim->st;
-  FlZone *z = &st->g->zones[st->pages[page].node];
-  st->pages[page].next = z->free_head;
-  z->free_head = page;
-  z->free_listed++;
-}
-
-/* Page frames the zones can still hand out without passing FL_MAX_PAGES. */
-guint64
-fl_zone_room (const FlState *st)
-{
-  const FlGlobals *g = st->g;
-  guint64 listed = 0;
-  for (guint n = 0; n < g->nodes; n++)
-    listed += g->zones[n].free_listed;
-  return listed + (FL_MAX_PAGES - MIN (g->page_fresh, FL_MAX_PAGES));
-}
-
 /* From node 0's zone without a step (set-up, the page cache's own pages). */
 guint32
 fl_page_take (FlSim *sim)
 {
   FlState *st = &sim->st;
-  if (fl_zone_free (st, 0) == 0)
+  while (fl_zone_free (st, 0) == 0)
     fl_zone_grow (st);
-  guint32 p = fl_zone_pop (sim, 0);
+  guint32 p = fl_zone_pop (sim, -1, 0);
   memset (&st->pages[p], 0, sizeof st->pages[p]);
   st->pages[p].state = FL_OBJ_LIVE;
   return p;

@@ -18,6 +18,31 @@ fl_node_of (FlSim *sim, guint cpu)
   return nodes > 1 ? MIN (sim->socket_of[cpu], nodes - 1) : 0;
 }
 
+/* The per-CPU list, hot pages at the head: allocation takes the head, a freed page goes to
+ * the head, a refill appends in the order the zone gave, and the bulk free gives back the
+ * tail, the coldest (free_pcppages_bulk takes list->prev). */
+static inline FlPageList
+pcp_list (FlCpu *c)
+{
+  return (FlPageList) { &c->pcp_head, &c->pcp_tail };
+}
+
+static void
+pcp_insert (FlSim *sim, guint cpu, guint32 prev, guint32 page)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  fl_page_list_insert (sim, (gint) cpu, pcp_list (c), prev, page);
+  c->pcp_count++;
+}
+
+static void
+pcp_unlink (FlSim *sim, guint cpu, guint32 page)
+{
+  FlCpu *c = &sim->st.cpus[cpu];
+  fl_page_list_del (sim, (gint) cpu, pcp_list (c), page);
+  c->pcp_count--;
+}
+
 /* buffered_rmqueue, clearing the page when asked (alloc_zeroed_user_highpage). Returns it. */
 static void
 step_alloc (FlSim *sim, guint cpu, FlFrame *f)
@@ -41,13 +66,12 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint node = fl_node_of (sim, cpu);
         fl_touch (sim, cpu, fl_line_of_zone_lock (st, node), FL_ACCESS_WRITE);
-        for (guint i = 0; i < PCP_BATCH && fl_zone_free (st, node); i++)
+        for (guint i = 0; i < PCP_BATCH; i++)
           {
-            guint32 p = fl_zone_pop (sim, node);
-            fl_touch_page (sim, cpu, p);
-            st->pages[p].next = c->pcp_head;
-            c->pcp_head = p;
-            c->pcp_count++;
+            guint32 p = fl_zone_pop (sim, (gint) cpu, node);
+            if (p == 0)
+              break;
+            pcp_insert (sim, cpu, c->pcp_tail, p);
           }
         fl_ev (sim, FL_EV_STORE, fl_zone_free (st, node), c->pcp_count);
         f->pc = FL_LOC_ALLOC_PAGE_zone_unlock;
@@ -70,10 +94,7 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_ALLOC_PAGE_zone_lock;
             return;
           }
-        fl_touch_page (sim, cpu, p);
-        c->pcp_head = st->pages[p].next;
-        c->pcp_count--;
-        st->pages[p].next = 0;
+        pcp_unlink (sim, cpu, p);
         st->pages[p].state = FL_OBJ_LIVE;
         st->pages[p].count = 1;
         st->pages[p].mapcount = 0;
@@ -126,9 +147,7 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
             st->pages[p].state = FL_OBJ_FREE;
             st->pages[p].flags = 0;
             st->pages[p].count = 0;
-            st->pages[p].next = c->pcp_head;
-            c->pcp_head = p;
-            c->pcp_count++;
+            pcp_insert (sim, cpu, 0, p);
             n++;
           }
         fl_memcg_lru (sim, cpu, n);
@@ -151,13 +170,11 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
          * workloads free what they allocated, so their pages are local anyway. */
         guint node = fl_node_of (sim, cpu);
         fl_touch (sim, cpu, fl_line_of_zone_lock (st, node), FL_ACCESS_WRITE);
-        for (guint i = 0; i < PCP_BATCH && c->pcp_head; i++)
+        for (guint i = 0; i < PCP_BATCH && c->pcp_tail; i++)
           {
-            guint32 p = c->pcp_head;
-            fl_touch_page (sim, cpu, p);
-            c->pcp_head = st->pages[p].next;
-            c->pcp_count--;
-            fl_zone_push (sim, p);
+            guint32 p = c->pcp_tail;
+            pcp_unlink (sim, cpu, p);
+            fl_zone_push (sim, (gint) cpu, p);
           }
         fl_ev (sim, FL_EV_STORE, fl_zone_free (st, node), c->pcp_count);
         f->pc = FL_LOC_FREE_PAGES_zone_unlock;

@@ -76,6 +76,7 @@ FlFrame *fl_caller   (FlSim *sim, guint cpu);
 gboolean fl_touch    (FlSim *sim, guint cpu, guint line, FlAccess access);
 void     fl_charge   (FlSim *sim, guint cpu, guint64 cycles);
 void     fl_touch_page (FlSim *sim, guint cpu, guint32 page);
+gboolean fl_touch_owned (FlSim *sim, guint cpu, guint16 *owner);
 /* the memory controller (memcg=on, fl-memcg.c); each does nothing with memcg=off */
 void     fl_memcg_uncharge     (FlSim *sim, guint cpu, guint32 page);
 void     fl_memcg_uncharge_end (FlSim *sim, guint cpu);
@@ -201,10 +202,18 @@ void     fl_vma_free_now (FlSim *sim, guint32 vma);
 guint32  fl_table_alloc  (FlSim *sim, guint level, guint64 base);
 void     fl_table_free   (FlSim *sim, guint cpu, guint32 table);
 guint32  fl_page_take    (FlSim *sim);          /* from the zone: no steps, set-up only */
-guint32  fl_zone_pop     (FlSim *sim, guint node);
-void     fl_zone_push    (FlSim *sim, guint32 page);
-guint32  fl_zone_free    (const FlState *st, guint node);
 guint    fl_node_of      (FlSim *sim, guint cpu);
+/* lists linked through struct page (fl-page-list.c); a @cpu of -1 is the set-up's */
+typedef struct {
+  guint32 *head;
+  guint32 *tail;            /* NULL for a list that keeps none */
+} FlPageList;
+void     fl_page_list_insert (FlSim *sim, gint cpu, FlPageList list, guint32 prev, guint32 page);
+void     fl_page_list_del    (FlSim *sim, gint cpu, FlPageList list, guint32 page);
+/* the buddy allocator (fl-buddy.c); a @cpu of -1 is the set-up's, which costs nothing */
+guint32  fl_zone_pop     (FlSim *sim, gint cpu, guint node);
+void     fl_zone_push    (FlSim *sim, gint cpu, guint32 page);
+guint32  fl_zone_free    (const FlState *st, guint node);
 void     fl_zone_grow    (FlState *st);
 guint64  fl_zone_room    (const FlState *st);
 guint32  fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff);

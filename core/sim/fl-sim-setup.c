@@ -109,8 +109,11 @@ fl_sim_sizes_for (const FlScenario *sc, const FlConfig *config, FlStateSizes *z,
   z->line_tables = tables + 8 <= 0xffffu ? (guint) tables + 8 : 0;
   /* only Kamezawa's design has a line per VMA for its reference count */
   z->line_refs = config->fault_path == FL_FAULT_PATH_SPECULATIVE_REFCOUNT ? z->line_vmas : 0;
-  *zone_pages = (guint32) MIN (pages + tables + 8 + (guint64) config->cpus * PCP_SLACK,
-                               G_MAXUINT32 / 2);
+  /* the buddy allocator hands out aligned blocks of 2^(FL_MAX_ORDER - 1) pages, the first
+   * at that many (fl-buddy.c): room for whole blocks */
+  guint64 block = 1u << (FL_MAX_ORDER - 1);
+  guint64 needed = pages + tables + 8 + (guint64) config->cpus * PCP_SLACK;
+  *zone_pages = (guint32) MIN ((needed + block - 1) / block * block + block, G_MAXUINT32 / 2);
 }
 
 static guint32

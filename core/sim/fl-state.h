@@ -168,7 +168,7 @@ typedef struct {
    * counts it again before trying, so a retried fault is counted twice */
   guint64 vm_pgfault;
   gint64  rss_file, rss_anon;     /* per-thread RSS caches (rss=per-thread) */
-  guint32 pcp_count, pcp_head;    /* per-CPU free page list */
+  guint32 pcp_count, pcp_head, pcp_tail; /* per-CPU free page list: hot first, cold last */
   guint32 pagevec;                /* pages waiting to join the LRU */
   guint32 memcg_stock;            /* memcg=on: pages charged ahead to this CPU's stock */
   guint32 memcg_batch;            /* memcg=on: pages uncharged by the zap under way */
@@ -225,7 +225,9 @@ typedef struct {
 
 enum { FL_PAGE_ANON = 1, FL_PAGE_FILE = 2, FL_PAGE_ZERO = 4, FL_PAGE_TABLE = 8,
        FL_PAGE_LOCKED = 16, FL_PAGE_LRU = 32,
-       FL_PAGE_MEMCG = 64 /* charged to the memory cgroup (memcg=on) */ };
+       FL_PAGE_MEMCG = 64, /* charged to the memory cgroup (memcg=on) */
+       /* PG_buddy: the first page of a free block on the zone's free_area[order] */
+       FL_PAGE_BUDDY = 128 };
 
 typedef struct {
   gint32  count;            /* references */
@@ -233,11 +235,12 @@ typedef struct {
   gint32  ext_refs;         /* references held outside the mm: page cache, a forked child */
   gint32  ext_maps;         /* mappings outside the mm: a forked child's PTE */
   guint32 flags;
-  guint32 next;             /* free-list link */
+  guint32 next, prev;       /* page->lru: the per-CPU list, a buddy free list, the gather */
   guint16 line_owner;       /* CPU + 1 that last wrote the struct page, 0 = only in memory */
   guint16 pc_owner;         /* the same for its struct page_cgroup (memcg=on) */
   guint8  state;            /* FlObjState: FREE or LIVE */
   guint8  node;             /* the zone it belongs to */
+  guint8  order;            /* a free block's size, 2^order pages (page_private with PG_buddy) */
 } FlPage;
 
 typedef struct {
@@ -304,9 +307,20 @@ typedef struct {
  * its own free list, zone->lock and zone->lru_lock. Otherwise the machine has one zone. */
 #define FL_MAX_NODES 8u
 
+/* MAX_ORDER: the buddy allocator's blocks are 1 to 1024 pages, a block of 2^k pages aligned
+ * on 2^k page frames (fl-buddy.c). */
+#define FL_MAX_ORDER 11u
+
 typedef struct {
-  guint32 free_head;        /* pages freed back to this zone, last freed first */
-  guint32 free_listed;      /* how many are on that list */
+  /* free_area[order]: the blocks of 2^order free pages, linked through their first page's
+   * lru (next, prev), the last one freed first; nr_free of each */
+  guint32 area_head[FL_MAX_ORDER];
+  guint32 area_free[FL_MAX_ORDER];
+  guint32 free_listed;      /* pages on all of them */
+  /* each free_area's cache line is written only under zone->lock, by one CPU at a time: like
+   * a struct page it has a single owner, CPU + 1 (0: only in memory) */
+  guint16 area_owner[FL_MAX_ORDER];
+  guint16 pad;
   guint32 lock_next, lock_owner;   /* zone->lock */
   gint32  lock_holder;
   guint32 lru_lock_next, lru_lock_owner;   /* zone->lru_lock */
@@ -322,9 +336,10 @@ typedef struct {
   guint32 nodes;            /* zones in use: 1, or one per socket */
   guint32 zone_pages;       /* page ids below this exist or may be handed out; it grows when
                              * they run out */
-  guint32 page_fresh;       /* first page id never handed out: every zone's free list ends in
-                             * these (a page joins the zone that first takes it), and pages
-                             * exist only once handed out */
+  guint32 page_fresh;       /* first page id never handed out: a zone whose free lists are
+                             * empty takes the next aligned block of 2^(FL_MAX_ORDER - 1)
+                             * from here (its pages join that zone), and pages exist only
+                             * once handed out */
   guint32 vmas_used, tables_used;   /* slots in use, which the limits count */
   guint32 vma_hint, table_hint;     /* no free slot below these: where allocation looks first */
   guint32 cache_used;       /* page-cache entries: they fill up in order and stay */

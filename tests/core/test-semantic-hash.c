@@ -29,6 +29,9 @@ image (const FlState *st, FlStateView view)
   g.rcu.gp_started_step = 0;
   g.sched_index = 0;
   g.sched_steps = 0;
+  if (view == FL_STATE_OUTCOME)
+    for (guint n = 0; n < FL_MAX_NODES; n++)
+      memset (g.zones[n].area_owner, 0, sizeof g.zones[n].area_owner);
   put (out, &g, sizeof g);
   for (guint c = 0; c < z->ncpus; c++)
     {
