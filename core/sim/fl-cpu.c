@@ -44,10 +44,15 @@ fl_return (FlSim *sim, guint cpu, guint32 value)
 {
   FlCpu *c = &sim->st.cpus[cpu];
   g_assert (c->depth > 0);
+  guint was = c->depth;
   c->depth--;
   /* a caller that tail-called (resume point NONE) returns the same value at once */
   while (c->depth > 0 && c->frames[c->depth - 1].pc == FL_LOC_NONE)
     c->depth--;
+  /* the frames popped are gone: what they held is no part of the state (the explorer's
+   * "same state" compares whole CPUs, and a dead frame's bytes would tell apart two states
+   * that differ in nothing that can matter) */
+  memset (&c->frames[c->depth], 0, (was - c->depth) * sizeof c->frames[0]);
   if (c->depth > 0)
     c->frames[c->depth - 1].ret = value;
   else
