@@ -80,7 +80,7 @@ static const Field left_out_page_outcome[] = { OUT (FlPage, line_owner) };
 static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
 
 /* The bits of an array of objects the hash reads, as a pattern that repeats every `period`
- * words: objects whose size is not a multiple of 8 (a page is 28 bytes) repeat their
+ * words: objects whose size is not a multiple of 8 repeat their
  * pattern every few objects. The words with something kept are listed too: a line is read
  * by those. */
 #define MASK_MAX_WORDS 512
@@ -287,6 +287,7 @@ pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
  * wherever the others stand, and can be kept (FlTracked). */
 #define LINE_KEYS  0x243f6a8885a308d3ull
 #define ENTRY_KEYS 0x13198a2e03707344ull
+#define PAGE_KEYS  0xa4093822299f31d0ull
 
 /* What line @l adds: nothing at rest (as fl_state_line_at_rest() makes it: nothing touched
  * it), else the words @m keeps, keyed by its id. A line at rest is @plain (line 0's) but for
@@ -326,6 +327,41 @@ entries_add (const FlState *st, guint t)
   Pairs ps = { ENTRY_KEYS + t * (FL_PTRS_PER_TABLE / 2 * KEY_STEP), 0 };
   return pairs_words (ps, (const guint8 *) fl_table_entries (st, t), FL_PTRS_PER_TABLE,
                       NULL).sum;
+}
+
+/* What page @p adds: the words @m keeps of its struct page (whole words: FlPage's size is a
+ * multiple of 8), keyed by its id; nothing at rest (all zeros). */
+static guint64
+page_adds (const FlState *st, guint32 p, const Mask *m)
+{
+  Pairs ps = { PAGE_KEYS + p * ((sizeof (FlPage) / 8 + 1) / 2 * KEY_STEP), 0 };
+  return pairs_words (ps, (const guint8 *) &st->pages[p], sizeof (FlPage) / 8, m->all).sum;
+}
+
+/* The struct pages written since they were last at rest, as lines_add() below: the commute
+ * view keeps what each added, the outcome view reads its own. */
+static guint64
+pages_add (const FlState *st, FlStateView view, const Mask *m)
+{
+  const FlTracked *t = &st->page_marks;
+  guint words = (st->sizes.npages + 63) / 64;
+  guint64 sum = 0;
+  for (guint w = 0; view == FL_STATE_COMMUTE && w < words; w++)
+    {
+      for (guint64 bits = t->unhashed[w]; bits != 0; bits &= bits - 1)
+        {
+          guint32 p = w * 64 + (guint32) __builtin_ctzll (bits);
+          t->sum[p] = page_adds (st, p, m);
+        }
+      t->unhashed[w] = 0;
+    }
+  for (guint w = 0; w < words; w++)
+    for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+      {
+        guint32 p = w * 64 + (guint32) __builtin_ctzll (bits);
+        sum += view == FL_STATE_COMMUTE ? t->sum[p] : page_adds (st, p, m);
+      }
+  return sum;
 }
 
 /* Lines, then entries: a slot's part is read again only when it was written since it was
@@ -402,7 +438,7 @@ chain (guint64 h, guint64 v)
   return h ^ (h >> 33);
 }
 
-/* Keeps what lines and tables added beside @st (FlTracked): one state is hashed by one
+/* Keeps what lines, tables and pages added beside @st (FlTracked): one state is hashed by one
  * thread at a time (each of the explorer's has its own simulation). */
 guint64
 fl_state_semantic_hash (const FlState *st, FlStateView view)
@@ -415,11 +451,11 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
   ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
   ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
-  ps = pairs_masked (ps, st->pages, z->npages * sizeof (FlPage), &mk->page[view]);
   ps = pairs_bytes (ps, st->cache, z->ncache * sizeof (FlCacheEntry));
   ps = pairs_bytes (ps, st->cache_index, z->ncache_index * sizeof (guint32));
   ps = pairs_masked (ps, st->cbs, z->ncbs * sizeof (FlRcuCb), &mk->cb);
-  ps.sum += lines_add (st, view, &mk->line[view]) + entries_of_live_tables (st);
+  ps.sum += lines_add (st, view, &mk->line[view]) + entries_of_live_tables (st)
+            + pages_add (st, view, &mk->page[view]);
   guint64 h = pairs_finish (ps);
 
   /* the one order of step stamps that is state (see the top of the file) */

@@ -48,8 +48,9 @@ area_add (FlSim *sim, gint cpu, FlZone *z, guint order, guint32 page)
 {
   touch_area (sim, cpu, z, order);
   fl_page_list_insert (sim, cpu, area_list (z, order), 0, page);
-  sim->st.pages[page].flags |= FL_PAGE_BUDDY;
-  sim->st.pages[page].order = (guint8) order;
+  FlPage *pg = fl_page_rw (&sim->st, page);
+  pg->flags |= FL_PAGE_BUDDY;
+  pg->order = (guint8) order;
   z->area_free[order]++;
   z->free_listed += 1u << order;
 }
@@ -60,8 +61,9 @@ area_del (FlSim *sim, gint cpu, FlZone *z, guint order, guint32 page)
 {
   touch_area (sim, cpu, z, order);
   fl_page_list_del (sim, cpu, area_list (z, order), page);
-  sim->st.pages[page].flags &= ~(guint32) FL_PAGE_BUDDY;
-  sim->st.pages[page].order = 0;
+  FlPage *pg = fl_page_rw (&sim->st, page);
+  pg->flags &= ~(guint32) FL_PAGE_BUDDY;
+  pg->order = 0;
   z->area_free[order]--;
   z->free_listed -= 1u << order;
 }
@@ -87,7 +89,7 @@ take_fresh_block (FlSim *sim, gint cpu, guint node)
   g->page_fresh = base + MAX_BLOCK;
   fl_state_need_page (st, base + MAX_BLOCK - 1);
   for (guint32 p = base; p < base + MAX_BLOCK; p++)
-    st->pages[p].node = (guint8) node;
+    fl_page_rw (st, p)->node = (guint8) node;
   area_add (sim, cpu, &g->zones[node], FL_MAX_ORDER - 1, base);
   return TRUE;
 }

@@ -542,7 +542,7 @@ void
 fl_touch_page (FlSim *sim, guint cpu, guint32 page)
 {
   fl_note (sim, FL_KEY (FL_KEY_PAGE, page), TRUE);
-  if (fl_touch_owned (sim, cpu, &sim->st.pages[page].line_owner))
+  if (fl_touch_owned (sim, cpu, &fl_page_rw (&sim->st, page)->line_owner))
     sim->st.g->page_transfers++;
 }
 

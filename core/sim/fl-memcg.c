@@ -27,7 +27,7 @@
 static void
 touch_pc (FlSim *sim, guint cpu, guint32 page, gboolean locked)
 {
-  FlPage *pg = &sim->st.pages[page];
+  FlPage *pg = fl_page_rw (&sim->st, page);
   const FlCostTable *k = &sim->config.cost;
   guint64 cost;
 
@@ -95,7 +95,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
         guint32 page = f->l.memcg_charge.page;
         touch_pc (sim, cpu, page, TRUE);
         fl_charge (sim, cpu, 2 * sim->config.cost.l1_hit);
-        st->pages[page].flags |= FL_PAGE_MEMCG;
+        fl_page_rw (st, page)->flags |= FL_PAGE_MEMCG;
         fl_ev (sim, FL_EV_STORE, page, 1);
         fl_return (sim, cpu, page);
         return;
@@ -118,7 +118,7 @@ fl_memcg_uncharge (FlSim *sim, guint cpu, guint32 page)
     return;
   touch_pc (sim, cpu, page, TRUE);
   fl_charge (sim, cpu, 2 * sim->config.cost.l1_hit);
-  st->pages[page].flags &= ~(guint32) FL_PAGE_MEMCG;
+  fl_page_rw (st, page)->flags &= ~(guint32) FL_PAGE_MEMCG;
   fl_touch (sim, cpu, fl_line_of_memcg (st, FL_MEMCG_LINE_CSS), FL_ACCESS_RMW);
   st->cpus[cpu].memcg_batch++;
 }

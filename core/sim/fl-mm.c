@@ -133,8 +133,8 @@ fl_page_take (FlSim *sim)
   while (fl_zone_free (st, 0) == 0)
     fl_zone_grow (st);
   guint32 p = fl_zone_pop (sim, -1, 0);
-  memset (&st->pages[p], 0, sizeof st->pages[p]);
-  st->pages[p].state = FL_OBJ_LIVE;
+  memset (fl_page_rw (st, p), 0, sizeof (FlPage));
+  fl_page_rw (st, p)->state = FL_OBJ_LIVE;
   return p;
 }
 
@@ -160,9 +160,9 @@ fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff)
   e->file = file;
   e->pgoff = pgoff;
   e->page = fl_page_take (sim);
-  st->pages[e->page].flags = FL_PAGE_FILE;
-  st->pages[e->page].count = 1;
-  st->pages[e->page].ext_refs = 1;
+  fl_page_rw (st, e->page)->flags = FL_PAGE_FILE;
+  fl_page_rw (st, e->page)->count = 1;
+  fl_page_rw (st, e->page)->ext_refs = 1;
   if (2 * (i + 1) > st->sizes.ncache_index)
     fl_state_index_cache (st, i);
   else

@@ -95,10 +95,10 @@ step_alloc (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         pcp_unlink (sim, cpu, p);
-        st->pages[p].state = FL_OBJ_LIVE;
-        st->pages[p].count = 1;
-        st->pages[p].mapcount = 0;
-        st->pages[p].flags = 0;
+        fl_page_rw (st, p)->state = FL_OBJ_LIVE;
+        fl_page_rw (st, p)->count = 1;
+        fl_page_rw (st, p)->mapcount = 0;
+        fl_page_rw (st, p)->flags = 0;
         if (f->l.alloc_page.zero)
           fl_charge (sim, cpu, sim->config.cost.zero_page);
         fl_ev (sim, FL_EV_ALLOC, p, f->l.alloc_page.zero);
@@ -144,9 +144,9 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
               z->lru_head = 0;
             c->gather_head = st->pages[p].next;
             c->gather_count--;
-            st->pages[p].state = FL_OBJ_FREE;
-            st->pages[p].flags = 0;
-            st->pages[p].count = 0;
+            fl_page_rw (st, p)->state = FL_OBJ_FREE;
+            fl_page_rw (st, p)->flags = 0;
+            fl_page_rw (st, p)->count = 0;
             pcp_insert (sim, cpu, 0, p);
             n++;
           }
@@ -201,7 +201,7 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
     {
     case FL_LOC_LRU_CACHE_ADD_pagevec_add:
       fl_touch_page (sim, cpu, page);
-      st->pages[page].flags |= FL_PAGE_LRU;
+      fl_page_rw (st, page)->flags |= FL_PAGE_LRU;
       c->pagevec++;
       fl_ev (sim, FL_EV_STORE, page, c->pagevec);
       if (c->pagevec < PAGEVEC_SIZE)
@@ -252,7 +252,7 @@ fl_gather_page (FlSim *sim, guint cpu, guint32 page)
 {
   FlState *st = &sim->st;
   FlCpu *c = &st->cpus[cpu];
-  st->pages[page].next = c->gather_head;
+  fl_page_rw (st, page)->next = c->gather_head;
   c->gather_head = page;
   c->gather_count++;
 }
@@ -264,6 +264,6 @@ fl_put_page (FlSim *sim, guint cpu, guint32 page)
   FlState *st = &sim->st;
   if (page == st->g->zero_page)
     return;
-  if (--st->pages[page].count == 0)
+  if (--fl_page_rw (st, page)->count == 0)
     fl_gather_page (sim, cpu, page);
 }

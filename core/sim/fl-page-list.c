@@ -24,22 +24,22 @@ touch (FlSim *sim, gint cpu, guint32 page)
 void
 fl_page_list_insert (FlSim *sim, gint cpu, FlPageList list, guint32 prev, guint32 page)
 {
-  FlPage *pages = sim->st.pages;
-  guint32 next = prev != 0 ? pages[prev].next : *list.head;
+  FlState *st = &sim->st;
+  guint32 next = prev != 0 ? st->pages[prev].next : *list.head;
   touch (sim, cpu, page);
-  pages[page].prev = prev;
-  pages[page].next = next;
+  fl_page_rw (st, page)->prev = prev;
+  fl_page_rw (st, page)->next = next;
   if (prev != 0)
     {
       touch (sim, cpu, prev);
-      pages[prev].next = page;
+      fl_page_rw (st, prev)->next = page;
     }
   else
     *list.head = page;
   if (next != 0)
     {
       touch (sim, cpu, next);
-      pages[next].prev = page;
+      fl_page_rw (st, next)->prev = page;
     }
   else if (list.tail != NULL)
     *list.tail = page;
@@ -57,20 +57,20 @@ fl_page_list_insert (FlSim *sim, gint cpu, FlPageList list, guint32 prev, guint3
 void
 fl_page_list_del (FlSim *sim, gint cpu, FlPageList list, guint32 page)
 {
-  FlPage *pages = sim->st.pages;
-  FlPage *pg = &pages[page];
+  FlState *st = &sim->st;
+  FlPage *pg = fl_page_rw (st, page);
   touch (sim, cpu, page);
   if (pg->prev != 0)
     {
       touch (sim, cpu, pg->prev);
-      pages[pg->prev].next = pg->next;
+      fl_page_rw (st, pg->prev)->next = pg->next;
     }
   else
     *list.head = pg->next;
   if (pg->next != 0)
     {
       touch (sim, cpu, pg->next);
-      pages[pg->next].prev = pg->prev;
+      fl_page_rw (st, pg->next)->prev = pg->prev;
     }
   else if (list.tail != NULL)
     *list.tail = pg->prev;

@@ -278,8 +278,8 @@ step_do_anonymous_page (FlSim *sim, guint cpu, FlFrame *f)
         /* page_add_new_anon_rmap, then lru_cache_add */
         guint32 page = PAGE_OF (f);
         fl_touch_page (sim, cpu, page);
-        st->pages[page].flags |= FL_PAGE_ANON;
-        st->pages[page].mapcount = 1;
+        fl_page_rw (st, page)->flags |= FL_PAGE_ANON;
+        fl_page_rw (st, page)->mapcount = 1;
         fl_call (sim, cpu, FL_FN_LRU_CACHE_ADD, FL_LOC_DO_ANONYMOUS_PAGE_set_pte,
                  page)->l.lru_cache_add.page = page;
         return;
@@ -320,7 +320,7 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
         fl_check_vm_file (sim, cpu, fl_ref_id (f->l.fault.vma));
         guint32 pgoff = (guint32) (v->pgoff + (f->l.fault.addr - v->start) / FL_PAGE_SIZE);
         guint32 page = fl_page_cache_get (sim, v->file, pgoff);
-        st->pages[page].count++;                         /* find_get_page */
+        fl_page_rw (st, page)->count++;                         /* find_get_page */
         SET_PAGE (f, page);
         fl_ev (sim, FL_EV_LOAD, page, pgoff);
         gboolean cow = WRITE_FAULT (f) && !(flags & FL_VM_SHARED);
@@ -339,7 +339,7 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
           /* copy the cached page into the new anonymous one, drop the cache page */
           fl_charge (sim, cpu, sim->config.cost.zero_page);
           fl_put_page (sim, cpu, PAGE_OF (f));
-          st->pages[f->ret].flags |= FL_PAGE_ANON;
+          fl_page_rw (st, f->ret)->flags |= FL_PAGE_ANON;
           SET_PAGE (f, f->ret);
         }
       f->l.fault.entry = FL_PTE_MAKE (PAGE_OF (f), f->l.fault.entry & 0xffffffffu);
@@ -368,7 +368,7 @@ step_do_fault (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 page = PAGE_OF (f);
         gboolean anon = (st->pages[page].flags & FL_PAGE_ANON) != 0;
-        st->pages[page].mapcount++;
+        fl_page_rw (st, page)->mapcount++;
         if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
           fl_touch (sim, cpu, FL_LINE_MM_RSS, FL_ACCESS_RMW);
         fl_rss_add (sim, cpu, anon, 1);
@@ -417,7 +417,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
         gboolean got = !(st->pages[old].flags & FL_PAGE_LOCKED);
         fl_touch_page (sim, cpu, old);
         if (got)
-          st->pages[old].flags |= FL_PAGE_LOCKED;
+          fl_page_rw (st, old)->flags |= FL_PAGE_LOCKED;
         fl_ev (sim, FL_EV_RMW, old, got);
         f->pc = got ? FL_LOC_DO_WP_PAGE_reuse_swap_page : FL_LOC_DO_WP_PAGE_unlock;
         return;
@@ -435,7 +435,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       {
         gboolean reuse = RESULT (f) != 0;
         fl_touch_page (sim, cpu, old);
-        st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+        fl_page_rw (st, old)->flags &= ~(guint32) FL_PAGE_LOCKED;
         fl_ev (sim, FL_EV_RMW, old, 0);
         SET_RESULT (f, 0);
         f->pc = reuse ? FL_LOC_DO_WP_PAGE_reuse : FL_LOC_DO_WP_PAGE_unlock;
@@ -449,7 +449,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_DO_WP_PAGE_unlock:
       if (!zero)
-        st->pages[old].count++;                      /* page_cache_get(old_page) */
+        fl_page_rw (st, old)->count++;                      /* page_cache_get(old_page) */
       unlock_pte (sim, cpu, f);
       f->pc = after_anon_vma (sim, cpu, f, FL_LOC_DO_WP_PAGE_anon_vma_prepare, FL_LOC_DO_WP_PAGE_alloc);
       return;
@@ -462,7 +462,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_WP_PAGE_pte_map_lock:
       if (!zero)
         fl_charge (sim, cpu, sim->config.cost.zero_page);   /* cow_user_page: copy 4 KiB */
-      st->pages[f->ret].flags |= FL_PAGE_ANON;
+      fl_page_rw (st, f->ret)->flags |= FL_PAGE_ANON;
       SET_PAGE (f, f->ret);
       map_lock (sim, cpu, f, FL_LOC_DO_WP_PAGE_pte_same);
       return;
@@ -484,7 +484,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_WP_PAGE_set_pte:
       {
         guint32 page = PAGE_OF (f);
-        st->pages[page].mapcount = 1;
+        fl_page_rw (st, page)->mapcount = 1;
         if (zero || (st->pages[old].flags & FL_PAGE_FILE))
           {
             if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
@@ -498,7 +498,7 @@ step_do_wp_page (FlSim *sim, guint cpu, FlFrame *f)
         if (!zero)
           {
             /* page_remove_rmap, and the mapping's reference goes with it */
-            st->pages[old].mapcount--;
+            fl_page_rw (st, old)->mapcount--;
             fl_put_page (sim, cpu, old);
           }
         SET_PAGE (f, 0);        /* the new page now belongs to the PTE */
@@ -572,7 +572,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       fl_call (sim, cpu, FL_FN_ALLOC_PAGE, FL_LOC_DO_SWAP_PAGE_pte_map_lock, 0);
       return;
     case FL_LOC_DO_SWAP_PAGE_pte_map_lock:
-      st->pages[f->ret].flags |= FL_PAGE_ANON;
+      fl_page_rw (st, f->ret)->flags |= FL_PAGE_ANON;
       SET_PAGE (f, f->ret);
       map_lock (sim, cpu, f, FL_LOC_DO_SWAP_PAGE_pte_same);
       return;
@@ -584,7 +584,7 @@ step_do_swap_page (FlSim *sim, guint cpu, FlFrame *f)
       {
         guint32 page = PAGE_OF (f);
         guint32 flags = st->vmas[fl_ref_id (f->l.fault.vma)].flags;
-        st->pages[page].mapcount = 1;
+        fl_page_rw (st, page)->mapcount = 1;
         if (sim->config.rss == FL_RSS_SHARED_ATOMIC)
           fl_touch (sim, cpu, FL_LINE_MM_RSS, FL_ACCESS_RMW);
         fl_rss_add (sim, cpu, TRUE, 1);

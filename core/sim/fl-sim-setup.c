@@ -229,28 +229,28 @@ place_pte (FlSim *sim, const FlScenarioPte *p, GError **error)
       else
         {
           page = fl_page_take (sim);
-          st->pages[page].flags |= FL_PAGE_ANON;
+          fl_page_rw (st, page)->flags |= FL_PAGE_ANON;
         }
       if (p->state == FL_PTE_INIT_MIGRATION)
         {
           /* the migrating side holds the only reference while the entry is in place */
           bits = FL_PTE_MIGRATION;
-          st->pages[page].count++;
-          st->pages[page].ext_refs++;
-          st->pages[page].flags |= FL_PAGE_LOCKED;
+          fl_page_rw (st, page)->count++;
+          fl_page_rw (st, page)->ext_refs++;
+          fl_page_rw (st, page)->flags |= FL_PAGE_LOCKED;
         }
       else
         {
           bits = FL_PTE_PRESENT | FL_PTE_YOUNG;
-          st->pages[page].count++;
-          st->pages[page].mapcount++;
+          fl_page_rw (st, page)->count++;
+          fl_page_rw (st, page)->mapcount++;
           if (p->state == FL_PTE_INIT_READONLY && !(v->flags & FL_VM_SHARED))
             {
               /* shared with a forked child: its mapping and reference live elsewhere */
-              st->pages[page].count++;
-              st->pages[page].mapcount++;
-              st->pages[page].ext_refs++;
-              st->pages[page].ext_maps++;
+              fl_page_rw (st, page)->count++;
+              fl_page_rw (st, page)->mapcount++;
+              fl_page_rw (st, page)->ext_refs++;
+              fl_page_rw (st, page)->ext_maps++;
             }
           else if (v->flags & FL_VM_WRITE)
             bits |= FL_PTE_WRITE | FL_PTE_DIRTY;
@@ -285,9 +285,9 @@ fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
   g->page_fresh = 1;
   g->vma_hint = g->table_hint = 1;
   g->zero_page = fl_page_take (sim);
-  st->pages[g->zero_page].flags = FL_PAGE_ZERO;
-  st->pages[g->zero_page].count = 1;
-  st->pages[g->zero_page].ext_refs = 1;
+  fl_page_rw (st, g->zero_page)->flags = FL_PAGE_ZERO;
+  fl_page_rw (st, g->zero_page)->count = 1;
+  fl_page_rw (st, g->zero_page)->ext_refs = 1;
 
   g->mm.pgd = fl_table_alloc (sim, 4, 0);
 

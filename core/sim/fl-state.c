@@ -42,7 +42,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
     { (gpointer *) &st->ptes, z->ntables, FL_PTRS_PER_TABLE * sizeof (guint64),
       &st->pte_marks },
-    { (gpointer *) &st->pages, z->npages, sizeof (FlPage) },
+    { (gpointer *) &st->pages, z->npages, sizeof (FlPage), &st->page_marks },
     { (gpointer *) &st->cache, z->ncache, sizeof (FlCacheEntry) },
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
     { (gpointer *) &st->cbs, z->ncbs, sizeof (FlRcuCb) },
@@ -112,7 +112,7 @@ new_identity (void)
 static gsize
 header_bytes (const FlStateSizes *z)
 {
-  return align (8 + 8 * ((gsize) z->nlines + z->ntables));
+  return align (8 + 8 * ((gsize) z->nlines + z->ntables + z->npages));
 }
 
 static const guint64 zero_slot[FL_PTRS_PER_TABLE];
@@ -216,9 +216,13 @@ save (const FlState *st, guint8 *block, gsize *content)
       memset (kept, 0, bitmap_bytes (r[i].count));
       off += bitmap_bytes (r[i].count);
       const guint8 *slots = *r[i].base;
-      for (gsize k = 0; k < r[i].count; k++)
-        if (is_marked (r[i].tracked->written, k) && !at_rest (st, &r[i], k, slots + k * r[i].size))
+      /* only the slots marked written may not be at rest: a word of the bitmap at a time */
+      for (gsize w = 0; w < (r[i].count + 63) / 64; w++)
+        for (guint64 bits = r[i].tracked->written[w]; bits != 0; bits &= bits - 1)
           {
+            gsize k = w * 64 + (gsize) __builtin_ctzll (bits);
+            if (at_rest (st, &r[i], k, slots + k * r[i].size))
+              continue;
             kept[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
             versions[k] = r[i].tracked->version[k];
             memcpy (block + off, slots + k * r[i].size, r[i].size);
@@ -288,24 +292,33 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
       const guint64 *kept = (const guint64 *) (block + off);
       off += bits;
       guint8 *slots = *r[i].base;
-      for (gsize k = 0; k < r[i].count; k++)
+      /* the same array keeps its slots: only those kept or marked written can differ, a
+       * word of the bitmaps at a time; another array takes every slot */
+      for (gsize w = 0; w < (r[i].count + 63) / 64; w++)
         {
-          guint8 *slot = slots + k * r[i].size;
-          if (is_marked (kept, k))
+          guint64 todo = same ? kept[w] | t->written[w] : G_MAXUINT64;
+          for (; todo != 0; todo &= todo - 1)
             {
-              if (!same || !own || t->version[k] != versions[k])
+              gsize k = w * 64 + (gsize) __builtin_ctzll (todo);
+              if (k >= r[i].count)
+                break;
+              guint8 *slot = slots + k * r[i].size;
+              if (is_marked (kept, k))
                 {
-                  memcpy (slot, block + off, r[i].size);
-                  t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
-                  t->version[k] = own ? versions[k] : ++t->next;
+                  if (!same || !own || t->version[k] != versions[k])
+                    {
+                      memcpy (slot, block + off, r[i].size);
+                      t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+                      t->version[k] = own ? versions[k] : ++t->next;
+                    }
+                  off += r[i].size;
                 }
-              off += r[i].size;
-            }
-          else if (!same || (is_marked (t->written, k) && !at_rest (st, &r[i], k, slot)))
-            {
-              make_rest (st, &r[i], k, slot);
-              t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
-              t->version[k] = 0;
+              else if (!same || !at_rest (st, &r[i], k, slot))
+                {
+                  make_rest (st, &r[i], k, slot);
+                  t->unhashed[k / 64] |= G_GUINT64_CONSTANT (1) << (k % 64);
+                  t->version[k] = 0;
+                }
             }
         }
       memcpy (t->written, kept, bits);
@@ -487,7 +500,9 @@ fl_state_need_table (FlState *st, guint32 id)
 void
 fl_state_need_page (FlState *st, guint32 id)
 {
-  need ((gpointer *) &st->pages, &st->sizes.npages, sizeof (FlPage), id, FL_MAX_PAGES);
+  guint have = st->sizes.npages;
+  if (need ((gpointer *) &st->pages, &st->sizes.npages, sizeof (FlPage), id, FL_MAX_PAGES))
+    tracked_grow (&st->page_marks, have, st->sizes.npages);
 }
 
 /* A cache entry has a page of its own, an RCU callback a VMA of its own. */

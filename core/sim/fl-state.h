@@ -241,7 +241,10 @@ typedef struct {
   guint8  state;            /* FlObjState: FREE or LIVE */
   guint8  node;             /* the zone it belongs to */
   guint8  order;            /* a free block's size, 2^order pages (page_private with PG_buddy) */
+  guint8  pad[5];           /* whole words: the explorer's hash sums each page on its own */
 } FlPage;
+
+G_STATIC_ASSERT (sizeof (FlPage) % 8 == 0);
 
 typedef struct {
   guint32 file, pgoff, page;
@@ -388,9 +391,11 @@ typedef struct {
 /* What is kept beside the lines, and beside the page tables' entries: not in the state (no
  * checkpoint holds it, no hash reads it), but what lets checkpoints, seeks and the explorer's
  * hash skip most of them unread (most lines are never touched, most tables hold no entries).
- * Exact because every write takes its pointer from fl_line_rw() or fl_table_entries_rw(),
- * which set both bits of the slot (FlState.lines and fl_table_entries() are const, so the
- * compiler holds every writer to them), and fl-state.c sets them for the slots it writes. */
+ * Exact because every write takes its pointer from fl_line_rw(), fl_table_entries_rw() or
+ * fl_page_rw(), which set both bits of the slot (FlState.lines, FlState.pages and
+ * fl_table_entries() are const, so the compiler holds every writer to them), and fl-state.c
+ * sets them for the slots it writes. Struct pages are tracked too: a zone's blocks bring a
+ * thousand page frames at once, few of which are ever touched. */
 typedef struct {
   /* A bit per slot that may have been written since it was last known at rest: a line as
    * fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is.
@@ -417,11 +422,11 @@ typedef struct {
   FlVma       *vmas;
   FlTable     *tables;
   guint64     *ptes;        /* ntables * 512, written only through fl_table_entries_rw() */
-  FlPage      *pages;
+  const FlPage *pages;      /* written only through fl_page_rw() */
   FlCacheEntry *cache;
   guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
   FlRcuCb     *cbs;
-  FlTracked    line_marks, pte_marks;
+  FlTracked    line_marks, pte_marks, page_marks;
   guint64      identity;    /* whose versions those are: one number per state in a process */
 } FlState;
 
@@ -596,6 +601,15 @@ static inline gboolean
 fl_line_maybe_written (const FlState *st, guint line)
 {
   return fl_tracked_bit (st->line_marks.written, line);
+}
+
+/* Page @page's struct page, to write (see FlTracked), as for fl_line_rw(): most page frames
+ * of a zone's blocks are never touched, and neither checkpoints nor the hash read those. */
+static inline FlPage *
+fl_page_rw (FlState *st, guint32 page)
+{
+  fl_tracked_mark (&st->page_marks, page);
+  return (FlPage *) &st->pages[page];
 }
 
 /* The entries of @table, to write (see FlTracked), as for fl_line_rw(). */

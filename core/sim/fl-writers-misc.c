@@ -840,7 +840,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             return;
           }
         const guint64 *e = fl_table_entries (st, table);
-        FlPage *pg = &st->pages[FL_PTE_PAGE (e[i])];
+        FlPage *pg = fl_page_rw (st, FL_PTE_PAGE (e[i]));
         if (e[i] & FL_PTE_WRITE)
           {
             /* ptep_set_wrprotect: a locked bit clear on the PTE */

@@ -422,7 +422,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
             /* page_remove_rmap, then tlb_remove_page: the mapping's reference goes, and a
              * page left with none waits in the gather until the TLBs are flushed */
             guint32 page = FL_PTE_PAGE (pte);
-            FlPage *pg = &st->pages[page];
+            FlPage *pg = fl_page_rw (st, page);
             fl_touch_page (sim, cpu, page);
             if (--pg->mapcount == 0)
               fl_memcg_uncharge (sim, cpu, page);
@@ -629,7 +629,7 @@ static gboolean
 move_to_new_page (FlSim *sim, guint cpu, guint32 old, guint32 new)
 {
   FlState *st = &sim->st;
-  FlPage *op = &st->pages[old], *np = &st->pages[new];
+  FlPage *op = fl_page_rw (st, old), *np = fl_page_rw (st, new);
   if (op->count != op->ext_refs)
     return FALSE;
   gint32 refs = op->ext_refs - 1, maps = op->ext_maps;
@@ -734,7 +734,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_TRY_TO_UNMAP_ONE_set_entry:
       {
         guint32 table = l->table, old = l->page;
-        FlPage *pg = &st->pages[old];
+        FlPage *pg = fl_page_rw (st, old);
         gboolean anon = fl_writer_is_anon (st, old);
         guint64 entry;
         if (migrate)
@@ -812,10 +812,10 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_WRITE);
         e[index] = FL_PTE_MAKE (page, FL_PTE_PRESENT | (pte & FL_PTE_WRITE));
         fl_oracle_pte_written (sim, table);
-        st->pages[page].mapcount++;
+        fl_page_rw (st, page)->mapcount++;
         if (page == old)
           {
-            st->pages[old].ext_refs--;             /* the migration's reference maps it again */
+            fl_page_rw (st, old)->ext_refs--;             /* the migration's reference maps it again */
             l->migref = 0;
           }
         fl_writer_rss_add (sim, cpu, fl_writer_is_anon (st, page) ? 1 : 0,
@@ -838,21 +838,21 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
             if (l->migref)
               {
                 /* unlock_page wakes migration_entry_wait, then putback drops the old page */
-                st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+                fl_page_rw (st, old)->flags &= ~(guint32) FL_PAGE_LOCKED;
                 woken = wake_migration_waiters (sim, cpu, l->table, index);
-                st->pages[old].ext_refs--;
-                if (--st->pages[old].count == 0)
+                fl_page_rw (st, old)->ext_refs--;
+                if (--fl_page_rw (st, old)->count == 0)
                   fl_gather_page (sim, cpu, old);
               }
             else if (l->installed)
               {
                 /* the old page went back in place: only the waiters to wake */
-                st->pages[old].flags &= ~(guint32) FL_PAGE_LOCKED;
+                fl_page_rw (st, old)->flags &= ~(guint32) FL_PAGE_LOCKED;
                 woken = wake_migration_waiters (sim, cpu, l->table, index);
               }
             /* a new page that was not mapped loses its allocation reference */
             if (!l->installed || l->move_failed)
-              if (--st->pages[new].count == 0)
+              if (--fl_page_rw (st, new)->count == 0)
                 fl_gather_page (sim, cpu, new);
           }
         if (st->cpus[cpu].gather_count)

@@ -129,6 +129,12 @@ take_line (FlState *st, guint id)
   fl_line_rw (st, id);
 }
 
+static void
+take_page (FlState *st, guint id)
+{
+  fl_page_rw (st, id);
+}
+
 /* Each byte of one object of each region changed in turn: the hash changes exactly when the
  * definition's bytes do, in both views. */
 static void
@@ -140,7 +146,7 @@ check_every_byte (FlState *st)
     { "lines", (guint8 *) st->lines, sizeof (FlLine), st->sizes.nlines, take_line },
     { "vmas", (guint8 *) st->vmas, sizeof (FlVma), st->sizes.nvmas },
     { "tables", (guint8 *) st->tables, sizeof (FlTable), st->sizes.ntables },
-    { "pages", (guint8 *) st->pages, sizeof (FlPage), st->sizes.npages },
+    { "pages", (guint8 *) st->pages, sizeof (FlPage), st->sizes.npages, take_page },
     { "cache", (guint8 *) st->cache, sizeof (FlCacheEntry), st->sizes.ncache },
     { "cache index", (guint8 *) st->cache_index, sizeof (guint32), st->sizes.ncache_index },
     { "callbacks", (guint8 *) st->cbs, sizeof (FlRcuCb), st->sizes.ncbs },
@@ -153,7 +159,7 @@ check_every_byte (FlState *st)
         {
           const Region *g = &regions[r];
           /* the first object, one in the middle and the last: the masks repeat, and a
-           * region's last object ends it (a page is 28 bytes, not whole words) */
+           * region's last object ends it (an object need not be whole words) */
           guint objects[3] = { 0, g->count / 2, g->count - 1 };
           for (guint o = 0; o < 3; o++)
             for (gsize b = 0; b < g->size; b++)
