@@ -4,7 +4,8 @@
  * the run's record (events, checkpoints) and never writes it, because replaying records
  * nothing. A seek restores the run's nearest checkpoint into the cursor's state and re-steps
  * the recorded choices up to the step, as a seek of the simulation that recorded the run
- * does, so the state is the one the run had there, bit for bit. Const getters only read the
+ * does, so the state is the one the run had there, bit for bit; at the run's end, the state
+ * it ended in (the end's checks included). Const getters only read the
  * cursor's state (the step functions the CPU view asks, such as whether a CPU can step,
  * change nothing). */
 #include "fl-cursor.h"
@@ -12,8 +13,9 @@
 #include "fl-sim-private.h"
 
 struct _FlCursor {
-  FlRun *run;
-  FlSim *sim;       /* a replayer of run->rec */
+  FlRun   *run;
+  FlSim   *sim;       /* a replayer of run->rec */
+  gboolean at_end;    /* its state is the run's end state (FlRun.end_block) */
 };
 
 /**
@@ -23,12 +25,14 @@ struct _FlCursor {
  * Returns: (transfer full): a cursor at step 0 of @run
  */
 FlCursor *
-fl_cursor_new (FlRun *run)
+fl_cursor_new (const FlRun *run)
 {
   g_return_val_if_fail (run != NULL, NULL);
   FlCursor *cursor = g_new0 (FlCursor, 1);
   cursor->run = fl_run_ref (run);
-  cursor->sim = fl_sim_new_replayer (run->rec, &run->config, run->policy, run->stop);
+  cursor->sim = fl_sim_new_replayer (cursor->run->rec, &run->config, run->policy, run->stop);
+  if (run->total_steps == 0)
+    fl_cursor_seek (cursor, 0);   /* step 0 is the end */
   return cursor;
 }
 
@@ -45,6 +49,7 @@ fl_cursor_copy (const FlCursor *cursor)
   FlCursor *copy = g_new0 (FlCursor, 1);
   copy->run = fl_run_ref (cursor->run);
   copy->sim = fl_sim_copy_replayer (cursor->sim);
+  copy->at_end = cursor->at_end;
   return copy;
 }
 
@@ -63,12 +68,27 @@ fl_cursor_free (FlCursor *cursor)
  * @cursor: a cursor
  * @step: the step to go to, at most fl_run_get_total_steps()
  *
+ * At the run's last step the state is the one the run ended in: what the end's checks
+ * found (a deadlock, its CPUs stuck) shows there, as it did when the run was made.
+ *
  * Returns: %FALSE when @step lies beyond the run (the cursor stays where it was)
  */
 gboolean
 fl_cursor_seek (FlCursor *cursor, guint64 step)
 {
   g_return_val_if_fail (cursor != NULL, FALSE);
+  const FlRun *run = cursor->run;
+  if (step == run->total_steps)
+    {
+      if (!cursor->at_end)
+        fl_state_restore (&cursor->sim->st, &run->end_sizes, run->end_block);
+      cursor->sim->replaying = FALSE;
+      cursor->at_end = TRUE;
+      return TRUE;
+    }
+  if (step > run->total_steps)
+    return FALSE;
+  cursor->at_end = FALSE;
   return fl_sim_seek (cursor->sim, step);
 }
 

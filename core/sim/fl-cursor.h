@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 typedef struct _FlCursor FlCursor;
 
-FlCursor       *fl_cursor_new             (FlRun *run);
+FlCursor       *fl_cursor_new             (const FlRun *run);
 FlCursor       *fl_cursor_copy            (const FlCursor *cursor);
 void            fl_cursor_free            (FlCursor *cursor);
 gboolean        fl_cursor_seek            (FlCursor *cursor, guint64 step);

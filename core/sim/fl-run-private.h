@@ -20,8 +20,16 @@ struct _FlRun {
   guint64       total_steps;
   guint64       last_cycle;
   FlCounters    counters;       /* at its end */
+  /* the state it ended in: after the last step, the end's own checks (a deadlock found,
+   * its CPUs stuck), which no replay of the steps repeats */
+  FlStateSizes  end_sizes;
+  gsize         end_bytes;
+  guint8       *end_block;
   /* fl_run_get_events()'s decoded copy: made on first use, under g_once_init_enter() */
   FlEvent      *flat;
+  /* fl_run_get_index(): built once each, under the lock */
+  GMutex        index_lock;
+  GArray       *indexes;        /* FlRunIndex */
 };
 
 G_END_DECLS

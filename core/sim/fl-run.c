@@ -6,8 +6,40 @@
  * getter only reads and a run can be shared between threads without locks. The state at a
  * step is a cursor's (fl-cursor.c), which replays from the run's checkpoints. */
 #include "fl-run-private.h"
+#include "fl-spare.h"
 
 #include <string.h>
+
+typedef struct {
+  gconstpointer  key;
+  gpointer       data;
+  GDestroyNotify free_index;
+} FlRunIndex;
+
+/* A run of @rec, which @sim recorded and whose last step @sim stands at; the rest is @sim's. */
+static FlRun *
+run_new (FlSim *sim, FlRecord *rec)
+{
+  FlRun *run = g_new0 (FlRun, 1);
+  g_atomic_ref_count_init (&run->ref);
+  g_mutex_init (&run->index_lock);
+  run->indexes = g_array_new (FALSE, FALSE, sizeof (FlRunIndex));
+  run->rec = rec;
+  run->config = sim->config;
+  run->policy = sim->policy;
+  run->checkpoint_every = sim->checkpoint_every;
+  run->stop = sim->stop;
+  run->stop_message = g_strdup (sim->stop_message);
+  run->finished = fl_sim_is_finished (sim);
+  fl_sim_get_counters (sim, &run->counters);
+  run->total_steps = fl_record_total_steps (rec);
+  run->last_cycle = fl_event_log_max_cycle (&rec->events);
+  run->end_sizes = sim->st.sizes;
+  run->end_bytes = fl_state_bytes (&sim->st.sizes);
+  run->end_block = fl_spare_alloc (run->end_bytes);
+  fl_state_save (&sim->st, run->end_block);
+  return run;
+}
 
 /**
  * fl_run_new_from_sim:
@@ -24,19 +56,36 @@ fl_run_new_from_sim (FlSim *sim)
   /* a simulation seeked back stands in its past: the run's counters are those at its end */
   if (sim->replaying)
     fl_sim_seek (sim, fl_sim_get_total_steps (sim));
-  FlRun *run = g_new0 (FlRun, 1);
-  g_atomic_ref_count_init (&run->ref);
-  run->config = sim->config;
-  run->policy = sim->policy;
-  run->checkpoint_every = sim->checkpoint_every;
-  run->stop = sim->stop;
-  run->stop_message = g_steal_pointer (&sim->stop_message);
-  run->finished = fl_sim_is_finished (sim);
-  fl_sim_get_counters (sim, &run->counters);
-  run->total_steps = fl_record_total_steps (sim->rec);
-  run->last_cycle = fl_event_log_max_cycle (&sim->rec->events);
-  run->rec = g_steal_pointer (&sim->rec);
+  FlRun *run = run_new (sim, sim->rec);
+  sim->rec = NULL;
   fl_sim_free (sim);
+  return run;
+}
+
+/**
+ * fl_run_new_snapshot:
+ * @sim: a simulation
+ *
+ * The run @sim has recorded so far, as a run of its own: a copy, so @sim can step on (a
+ * test drawing each step as it is taken, say). When @sim was seeked back, a copy of it goes
+ * to the recorded end for the run's end.
+ *
+ * Returns: (transfer full): the run
+ */
+FlRun *
+fl_run_new_snapshot (FlSim *sim)
+{
+  g_return_val_if_fail (sim != NULL && !sim->borrowed, NULL);
+  FlRecord *rec = fl_record_copy (sim->rec, sim->rec->events.len);
+  if (!sim->replaying)
+    return run_new (sim, rec);
+  FlSim *end = fl_sim_new_replayer (sim->rec, &sim->config, sim->policy, sim->stop);
+  fl_sim_seek (end, fl_sim_get_total_steps (end));
+  end->checkpoint_every = sim->checkpoint_every;
+  g_free (end->stop_message);
+  end->stop_message = g_strdup (sim->stop_message);
+  FlRun *run = run_new (end, rec);
+  fl_sim_free (end);
   return run;
 }
 
@@ -64,12 +113,21 @@ fl_run_new (const FlScenario *scenario, const FlConfig *config, guint64 seed,
   return fl_run_new_from_sim (sim);
 }
 
+/**
+ * fl_run_ref:
+ * @run: a run
+ *
+ * A reference is not part of what a run is, so a const run can be held on to too.
+ *
+ * Returns: (transfer full): @run
+ */
 FlRun *
-fl_run_ref (FlRun *run)
+fl_run_ref (const FlRun *run)
 {
   g_return_val_if_fail (run != NULL, NULL);
-  g_atomic_ref_count_inc (&run->ref);
-  return run;
+  FlRun *self = (FlRun *) run;
+  g_atomic_ref_count_inc (&self->ref);
+  return self;
 }
 
 void
@@ -77,7 +135,16 @@ fl_run_unref (FlRun *run)
 {
   if (run == NULL || !g_atomic_ref_count_dec (&run->ref))
     return;
+  for (guint i = 0; i < run->indexes->len; i++)
+    {
+      FlRunIndex *x = &g_array_index (run->indexes, FlRunIndex, i);
+      if (x->free_index != NULL)
+        x->free_index (x->data);
+    }
+  g_array_unref (run->indexes);
+  g_mutex_clear (&run->index_lock);
   fl_record_free (run->rec);
+  fl_spare_free (run->end_block, run->end_bytes);
   g_free (run->stop_message);
   g_free (run->flat);
   g_free (run);
@@ -369,4 +436,46 @@ fl_run_explain_event (const FlRun *run, const FlEvent *event)
 {
   g_return_val_if_fail (run != NULL && event != NULL, NULL);
   return fl_record_explain_event (run->rec, event);
+}
+
+/**
+ * fl_run_get_index:
+ * @run: a run
+ * @key: what the index is: the address of a static of its builder's, say
+ * @build: makes it from @run, the first time @key is asked for
+ * @user_data: for @build
+ * @free_index: (nullable): frees it with the run
+ *
+ * An index of the whole run, built once and kept with it: what is derived from a run never
+ * changes either. Builders run under the run's lock, so threads asking at once get one
+ * index, and must not ask the same run for another index.
+ *
+ * Returns: (transfer none): the index; it must only be read
+ */
+gconstpointer
+fl_run_get_index (const FlRun *run, gconstpointer key, FlRunIndexBuild build,
+                  gpointer user_data, GDestroyNotify free_index)
+{
+  g_return_val_if_fail (run != NULL && key != NULL && build != NULL, NULL);
+  FlRun *self = (FlRun *) run;   /* the lock and the list of indexes are no part of the run */
+  g_mutex_lock (&self->index_lock);
+  gpointer data = NULL;
+  gboolean found = FALSE;
+  for (guint i = 0; i < self->indexes->len && !found; i++)
+    {
+      const FlRunIndex *x = &g_array_index (self->indexes, FlRunIndex, i);
+      if (x->key == key)
+        {
+          data = x->data;
+          found = TRUE;
+        }
+    }
+  if (!found)
+    {
+      FlRunIndex x = { key, build (run, user_data), free_index };
+      g_array_append_val (self->indexes, x);
+      data = x.data;
+    }
+  g_mutex_unlock (&self->index_lock);
+  return data;
 }

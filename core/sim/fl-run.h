@@ -18,7 +18,8 @@ FlRun            *fl_run_new              (const FlScenario *scenario,
                                            guint64           max_steps,
                                            GError          **error);
 FlRun            *fl_run_new_from_sim     (FlSim *sim);
-FlRun            *fl_run_ref              (FlRun *run);
+FlRun            *fl_run_new_snapshot     (FlSim *sim);
+FlRun            *fl_run_ref              (const FlRun *run);
 void              fl_run_unref            (FlRun *run);
 
 const FlScenario *fl_run_get_scenario     (const FlRun *run);
@@ -48,6 +49,16 @@ gboolean          fl_run_get_spf_miss     (const FlRun *run, guint64 step, guint
                                            FlSpfMiss *out);
 char             *fl_run_describe_unreached (const FlRun *run, const FlScheduleMiss *miss);
 char             *fl_run_explain_event    (const FlRun *run, const FlEvent *event);
+
+/* What is worked out once from a whole run and then only read (the lanes' pass over the
+ * events, say): built by the first caller that asks for its key, kept by the run and freed
+ * with it, so it is never stale and never rebuilt per thread or per frame. */
+typedef gpointer (*FlRunIndexBuild) (const FlRun *run, gpointer user_data);
+gconstpointer     fl_run_get_index        (const FlRun     *run,
+                                           gconstpointer    key,
+                                           FlRunIndexBuild  build,
+                                           gpointer         user_data,
+                                           GDestroyNotify   free_index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlRun, fl_run_unref)
 
