@@ -82,11 +82,12 @@ fl_walk_begin (FlSim *sim, guint cpu, guint64 addr)
 /* The node a lookup without mmap_sem reads next, and the address it looks for: 0 when its
  * CPU is not in the middle of such a walk (before the root, past the last node). */
 static guint32
-walk_node (const FlCpu *c, guint64 *addr)
+walk_node (const FlState *st, guint cpu, guint64 *addr)
 {
+  const FlCpu *c = &st->cpus[cpu];
   if (c->depth == 0 || c->depth > FL_MAX_DEPTH)
     return 0;
-  const FlFrame *f = &c->frames[c->depth - 1];
+  const FlFrame *f = &fl_cpu_stack (st, cpu)->frames[c->depth - 1];
   if (f->fn == FL_FN_FIND_VMA && f->pc == FL_LOC_FIND_VMA_walk)
     {
       *addr = f->l.find_vma.addr;
@@ -120,7 +121,7 @@ fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur)
       guint32 want = fl_ref_id (c->spf_walk_vma);
       if (w == cpu || want == 0 || c->spf_hidden_cpu != 0)
         continue;
-      guint32 node = walk_node (c, &addr);
+      guint32 node = walk_node (st, w, &addr);
       if (node == 0 || descend (sim, node, addr, FALSE) == want)
         continue;
       c->spf_hidden_node = node;

@@ -74,7 +74,7 @@ fl_sched_reached (FlSim *sim, const FlScheduleStep *s)
       {
         if (cpu->depth == 0)
           return FALSE;
-        FlLoc pc = cpu->frames[cpu->depth - 1].pc;
+        FlLoc pc = fl_cpu_stack (&sim->st, s->cpu)->frames[cpu->depth - 1].pc;
         const char *colon = strchr (s->target, ':');
         if (colon != NULL)
           {

@@ -3,6 +3,7 @@
 /* Internal to the simulation: the FlSim object and the helpers every step function uses. */
 
 #include "fl-sim.h"
+#include "fl-state.h"
 #include "fl-event-log.h"
 #include "fl-footprint.h"
 #include "fl-spare.h"

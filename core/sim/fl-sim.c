@@ -208,8 +208,10 @@ mix_event (guint64 h, const FlEvent *e)
 }
 
 static FlActivity
-activity_of (const FlState *st, const FlCpu *cpu)
+activity_of (const FlState *st, guint c)
 {
+  const FlCpu *cpu = &st->cpus[c];
+  const FlFrame *frames = fl_cpu_stack (st, c)->frames;
   switch (cpu->status)
     {
     case FL_CPU_SPIN: return FL_ACT_SPIN;
@@ -223,7 +225,7 @@ activity_of (const FlState *st, const FlCpu *cpu)
   gboolean fault = FALSE;
   for (guint i = 0; i < cpu->depth; i++)
     {
-      const FlFrame *f = &cpu->frames[i];
+      const FlFrame *f = &frames[i];
       guint kinds = fl_fn_kinds (f->fn);
       /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
       if ((kinds & FL_FN_KIND_SPECULATIVE)
@@ -285,7 +287,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   ev.cpu = cpu;
   ev.loc = sim->ev.loc;
   ev.kind = FL_EV_FINDING;
-  ev.activity = activity_of (st, &st->cpus[cpu]);
+  ev.activity = activity_of (st, cpu);
   ev.obj = obj;
   ev.val = kind;
   record (sim, &ev);
@@ -293,9 +295,10 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
 }
 
 static FlLoc
-current_loc (const FlCpu *cpu)
+current_loc (const FlState *st, guint c)
 {
-  return cpu->depth ? fl_frame_loc (&cpu->frames[cpu->depth - 1]) : FL_LOC_USER_next_op;
+  guint depth = st->cpus[c].depth;
+  return depth ? fl_frame_loc (&fl_cpu_stack (st, c)->frames[depth - 1]) : FL_LOC_USER_next_op;
 }
 
 /* The instructions a step runs besides the memory access the coherence model charges. A
@@ -336,7 +339,7 @@ fl_sim_take_step (FlSim *sim, guint c)
   sim->stepping = TRUE;
   sim->ev.step = (guint32) st->g->step;
   sim->ev.cpu = c;
-  sim->ev.loc = current_loc (cpu);
+  sim->ev.loc = current_loc (st, c);
   sim->step_cpu = c;
 
   if (cpu->ipi_pending && !cpu->irqs_off)
@@ -351,14 +354,14 @@ fl_sim_take_step (FlSim *sim, guint c)
     fl_user_step (sim, c);
   else
     {
-      FlFrame *f = &cpu->frames[cpu->depth - 1];
+      FlFrame *f = &fl_cpu_stack (st, c)->frames[cpu->depth - 1];
       fl_step_fn_of (f->fn) (sim, c, f);
     }
 
   cpu->clock += step_instructions (sim, sim->ev.kind);
   fl_rcu_after_step (sim, c);
   sim->ev.cycle = cpu->clock;
-  sim->ev.activity = activity_of (st, cpu);
+  sim->ev.activity = activity_of (st, c);
   if (sim->ev.line)
     sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
   if (!sim->replaying && start.work > start.ready)

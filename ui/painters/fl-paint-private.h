@@ -24,7 +24,7 @@ typedef struct {
   const FlPalette  *pal;
   double            w, h;       /* the view's size in user units */
   double            fs;         /* base font size in user units */
-  guint64           step;       /* the simulation's current step */
+  guint64           step;       /* the cursor's step */
   guint             selected;   /* the selected CPU, clamped to the machine */
   /* Where fl_text_draw() and fl_text_paragraph() note the texts they shorten
    * (FlElidedText), for fl_paint_view_noting(); NULL when nobody asked. */
