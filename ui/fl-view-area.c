@@ -20,6 +20,7 @@ typedef struct
   GskRenderNode *picture;       /* the view as last painted; NULL when it must be repainted */
   int            picture_width, picture_height;
   GArray        *elided;        /* FlElidedText: what the picture shows shortened */
+  FlViewCache   *cache;         /* what the painter keeps between frames (the lanes' columns) */
 } FlViewAreaPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (FlViewArea, fl_view_area, GTK_TYPE_WIDGET)
@@ -210,6 +211,7 @@ fl_view_area_paint (FlViewArea *self, int width, int height)
   cairo_surface_set_device_scale (image, scale, scale);
   cr = cairo_create (image);
   fl_view_area_get_viewport (self, &viewport);
+  viewport.cache = priv->cache;
   fl_view_area_get_palette (self, &palette);
   if (cur != NULL)
     fl_paint_view_noting (priv->view, cr, cur, &viewport, &palette, priv->elided);
@@ -376,6 +378,7 @@ fl_view_area_dispose (GObject *object)
 
   g_clear_pointer (&priv->picture, gsk_render_node_unref);
   g_clear_pointer (&priv->elided, g_array_unref);
+  g_clear_pointer (&priv->cache, fl_view_cache_free);
   g_clear_object (&priv->session);
 
   G_OBJECT_CLASS (fl_view_area_parent_class)->dispose (object);
@@ -464,6 +467,7 @@ fl_view_area_init (FlViewArea *self)
 
   priv->font_scale = 1.0;
   priv->elided = fl_elided_texts_new ();
+  priv->cache = fl_view_cache_new ();
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (gesture, "pressed", G_CALLBACK (fl_view_area_pressed), self);
   /* capture: the lanes' own click and drag gestures still get the press */

@@ -463,7 +463,7 @@ paint_compare (View *v, FlCompare *cmp)
 /**
  * fl_paint_compare:
  * @cr: where to draw: the view fills (0, 0, width, height)
- * @cmp: the comparison; each run is drawn at its current step (see fl_compare_sync())
+ * @cmp: the comparison; each run is drawn at its current step (see fl_compare_seek())
  * @viewport: size and font scale
  * @palette: colours
  *

@@ -233,7 +233,7 @@ fl_lanes_follow_span (const FlCursor *cur, const FlViewport *viewport)
 
 /**
  * fl_lanes_cursor_cycle:
- * @cur: the simulation
+ * @cur: a cursor
  *
  * Returns: the simulated time of the current step, where the lanes draw their cursor
  */
@@ -251,7 +251,7 @@ fl_lanes_cursor_cycle (const FlCursor *cur)
 
 /**
  * fl_lanes_natural_height:
- * @cur: the simulation
+ * @cur: a cursor
  * @viewport: the width the lanes get (the height is ignored)
  *
  * Returns: the height at which every lane of @cur's machine is comfortable and nothing is
@@ -275,7 +275,7 @@ fl_lanes_natural_height (const FlCursor *cur, const FlViewport *viewport)
 
 /**
  * fl_lanes_shown_at:
- * @cur: the simulation, at the step drawn
+ * @cur: a cursor at the step drawn
  * @cpu: a CPU
  * @cycle: a simulated time
  * @done: (out) (optional): whether the lanes show it as having happened by this step, not

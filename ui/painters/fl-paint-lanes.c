@@ -197,8 +197,8 @@ column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *firs
 }
 
 /* What each pixel column of each lane shows, for one time window and width: most of the
- * lanes' work, worked out once per frame. Column `col` spans [ta[col], ta[col + 1]), at least
- * one cycle. */
+ * lanes' work, and a step changes none of it, so a widget keeps it (FlViewCache). Column
+ * `col` spans [ta[col], ta[col + 1]), at least one cycle. */
 typedef struct {
   gint8   *act;             /* [cpu * lw + col]: activity, -1 for nothing */
   guint32 *first;           /* [cpu * lw + col]: the column's first interval */
@@ -232,9 +232,62 @@ lane_columns (const LanePool *pool, guint ncpus, guint64 t0, guint64 t1, guint l
 static void
 columns_clear (Columns *c)
 {
-  g_free (c->act);
-  g_free (c->first);
-  g_free (c->ta);
+  g_clear_pointer (&c->act, g_free);
+  g_clear_pointer (&c->first, g_free);
+  g_clear_pointer (&c->ta, g_free);
+}
+
+/* The lanes' part of a widget's FlViewCache: the columns of the last frame, and what they
+ * were worked out for. */
+struct _FlViewCache {
+  FlRun   *run;             /* a reference; NULL when nothing is kept */
+  guint    ncpus, lw;
+  guint64  t0, t1;
+  Columns  cols;
+};
+
+FlViewCache *
+fl_view_cache_new (void)
+{
+  return g_new0 (FlViewCache, 1);
+}
+
+void
+fl_view_cache_free (FlViewCache *cache)
+{
+  if (cache == NULL)
+    return;
+  columns_clear (&cache->cols);
+  g_clear_pointer (&cache->run, fl_run_unref);
+  g_free (cache);
+}
+
+/* The columns for this frame: the widget's kept ones when they were worked out for the same
+ * run, CPUs, time window and width (a step changes none of it), else made now, into the
+ * cache when there is one, else into `own` (the caller clears it). */
+static const Columns *
+frame_columns (const FlPaintCtx *p, const LanePool *pool, guint ncpus, guint64 t0, guint64 t1,
+               guint lw, Columns *own)
+{
+  FlViewCache *vc = p->vp->cache;
+  if (vc == NULL)
+    {
+      lane_columns (pool, ncpus, t0, t1, lw, own);
+      return own;
+    }
+  if (vc->run == NULL || !fl_run_same (vc->run, p->run) || vc->ncpus != ncpus || vc->lw != lw
+      || vc->t0 != t0 || vc->t1 != t1)
+    {
+      columns_clear (&vc->cols);
+      g_clear_pointer (&vc->run, fl_run_unref);
+      lane_columns (pool, ncpus, t0, t1, lw, &vc->cols);
+      vc->run = fl_run_ref (p->run);
+      vc->ncpus = ncpus;
+      vc->lw = lw;
+      vc->t0 = t0;
+      vc->t1 = t1;
+    }
+  return &vc->cols;
 }
 
 typedef struct {
@@ -684,8 +737,8 @@ fl_paint_lanes (FlPaintCtx *p)
     }
 
   /* the segments */
-  Columns cols;
-  lane_columns (pool, ncpus, m.t0, m.t1, lw, &cols);
+  Columns own = { NULL, NULL, NULL };
+  const Columns *cols = frame_columns (p, pool, ncpus, m.t0, m.t1, lw, &own);
   Batches batches = { { NULL } };
   double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
   for (guint c = g.first; c < g.first + g.shown; c++)
@@ -697,14 +750,14 @@ fl_paint_lanes (FlPaintCtx *p)
       double h = lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
-      const gint8 *col_act = cols.act + (gsize) c * lw;
-      const guint32 *col_first = cols.first + (gsize) c * lw;
+      const gint8 *col_act = cols->act + (gsize) c * lw;
+      const guint32 *col_first = cols->first + (gsize) c * lw;
       for (guint col = 0; col <= lw; col++)
         {
           int key = -1;
           if (col < lw)
             {
-              guint64 ta = cols.ta[col];
+              guint64 ta = cols->ta[col];
               int act = col_act[col];
               gboolean future = act >= 0 && col_first[col] > boundary[c];
               act = fl_lane_shown (l, &ongoing, ta, act, &future);
@@ -724,7 +777,7 @@ fl_paint_lanes (FlPaintCtx *p)
             }
         }
     }
-  columns_clear (&cols);
+  columns_clear (&own);
   cairo_save (cr);
   cairo_rectangle (cr, m.x0, lanes_y, m.w, lanes_h);
   cairo_clip (cr);

@@ -38,6 +38,17 @@ typedef struct {
   FlRgba series[4];               /* the benchmark's four configurations, in its charts */
 } FlPalette;
 
+/* What a widget keeps of a view from one frame to the next: what depends on the run and
+ * the viewport but not on the step (the lanes' pixel columns, most of their work). The
+ * widget owns it and hands it over in FlViewport.cache; without one a view works it out
+ * for the frame. It holds a reference to the run it was made for and is made again for
+ * another run (fl_run_same) or another viewport. One widget's, on one thread. */
+typedef struct _FlViewCache FlViewCache;
+
+FlViewCache *fl_view_cache_new  (void);
+void         fl_view_cache_free (FlViewCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlViewCache, fl_view_cache_free)
+
 typedef struct {
   double   width, height;         /* in device units (pixels for PNG) */
   double   font_scale;            /* 1.0 normal, larger for presentation */
@@ -50,6 +61,8 @@ typedef struct {
   /* set by fl_view_natural_height() while it lays a view out tall to find its content's
    * height: views that grow to fill a roomy panel (the VMA tree, the page tables) do not */
   gboolean measuring;
+  /* the drawing widget's (see FlViewCache), NULL for none: exports and tests draw without */
+  FlViewCache *cache;
 } FlViewport;
 
 void        fl_palette_init_light (FlPalette *palette);
