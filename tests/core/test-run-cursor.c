@@ -269,6 +269,79 @@ test_branch (void)
                    fresh_hash ("spf-vs-munmap", NULL, total, total));
 }
 
+/* At a run's last step a cursor shows the state the run ended in, the end's own checks
+ * included (spf-tlb-ipi with the spinning pte_map_lock deadlocks: its CPUs end stuck),
+ * however it got there: made there, seeked there from the middle, or copied. */
+static void
+test_cursor_end_state (void)
+{
+  const char *const sets[] = { "pte-map-lock", "spin-irqs-off", NULL };
+  g_autoptr (FlSim) sim = run_builtin ("spf-tlb-ipi", sets, 0);
+  g_assert_true (fl_sim_is_finished (sim));
+  guint stuck = 0;
+  const FlState *end = fl_sim_get_state (sim);
+  for (guint c = 0; c < end->sizes.ncpus; c++)
+    stuck += end->cpus[c].status == FL_CPU_STUCK;
+  g_assert_cmpuint (stuck, >, 0);
+  guint64 end_hash = fl_sim_get_state_hash (sim);
+
+  g_autoptr (FlRun) run = builtin_run ("spf-tlb-ipi", sets);
+  guint64 total = fl_run_get_total_steps (run);
+  g_assert_cmpuint (total, ==, fl_sim_get_total_steps (sim));
+  g_autoptr (FlCursor) cursor = fl_cursor_new (run);
+  g_assert_true (fl_cursor_seek (cursor, total / 2));
+  g_assert_true (fl_cursor_seek (cursor, total));
+  g_assert_cmphex (fl_cursor_get_state_hash (cursor), ==, end_hash);
+  guint seen = 0;
+  for (guint c = 0; c < end->sizes.ncpus; c++)
+    {
+      FlCpuView v;
+      fl_cursor_get_cpu_view (cursor, c, &v);
+      seen += v.status == FL_CPU_STUCK;
+      g_assert_false (fl_cursor_cpu_can_step (cursor, c));
+    }
+  g_assert_cmpuint (seen, ==, stuck);
+  g_autoptr (FlCursor) copy = fl_cursor_copy (cursor);
+  g_assert_cmphex (fl_cursor_get_state_hash (copy), ==, end_hash);
+  /* and back: the replayed middle again */
+  g_assert_true (fl_cursor_seek (copy, total - 1));
+  g_assert_cmphex (fl_cursor_get_state_hash (copy), ==,
+                   fresh_hash ("spf-tlb-ipi", sets, total - 1, total));
+  g_assert_null (fl_cursor_branch (cursor, 0));
+}
+
+/* A snapshot is the run recorded so far, as a run of its own: the simulation steps on, and
+ * a snapshot of one seeked back still holds the whole recorded run. */
+static void
+test_snapshot (void)
+{
+  g_autoptr (FlSim) sim = run_builtin ("spf-vs-munmap", NULL, 30);
+  guint64 hash30 = fl_sim_get_hash (sim), state30 = fl_sim_get_state_hash (sim);
+  g_autoptr (FlRun) at30 = fl_run_new_snapshot (sim);
+  g_assert_cmpuint (fl_run_get_total_steps (at30), ==, 30);
+  g_assert_cmphex (fl_run_get_hash (at30), ==, hash30);
+  g_assert_false (fl_run_is_finished (at30));
+  g_autoptr (FlCursor) c30 = fl_cursor_new (at30);
+  g_assert_true (fl_cursor_seek (c30, 30));
+  g_assert_cmphex (fl_cursor_get_state_hash (c30), ==, state30);
+
+  fl_sim_run (sim, 0);
+  g_assert_cmphex (fl_run_get_hash (at30), ==, hash30);   /* the snapshot stays as it was */
+  g_autoptr (FlRun) whole = fl_run_new_from_sim (g_steal_pointer (&sim));
+  g_autoptr (FlSim) back = run_builtin ("spf-vs-munmap", NULL, 0);
+  g_assert_true (fl_sim_seek (back, 12));
+  g_autoptr (FlRun) again = fl_run_new_snapshot (back);
+  g_assert_true (fl_run_same (again, whole));
+  g_assert_cmpuint (fl_sim_get_step (back), ==, 12);
+  g_autoptr (FlCursor) c = fl_cursor_new (again);
+  g_assert_true (fl_cursor_seek (c, 12));
+  g_assert_cmphex (fl_cursor_get_state_hash (c), ==, fl_sim_get_state_hash (back));
+  g_assert_true (fl_cursor_seek (c, 0));
+  g_assert_true (fl_cursor_seek (c, 29));
+  g_assert_true (fl_cursor_seek (c30, 29));
+  g_assert_cmphex (fl_cursor_get_state_hash (c), ==, fl_cursor_get_state_hash (c30));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -279,5 +352,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/cursor/copy", test_cursor_copy);
   g_test_add_func ("/core/cursor/threads", test_cursor_threads);
   g_test_add_func ("/core/cursor/branch", test_branch);
+  g_test_add_func ("/core/cursor/end-state", test_cursor_end_state);
+  g_test_add_func ("/core/run/snapshot", test_snapshot);
   return g_test_run ();
 }
