@@ -312,13 +312,7 @@ gsize
 fl_run_get_events_range (const FlRun *run, gsize first, gsize n, FlEvent *out)
 {
   g_return_val_if_fail (run != NULL, 0);
-  const FlEventLog *log = &run->rec->events;
-  if (first >= log->len)
-    return 0;
-  n = MIN (n, log->len - first);
-  for (gsize i = 0; i < n; i++)
-    fl_event_log_get (log, first + i, &out[i]);
-  return n;
+  return fl_record_events_range (run->rec, first, n, out);
 }
 
 /**

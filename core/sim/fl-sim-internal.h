@@ -77,6 +77,7 @@ FlRecord *fl_record_new        (const FlScenario *scenario, guint64 seed, GError
 FlRecord *fl_record_copy       (const FlRecord *rec, gsize events);
 void      fl_record_free       (FlRecord *rec);
 gsize     fl_record_find_step  (const FlRecord *rec, guint64 step);
+gsize     fl_record_events_range (const FlRecord *rec, gsize first, gsize n, FlEvent *out);
 guint64   fl_record_total_steps (const FlRecord *rec);
 gboolean  fl_record_spf_miss   (const FlRecord *rec, guint64 step, guint cpu, FlSpfMiss *out);
 char     *fl_record_explain_event (const FlRecord *rec, const FlEvent *event);

@@ -57,6 +57,28 @@ add_checkpoint (FlSim *sim)
     }
 }
 
+/* A simulation of @rec (taken, or borrowed by the caller's choice) under @config, its state
+ * not made yet. */
+static FlSim *
+new_over (FlRecord *rec, const FlConfig *config, FlSchedPolicy policy)
+{
+  FlSim *sim = g_new0 (FlSim, 1);
+  sim->config = *config;
+  sim->seed = rec->seed;
+  sim->policy = policy;
+  for (guint c = 0; c < FL_MAX_CPUS; c++)
+    {
+      guint socket = fl_config_socket_of (&sim->config, c);
+      sim->socket_of[c] = (guint8) socket;
+      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
+    }
+  sim->rec = rec;
+  sim->scenario = rec->scenario;
+  sim->tree_why = g_string_new (NULL);
+  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
+  return sim;
+}
+
 /**
  * fl_sim_new:
  * @scenario: the scenario to simulate (copied)
@@ -79,30 +101,16 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
       return NULL;
     }
 
-  FlSim *sim = g_new0 (FlSim, 1);
-  sim->config = *cfg;
-  sim->seed = seed;
-  for (guint c = 0; c < FL_MAX_CPUS; c++)
-    {
-      guint socket = fl_config_socket_of (&sim->config, c);
-      sim->socket_of[c] = (guint8) socket;
-      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
-    }
-  sim->rec = fl_record_new (scenario, seed, error);
-  if (sim->rec == NULL)
-    {
-      g_free (sim);
-      return NULL;
-    }
-  sim->scenario = sim->rec->scenario;
-  sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
-  sim->tree_why = g_string_new (NULL);
+  FlRecord *rec = fl_record_new (scenario, seed, error);
+  if (rec == NULL)
+    return NULL;
+  FlSim *sim = new_over (rec, cfg, rec->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT
+                                                                    : FL_SCHED_TIME);
 
   FlStateSizes sizes;
   guint32 zone_pages;
   fl_sim_sizes_for (sim->scenario, &sim->config, &sizes, &zone_pages);
   fl_state_init (&sim->st, &sizes);
-  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
   if (!fl_sim_setup (sim, zone_pages, error))
     {
       fl_sim_free (sim);
@@ -129,25 +137,6 @@ fl_sim_free (FlSim *sim)
 
 /* ---- simulations over a finished run's record (fl-run.c, fl-cursor.c) ---- */
 
-static FlSim *
-new_over (FlRecord *rec, const FlConfig *config, FlSchedPolicy policy)
-{
-  FlSim *sim = g_new0 (FlSim, 1);
-  sim->config = *config;
-  sim->seed = rec->seed;
-  sim->policy = policy;
-  for (guint c = 0; c < FL_MAX_CPUS; c++)
-    {
-      guint socket = fl_config_socket_of (&sim->config, c);
-      sim->socket_of[c] = (guint8) socket;
-      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
-    }
-  sim->rec = rec;
-  sim->scenario = rec->scenario;
-  sim->tree_why = g_string_new (NULL);
-  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
-  return sim;
-}
 
 /* A simulation that only replays @rec (borrowed: the run that owns it outlives this) at
  * step 0. It records nothing: past the recorded steps it does not step (fl_cursor_seek
@@ -733,11 +722,18 @@ gsize
 fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out)
 {
   g_return_val_if_fail (sim != NULL, 0);
-  if (first >= sim->rec->events.len)
+  return fl_record_events_range (sim->rec, first, n, out);
+}
+
+/* fl_sim_get_events_range() on a record. */
+gsize
+fl_record_events_range (const FlRecord *rec, gsize first, gsize n, FlEvent *out)
+{
+  if (first >= rec->events.len)
     return 0;
-  n = MIN (n, sim->rec->events.len - first);
+  n = MIN (n, rec->events.len - first);
   for (gsize i = 0; i < n; i++)
-    fl_event_log_get (&sim->rec->events, first + i, &out[i]);
+    fl_event_log_get (&rec->events, first + i, &out[i]);
   return n;
 }
 
