@@ -937,59 +937,6 @@ test_rcu_file_held (void)
   g_assert_true (view_drew (FL_VIEW_RCU, sim, &vp, "put its file, held open until then"));
 }
 
-/* The pixels of `view` of `cursor`, drawn with the widget's cache or without. */
-static cairo_surface_t *
-drawn_with (FlView view, const FlCursor *cursor, FlViewCache *cache, const FlPalette *palette)
-{
-  FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1, .cache = cache };
-  cairo_surface_t *s = fl_paint_view_image (view, cursor, &vp, palette);
-  cairo_surface_flush (s);
-  return s;
-}
-
-static void
-assert_same_pixels (cairo_surface_t *a, cairo_surface_t *b, const char *what)
-{
-  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
-  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
-  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      if (pixel (a, x, y) != pixel (b, x, y))
-        g_error ("%s: pixel (%d, %d) is %08x with the widget's cache, %08x without", what, x,
-                 y, pixel (a, x, y), pixel (b, x, y));
-}
-
-/* What a widget keeps between frames (FlViewCache) changes nothing drawn: at one step and
- * the next, in the lanes and in the whole window's layout, and for another run drawn with
- * the same cache (one view shows whatever run the session has). */
-static void
-test_view_cache (void)
-{
-  FlPalette palette;
-  fl_palette_init_light (&palette);
-  g_autoptr (FlSim) a = sim_for ("spf-vs-munmap", NULL, NULL);
-  fl_sim_run (a, 0);
-  g_autoptr (FlCursor) ca = fl_test_cursor_of (a);
-  g_autoptr (FlSim) b = sim_for ("spf-vs-munmap", "vma-free", "immediate");
-  fl_sim_run (b, 0);
-  g_autoptr (FlCursor) cb = fl_test_cursor_of (b);
-  g_autoptr (FlViewCache) cache = fl_view_cache_new ();
-  static const FlView views[] = { FL_VIEW_LANES, FL_VIEW_ALL };
-  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
-    for (guint k = 0; k < 3; k++)
-      {
-        const FlCursor *cursor = k == 2 ? cb : ca;
-        g_assert_true (fl_cursor_seek (k == 2 ? cb : ca, 10 + 7 * k));
-        cairo_surface_t *kept = drawn_with (views[v], cursor, cache, &palette);
-        cairo_surface_t *fresh = drawn_with (views[v], cursor, NULL, &palette);
-        g_autofree char *what = g_strdup_printf ("%s view, frame %u", fl_view_name (views[v]), k);
-        assert_same_pixels (kept, fresh, what);
-        cairo_surface_destroy (kept);
-        cairo_surface_destroy (fresh);
-      }
-}
-
 int
 main (int argc, char **argv)
 {
@@ -1019,6 +966,5 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/painters/vma-missed", test_vma_missed);
   g_test_add_func ("/ui/painters/vma-ranges-whole", test_vma_ranges_whole);
   g_test_add_func ("/ui/painters/rcu-file-held", test_rcu_file_held);
-  g_test_add_func ("/ui/painters/view-cache", test_view_cache);
   return g_test_run ();
 }
