@@ -1,10 +1,25 @@
 #pragma once
 
-/* What the painter tests share: the painters draw a run at a cursor's step, and the tests
- * step a simulation of their own; this is the run it has recorded so far (a copy: it steps
- * on) at the step it stands at. */
+/* What the painter tests share: the painters draw a run at a cursor's step. A built-in's run
+ * under one switch; and, for tests that step a simulation of their own, the run it has
+ * recorded so far (a copy: it steps on) at the step it stands at. */
 
 #include "fl-cursor.h"
+
+/* Built-in `id`'s run, with `key`=`value` when `key` is not NULL, to its end or `steps`. */
+static inline FlRun *
+fl_test_run_for (const char *id, const char *key, const char *value, guint64 steps)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlConfig config = scenario->config;
+  if (key)
+    g_assert_true (fl_config_set (&config, key, value, NULL));
+  FlRun *run = fl_run_new (scenario, &config, scenario->seed, steps, &error);
+  g_assert_no_error (error);
+  return run;
+}
 
 static inline FlCursor *
 fl_test_cursor_of (FlSim *sim)

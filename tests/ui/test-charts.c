@@ -5,6 +5,7 @@
 #include "fl-paint-chart.h"
 #include "fl-paint-compare-private.h"
 #include "fl-paint-sensitivity.h"
+#include "painter-test-helpers.h"
 
 #include <cairo.h>
 #include <glib/gstdio.h>
@@ -317,21 +318,6 @@ test_sensitivity_chart (void)
   cairo_surface_destroy (small);
 }
 
-static FlRun *
-run_for (const char *id, const char *key, const char *value, guint64 steps)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
-  g_assert_no_error (error);
-  FlConfig config = scenario->config;
-  if (key)
-    g_assert_true (fl_config_set (&config, key, value, NULL));
-  FlSim *sim = fl_sim_new (scenario, &config, scenario->seed, &error);
-  g_assert_no_error (error);
-  fl_sim_run (sim, steps);
-  return fl_run_new_from_sim (sim);
-}
-
 static cairo_surface_t *
 compare_image (FlCompare *cmp, gboolean dark)
 {
@@ -356,8 +342,8 @@ compare_image (FlCompare *cmp, gboolean dark)
 static void
 test_compare_view (void)
 {
-  g_autoptr (FlRun) a = run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
-  g_autoptr (FlRun) b = run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
+  g_autoptr (FlRun) a = fl_test_run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
+  g_autoptr (FlRun) b = fl_test_run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
   /* both runs at their ends */
   g_assert_true (fl_compare_seek (cmp, fl_run_get_total_steps (a)));
@@ -460,8 +446,8 @@ static void
 test_compare_alignment (void)
 {
   Alignment al;
-  g_autoptr (FlRun) ra = run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
-  g_autoptr (FlRun) rb = run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
+  g_autoptr (FlRun) ra = fl_test_run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
+  g_autoptr (FlRun) rb = fl_test_run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
   g_autoptr (FlCompare) race = fl_compare_new (ra, rb);
   /* the alignment by operation, which is a choice: the default axis is cycles */
   fl_compare_set_axis (race, FL_COMPARE_AXIS_OPERATIONS);
@@ -469,8 +455,8 @@ test_compare_alignment (void)
   g_assert_cmpuint (al.total, >=, 2);
   g_assert_cmpuint (al.exact, ==, al.total);
 
-  g_autoptr (FlRun) a = run_for ("multi-fault", "rwsem", "generic", 0);
-  g_autoptr (FlRun) b = run_for ("multi-fault", "rwsem", "xadd", 0);
+  g_autoptr (FlRun) a = fl_test_run_for ("multi-fault", "rwsem", "generic", 0);
+  g_autoptr (FlRun) b = fl_test_run_for ("multi-fault", "rwsem", "xadd", 0);
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
   fl_compare_set_axis (cmp, FL_COMPARE_AXIS_OPERATIONS);
   measure_alignment (cmp, &al);
@@ -524,7 +510,7 @@ static void
 test_range_export (void)
 {
   g_autofree char *tmp = g_dir_make_tmp ("faultline-range-XXXXXX", NULL);
-  g_autoptr (FlRun) run = run_for ("spf-vs-munmap", NULL, NULL, 0);
+  g_autoptr (FlRun) run = fl_test_run_for ("spf-vs-munmap", NULL, NULL, 0);
   g_autoptr (FlCursor) cursor = fl_cursor_new (run);
   g_assert_true (fl_cursor_seek (cursor, 17));
   guint64 hash = fl_cursor_get_state_hash (cursor);
@@ -589,7 +575,7 @@ test_range_export (void)
   g_assert_cmpuint (fl_cursor_get_state_hash (cursor), ==, hash);
 
   /* too many pages: refused before drawing any */
-  g_autoptr (FlRun) big = run_for ("multi-fault", NULL, NULL, 6000);
+  g_autoptr (FlRun) big = fl_test_run_for ("multi-fault", NULL, NULL, 6000);
   g_assert_false (fl_export_range (FL_VIEW_LANES, big, 0, 5500, &vp, &pal, "pdf", pdf, NULL,
                                    NULL, &error));
   g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_TOO_MANY);

@@ -3,25 +3,12 @@
  * whole window's layout, zoomed in or not, and for another run drawn through the same cache
  * (one view shows whatever run the session has). */
 #include "fl-paint.h"
+#include "painter-test-helpers.h"
 
 #include <string.h>
 
 #define WIDTH  1280
 #define HEIGHT 720
-
-static FlRun *
-run_of (const char *id, const char *key, const char *value)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
-  g_assert_no_error (error);
-  FlConfig config = scenario->config;
-  if (key)
-    g_assert_true (fl_config_set (&config, key, value, NULL));
-  FlRun *run = fl_run_new (scenario, &config, scenario->seed, 0, &error);
-  g_assert_no_error (error);
-  return run;
-}
 
 /* The pixels of `view` of `cursor`, drawn with the widget's cache or without, over the
  * lanes' first `cycles` (0: the whole run). */
@@ -53,10 +40,10 @@ test_view_cache (void)
 {
   FlPalette palette;
   fl_palette_init_light (&palette);
-  g_autoptr (FlRun) a = run_of ("spf-vs-munmap", NULL, NULL);
+  g_autoptr (FlRun) a = fl_test_run_for ("spf-vs-munmap", NULL, NULL, 0);
   /* another scenario of as many CPUs: over the same window of time, only the run tells
    * its columns from the first's */
-  g_autoptr (FlRun) b = run_of ("spf-vs-mprotect", NULL, NULL);
+  g_autoptr (FlRun) b = fl_test_run_for ("spf-vs-mprotect", NULL, NULL, 0);
   g_assert_false (fl_run_same (a, b));
   g_autoptr (FlCursor) ca = fl_cursor_new (a);
   g_autoptr (FlCursor) cb = fl_cursor_new (b);
