@@ -51,7 +51,7 @@ wait_loaded (FlSession *session, Run *run)
   while (fl_session_is_loading (session) && run->error == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (session, id);
-  if (run->error == NULL && fl_session_get_sim (session) == NULL)
+  if (run->error == NULL && fl_session_get_run (session) == NULL)
     g_set_error (&run->error, FL_BENCH_ERROR, FL_BENCH_ERROR_CAIRO, "the session has no run");
   return run->error == NULL;
 }
@@ -66,7 +66,7 @@ on_after_paint (GdkFrameClock *clock, Run *run)
   if (run->first_frame_ns != 0 || !FL_IS_WINDOW (window))
     return;
   FlSession *session = fl_window_get_session (FL_WINDOW (window));
-  if (!fl_session_is_loading (session) && fl_session_get_sim (session) != NULL)
+  if (!fl_session_is_loading (session) && fl_session_get_run (session) != NULL)
     run->first_frame_ns = (gint64) fl_bench_now_ns ();
 }
 

@@ -9,12 +9,12 @@
 /* One frame: a new context on the same surface (as a widget gets each frame), and the flush
  * that makes Cairo finish rasterizing before the clock stops. */
 static double
-frame_ms (cairo_surface_t *surface, FlView view, FlSim *sim, const FlViewport *vp,
+frame_ms (cairo_surface_t *surface, FlView view, const FlCursor *cursor, const FlViewport *vp,
           const FlPalette *palette)
 {
   guint64 t0 = fl_bench_now_ns ();
   cairo_t *cr = cairo_create (surface);
-  fl_paint_view (view, cr, sim, vp, palette);
+  fl_paint_view (view, cr, cursor, vp, palette);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return (double) (fl_bench_now_ns () - t0) / 1e6;
@@ -25,15 +25,18 @@ fl_bench_paint (FlBench *bench, GError **error)
 {
   guint64 steps = bench->quick ? 5000 : 500000;
   guint frames = bench->quick ? 1 : 21;
-  g_autoptr (FlSim) sim = fl_bench_workload (64, 1, FL_ORACLE_AT_END, error);
+  FlSim *sim = fl_bench_workload (64, 1, FL_ORACLE_AT_END, error);
   if (sim == NULL)
     return FALSE;
   fl_sim_run (sim, steps);
+  g_autoptr (FlRun) run = fl_run_new_from_sim (sim);
+  g_autoptr (FlCursor) cursor = fl_cursor_new (run);
+  fl_cursor_seek (cursor, fl_run_get_total_steps (run));
   fl_bench_section (bench, "Rendering with the painters",
                     "multi-fault at 64 CPUs stopped at step %" G_GUINT64_FORMAT " (every CPU "
                     "mid-loop, the lanes holding all of its events), drawn into a %dx%d ARGB32 "
                     "image with the light palette; median of %u frames after one warm-up frame",
-                    fl_sim_get_step (sim), WIDTH, HEIGHT, frames);
+                    fl_cursor_get_step (cursor), WIDTH, HEIGHT, frames);
 
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
@@ -49,9 +52,9 @@ fl_bench_paint (FlBench *bench, GError **error)
   g_autofree double *ms = g_new (double, frames);
   for (FlView view = 0; view < FL_VIEW_N; view++)
     {
-      frame_ms (surface, view, sim, &vp, &palette);
+      frame_ms (surface, view, cursor, &vp, &palette);
       for (guint i = 0; i < frames; i++)
-        ms[i] = frame_ms (surface, view, sim, &vp, &palette);
+        ms[i] = frame_ms (surface, view, cursor, &vp, &palette);
       g_autofree char *label = g_strdup_printf ("render view '%s'%s", fl_view_name (view),
                                                 view == FL_VIEW_ALL ? " (every view, one image)" : "");
       /* the 16 ms frame budget belongs to the whole window; 'all' is its layout */

@@ -153,7 +153,7 @@ fl_bookmarks_reread (FlBookmarks *self, GError **error)
 static void
 fl_bookmarks_run_changed (FlBookmarks *self)
 {
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
   g_autoptr(GError) error = NULL;
   g_autofree char *config = NULL;
   g_autofree char *hash = NULL;
@@ -161,14 +161,14 @@ fl_bookmarks_run_changed (FlBookmarks *self)
   if (fl_session_is_loading (self->session))
     return;
   self->run_id = 0;
-  if (sim != NULL && fl_bookmarks_open_store (self, FALSE, &error) != NULL)
+  if (run != NULL && fl_bookmarks_open_store (self, FALSE, &error) != NULL)
     {
-      config = fl_store_sim_config_text (sim);
+      config = fl_store_run_config_text (run);
       /* A branch (the user stepped another CPU) has the same text, configuration and seed
        * as the run it left, but its own events: its own bookmarks. */
-      hash = fl_store_sim_hash_text (sim);
-      if (!fl_store_find_run (self->store, fl_sim_get_scenario (sim)->text, config,
-                              fl_sim_get_seed (sim), hash, &self->run_id, &error))
+      hash = fl_store_run_hash_text (run);
+      if (!fl_store_find_run (self->store, fl_run_get_scenario (run)->text, config,
+                              fl_run_get_seed (run), hash, &self->run_id, &error))
         self->run_id = 0;
     }
   if (error == NULL)
@@ -180,18 +180,14 @@ fl_bookmarks_run_changed (FlBookmarks *self)
     }
 }
 
-/* Records the session's whole run. The session's FlSim may sit anywhere in it: recording
- * reads the step count and counters at the run's end, so go there and come back (both are
- * checkpoint seeks; the views see the same step before and after). */
+/* Records the session's whole run: a finished run knows its length and its counters at its
+ * end, wherever the session's cursor stands. */
 static gboolean
-fl_bookmarks_record_run (FlBookmarks *self, FlSim *sim, GError **error)
+fl_bookmarks_record_run (FlBookmarks *self, const FlRun *run, GError **error)
 {
-  guint64 step = fl_sim_get_step (sim);
   gint64 run_id;
 
-  fl_sim_seek (sim, fl_sim_get_total_steps (sim));
-  run_id = fl_store_record_sim (self->store, sim, !fl_sim_is_finished (sim), error);
-  fl_sim_seek (sim, step);
+  run_id = fl_store_record_run (self->store, run, !fl_run_is_finished (run), error);
   if (run_id < 0)
     return FALSE;
   self->run_id = run_id;
@@ -201,15 +197,15 @@ fl_bookmarks_record_run (FlBookmarks *self, FlSim *sim, GError **error)
 gboolean
 fl_bookmarks_add (FlBookmarks *self, const char *title, const char *note, GError **error)
 {
-  FlSim *sim;
+  const FlRun *run;
   guint64 step;
 
   g_return_val_if_fail (FL_IS_BOOKMARKS (self), FALSE);
   g_return_val_if_fail (title != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  sim = fl_session_get_sim (self->session);
-  if (sim == NULL)
+  run = fl_session_get_run (self->session);
+  if (run == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING, "the run is still loading");
       return FALSE;
@@ -217,7 +213,7 @@ fl_bookmarks_add (FlBookmarks *self, const char *title, const char *note, GError
   step = fl_session_get_step (self->session);
   if (fl_bookmarks_open_store (self, TRUE, error) == NULL)
     return FALSE;
-  if (self->run_id == 0 && !fl_bookmarks_record_run (self, sim, error))
+  if (self->run_id == 0 && !fl_bookmarks_record_run (self, run, error))
     return FALSE;
   if (!fl_store_add_bookmark (self->store, self->run_id, (guint32) MIN (step, G_MAXUINT32),
                               title, note, NULL, error))

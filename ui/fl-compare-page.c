@@ -26,8 +26,8 @@ struct _FlComparePage
   GtkWidget    *axis[3];      /* toggles for FlCompareAxis: one time axis, fitted, aligned */
 
   GCancellable *cancellable;   /* the worker simulating B */
-  FlSim        *a;             /* borrowed: the session's run B was made from */
-  FlSim        *b;             /* owned */
+  FlRun        *a;             /* the session's run B was made from */
+  FlRun        *b;
   FlCompare    *cmp;
   char         *description;  /* what the area tells assistive technologies */
   GSettings    *settings;     /* the text scale the compare painters draw at */
@@ -46,9 +46,9 @@ fl_compare_delta (guint64 a, guint64 b)
 }
 
 static gboolean
-fl_compare_has_kind (FlSim *sim, FlFindingKind kind)
+fl_compare_has_kind (const FlRun *run, FlFindingKind kind)
 {
-  GPtrArray *all = fl_sim_get_findings (sim);
+  const GPtrArray *all = fl_run_get_findings (run);
 
   for (guint i = 0; all != NULL && i < all->len; i++)
     if (((const FlFinding *) g_ptr_array_index (all, i))->kind == kind)
@@ -58,9 +58,9 @@ fl_compare_has_kind (FlSim *sim, FlFindingKind kind)
 
 /* The kinds of finding of `run` that the other run never reports, comma separated. */
 static char *
-fl_compare_only_in (FlSim *sim, FlSim *other)
+fl_compare_only_in (const FlRun *run, const FlRun *other)
 {
-  GPtrArray *all = fl_sim_get_findings (sim);
+  const GPtrArray *all = fl_run_get_findings (run);
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; all != NULL && i < all->len; i++)
@@ -135,12 +135,12 @@ fl_compare_page_describe (FlComparePage *self)
 
   if (self->cmp == NULL)
     return;
-  fl_sim_get_counters (self->a, &k[0]);
-  fl_sim_get_counters (self->b, &k[1]);
+  fl_cursor_get_counters (fl_compare_get_cursor (self->cmp, 0), &k[0]);
+  fl_cursor_get_counters (fl_compare_get_cursor (self->cmp, 1), &k[1]);
   sa = fl_compare_switches (self->cmp, 0);
   sb = fl_compare_switches (self->cmp, 1);
-  step_a = fl_compare_count (fl_sim_get_step (self->a));
-  step_b = fl_compare_count (fl_sim_get_step (self->b));
+  step_a = fl_compare_count (fl_cursor_get_step (fl_compare_get_cursor (self->cmp, 0)));
+  step_b = fl_compare_count (fl_cursor_get_step (fl_compare_get_cursor (self->cmp, 1)));
   fa = fl_compare_count (k[0].total);
   fb = fl_compare_count (k[1].total);
   df = fl_compare_delta (k[0].total, k[1].total);
@@ -190,6 +190,16 @@ fl_compare_page_describe (FlComparePage *self)
   g_string_free (text, TRUE);
 }
 
+/* Whether the session still shows the run A is: runs are told apart by what they are
+ * (fl_run_same), never by where they lie in memory. */
+static gboolean
+fl_compare_page_shows_session (FlComparePage *self)
+{
+  const FlRun *shown = fl_session_get_run (self->session);
+
+  return self->a != NULL && shown != NULL && fl_run_same (shown, self->a);
+}
+
 /* ---- drawing ---- */
 
 static void
@@ -212,7 +222,7 @@ fl_compare_page_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height,
   FlViewport viewport;
   FlPalette palette;
 
-  if (self->cmp == NULL || fl_session_get_sim (self->session) != self->a)
+  if (self->cmp == NULL || !fl_compare_page_shows_session (self))
     return;
   fl_compare_page_viewport (self, &viewport);
   viewport.width = width;
@@ -226,14 +236,14 @@ fl_compare_page_session_changed (FlComparePage *self)
 {
   if (self->cmp == NULL)
     return;
-  if (fl_session_get_sim (self->session) != self->a)
+  if (!fl_compare_page_shows_session (self))
     {
       /* A's run was replaced (a switch, a new scenario): this comparison is over. */
       fl_compare_page_stop (self);
       gtk_widget_activate_action (GTK_WIDGET (self), "win.leave-compare", NULL);
       return;
     }
-  fl_compare_sync (self->cmp);
+  fl_compare_seek (self->cmp, fl_session_get_step (self->session));
   fl_compare_page_describe (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -248,7 +258,7 @@ fl_compare_page_apply_axis (FlComparePage *self)
     if (self->axis[i] != NULL && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->axis[i])))
       axis = (FlCompareAxis) i;
   fl_compare_set_axis (self->cmp, axis);
-  fl_compare_sync (self->cmp);
+  fl_compare_seek (self->cmp, fl_session_get_step (self->session));
   fl_compare_page_describe (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -266,7 +276,7 @@ fl_compare_page_run_b (GTask *task, gpointer source, gpointer task_data, GCancel
   while (!g_cancellable_is_cancelled (cancellable)
          && fl_sim_run_in_budget (task_data, B_BATCH) == B_BATCH)
     ;
-  g_task_return_pointer (task, task_data, (GDestroyNotify) fl_sim_free);
+  g_task_return_pointer (task, fl_run_new_from_sim (task_data), (GDestroyNotify) fl_run_unref);
 }
 
 static void
@@ -274,20 +284,20 @@ fl_compare_page_b_done (GObject *source, GAsyncResult *result, gpointer user_dat
 {
   FlComparePage *self = FL_COMPARE_PAGE (source);
   GTask *task = G_TASK (result);
-  FlSim *b = g_task_propagate_pointer (task, NULL);
+  FlRun *b = g_task_propagate_pointer (task, NULL);
 
   if (g_task_get_cancellable (task) != self->cancellable)
     {
       /* stopped or superseded: nobody wants this run */
-      g_clear_pointer (&b, fl_sim_free);
+      g_clear_pointer (&b, fl_run_unref);
       return;
     }
   g_clear_object (&self->cancellable);
   gtk_spinner_stop (self->spinner);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  if (fl_session_get_sim (self->session) != self->a)
+  if (!fl_compare_page_shows_session (self))
     {
-      fl_sim_free (b);
+      fl_run_unref (b);
       fl_compare_page_stop (self);
       gtk_widget_activate_action (GTK_WIDGET (self), "win.leave-compare", NULL);
       return;
@@ -295,7 +305,6 @@ fl_compare_page_b_done (GObject *source, GAsyncResult *result, gpointer user_dat
   self->b = b;
   self->cmp = fl_compare_new (self->a, self->b);
   fl_compare_page_apply_axis (self);
-  fl_compare_sync (self->cmp);
   fl_compare_page_describe (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -303,7 +312,7 @@ fl_compare_page_b_done (GObject *source, GAsyncResult *result, gpointer user_dat
 gboolean
 fl_compare_page_start (FlComparePage *self, const char *key, const char *value, GError **error)
 {
-  FlSim *a;
+  const FlRun *a;
   FlConfig config;
   FlSim *b;
   g_autoptr(GTask) task = NULL;
@@ -312,22 +321,22 @@ fl_compare_page_start (FlComparePage *self, const char *key, const char *value, 
   g_return_val_if_fail (FL_IS_COMPARE_PAGE (self), FALSE);
   g_return_val_if_fail (key != NULL && value != NULL, FALSE);
 
-  a = fl_session_get_sim (self->session);
+  a = fl_session_get_run (self->session);
   if (a == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("There is no run to compare yet."));
       return FALSE;
     }
-  config = *fl_sim_get_config (a);
+  config = *fl_run_get_config (a);
   if (!fl_config_set (&config, key, value, error) || !fl_config_validate (&config, error))
     return FALSE;
-  b = fl_sim_new (fl_sim_get_scenario (a), &config, fl_sim_get_seed (a), error);
+  b = fl_sim_new (fl_run_get_scenario (a), &config, fl_run_get_seed (a), error);
   if (b == NULL)
     return FALSE;
 
   fl_compare_page_stop (self);
-  self->a = a;
+  self->a = fl_run_ref (a);
   self->cancellable = g_cancellable_new ();
   /* Translators: the compare page's header, e.g. "A: this run — B: vma-free=immediate". */
   title = g_strdup_printf (_("A: this run — B: %s=%s"), key, value);
@@ -355,8 +364,8 @@ fl_compare_page_stop (FlComparePage *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->cmp, fl_compare_free);
-  g_clear_pointer (&self->b, fl_sim_free);
-  self->a = NULL;
+  g_clear_pointer (&self->b, fl_run_unref);
+  g_clear_pointer (&self->a, fl_run_unref);
   gtk_spinner_stop (self->spinner);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   gtk_widget_queue_draw (self->area);

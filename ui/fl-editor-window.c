@@ -9,7 +9,7 @@
 #include "fl-editor-check.h"
 #include "fl-editor-files.h"
 #include "fl-line-numbers.h"
-#include "fl-sim.h"
+#include "fl-run.h"
 
 /* How long typing must pause before the text is checked. */
 #define FL_EDITOR_CHECK_MS 300
@@ -137,13 +137,13 @@ fl_editor_window_update_title (FlEditorWindow *self)
 static void
 fl_editor_window_update_actions (FlEditorWindow *self)
 {
-  FlSim *sim = self->session != NULL ? fl_session_get_sim (self->session) : NULL;
+  const FlRun *shown = self->session != NULL ? fl_session_get_run (self->session) : NULL;
   GAction *run = g_action_map_lookup_action (G_ACTION_MAP (self), "run");
   GAction *current = g_action_map_lookup_action (G_ACTION_MAP (self), "edit-current");
 
   g_simple_action_set_enabled (G_SIMPLE_ACTION (run), self->main_window != NULL);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (current),
-                               self->main_window != NULL && sim != NULL);
+                               self->main_window != NULL && shown != NULL);
 }
 
 static void
@@ -297,12 +297,12 @@ fl_editor_window_written_text (FlEditorWindow *self, const FlScenario *running,
 static gboolean
 fl_editor_window_take_current (FlEditorWindow *self)
 {
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
   const char *scenario = fl_session_get_scenario (self->session);
   const char *name = fl_session_get_name (self->session);
   g_autoptr(FlScenario) loaded = NULL;
 
-  if (sim == NULL)
+  if (run == NULL)
     return FALSE;
   g_clear_object (&self->file);
   /* A scenario opened from a file is saved back to it; a built-in one never is. */
@@ -310,7 +310,7 @@ fl_editor_window_take_current (FlEditorWindow *self)
     self->file = g_file_new_for_path (scenario);
   g_free (self->name);
   self->name = g_strdup (name != NULL && name[0] != '\0' ? name : _("untitled"));
-  fl_editor_window_set_text (self, fl_editor_window_written_text (self, fl_sim_get_scenario (sim),
+  fl_editor_window_set_text (self, fl_editor_window_written_text (self, fl_run_get_scenario (run),
                                                                   &loaded));
   return TRUE;
 }

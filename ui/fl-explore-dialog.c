@@ -109,7 +109,7 @@ open_at_loaded (FlSession *session, GParamSpec *pspec, gpointer data)
   if (fl_session_is_loading (session))
     return;
   g_signal_handler_disconnect (session, open->handler);
-  if (fl_session_get_sim (session) != NULL)
+  if (fl_session_get_run (session) != NULL)
     fl_session_seek (session, MIN (open->step, fl_session_get_total_steps (session)));
   g_free (open);
 }
@@ -262,17 +262,17 @@ void
 fl_explore_dialog_present (FlWindow *window)
 {
   FlSession *session = fl_window_get_session (window);
-  FlSim *sim = fl_session_get_sim (session);
-  if (sim == NULL)
+  const FlRun *run = fl_session_get_run (session);
+  if (run == NULL)
     return;
   Explore *x = g_new0 (Explore, 1);
   g_atomic_ref_count_init (&x->refs);
   g_mutex_init (&x->lock);
   g_set_weak_pointer (&x->window, window);
   /* the worker explores its own copy: the window may load another scenario meanwhile */
-  g_autofree char *text = fl_scenario_to_text (fl_sim_get_scenario (sim));
+  g_autofree char *text = fl_scenario_to_text (fl_run_get_scenario (run));
   x->scenario = fl_scenario_parse (text, fl_session_get_name (session), NULL);
-  x->config = *fl_sim_get_config (sim);
+  x->config = *fl_run_get_config (run);
   /* the bounds shared out to the machine's cores (the same result as one); the window's own
    * thread keeps drawing */
   x->options = (FlExploreOptions) { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_STATES,

@@ -103,7 +103,7 @@ fl_export_dialog_export_to (FlSession        *session,
                             GError          **error)
 {
   const FlExportFormat *format;
-  FlSim *sim;
+  const FlCursor *cur;
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (FL_IS_SESSION (session), FALSE);
@@ -128,15 +128,15 @@ fl_export_dialog_export_to (FlSession        *session,
       return FALSE;
     }
 
-  sim = fl_session_get_sim (session);
-  if (sim == NULL)
+  cur = fl_session_get_cursor (session);
+  if (cur == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING,
                    _("Cannot export to “%s”: the scenario is still being simulated"), path);
       return FALSE;
     }
 
-  if (fl_export_view (view, sim, viewport, palette, format->format, path, &local_error))
+  if (fl_export_view (view, cur, viewport, palette, format->format, path, &local_error))
     return TRUE;
 
   /* The painters name the file when they cannot write it, not when drawing fails; the

@@ -10,13 +10,9 @@
 #include "fl-export-range.h"
 
 #define FL_RANGE_JOB_KEY "fl-export-range-job"
-/* The worker looks at Cancel and reports how far it simulated this often, in steps. */
-#define FL_RANGE_JOB_CHECK_EVERY 1024
-
 typedef struct {
-  /* the worker's alone while it runs */
-  FlSim      *sim;
-  guint16    *cpus;        /* who took each step of the session's run, steps 0..last-1 */
+  /* read by the worker */
+  FlRun      *run;         /* the session's run when the export began (a reference) */
   guint64     first, last;
   FlView      view;
   FlViewport  viewport;
@@ -28,7 +24,6 @@ typedef struct {
   gboolean    made_folder;
 
   /* written by the worker, read by the progress window */
-  gint        simulated;   /* steps simulated so far, capped at G_MAXINT */
   gint        pages;       /* pages written so far */
 
   /* the main thread's */
@@ -44,8 +39,7 @@ typedef struct {
 static void
 fl_range_job_free (FlRangeJob *job)
 {
-  g_clear_pointer (&job->sim, fl_sim_free);
-  g_free (job->cpus);
+  g_clear_pointer (&job->run, fl_run_unref);
   g_free (job->format);
   g_free (job->path);
   g_free (job->target);
@@ -131,36 +125,9 @@ fl_range_job_run (GTask        *task,
 {
   FlRangeJob *job = task_data;
   g_autoptr(GError) error = NULL;
-  gboolean can_step = FALSE;
 
-  /* The same CPU at every step makes the same run, a branched one included; the recorded
-   * choices decide, not the scheduling policy, exactly as the session's seeks replay it. */
-  for (guint64 step = 0; step < job->last; step++)
-    {
-      if (step % FL_RANGE_JOB_CHECK_EVERY == 0)
-        {
-          g_atomic_int_set (&job->simulated, (gint) MIN (step, G_MAXINT));
-          if (g_task_return_error_if_cancelled (task))
-            return;
-        }
-      if (!fl_sim_step_cpu (job->sim, job->cpus[step]))
-        {
-          char n[32];
-
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                                   _("Cannot export to “%s”: the run could not be followed "
-                                     "at step %s"), job->path, fl_num (n, step));
-          return;
-        }
-    }
-  g_atomic_int_set (&job->simulated, (gint) MIN (job->last, G_MAXINT));
-  /* A run that ended there ended because no CPU could go on: let this copy find that out
-   * too, so the last page shows the end of the run (its final findings) as the window does. */
-  for (guint cpu = 0; cpu < FL_MAX_CPUS && !can_step; cpu++)
-    can_step = fl_sim_cpu_can_step (job->sim, cpu);
-  if (!can_step)
-    fl_sim_step (job->sim);
-
+  /* The run never changes and the export walks it with a cursor of its own, so the window
+   * goes on stepping, or loads another run, while this thread draws. */
   if (job->folder != NULL && !g_file_test (job->folder, G_FILE_TEST_IS_DIR))
     {
       if (g_mkdir_with_parents (job->folder, 0777) != 0)
@@ -174,7 +141,7 @@ fl_range_job_run (GTask        *task,
       job->made_folder = TRUE;
     }
 
-  if (fl_export_range (job->view, job->sim, job->first, job->last, &job->viewport,
+  if (fl_export_range (job->view, job->run, job->first, job->last, &job->viewport,
                        &job->palette, job->format, job->target, fl_range_job_progress, task,
                        &error))
     {
@@ -204,22 +171,9 @@ fl_range_job_poll (gpointer user_data)
   g_autofree char *text = NULL;
   char a[32], b[32];
 
-  if (done == 0 && job->last > 0)
-    {
-      gint simulated = g_atomic_int_get (&job->simulated);
-
-      /* Translators: progress of a range export while it re-simulates the run up to the
-       * range's last step; %s is a step number. */
-      text = g_strdup_printf (_("Following the run to step %s…"), fl_num (a, job->last));
-      gtk_progress_bar_set_fraction (job->bar, 0.5 * simulated / (double) job->last);
-    }
-  else
-    {
-      /* Translators: progress of a range export: pages (steps) written of all. */
-      text = g_strdup_printf (_("Page %s of %s"), fl_num (a, (guint64) done),
-                              fl_num (b, pages));
-      gtk_progress_bar_set_fraction (job->bar, 0.5 + 0.5 * done / (double) pages);
-    }
+  /* Translators: progress of a range export: pages (steps) written of all. */
+  text = g_strdup_printf (_("Page %s of %s"), fl_num (a, (guint64) done), fl_num (b, pages));
+  gtk_progress_bar_set_fraction (job->bar, done / (double) pages);
   if (gtk_widget_get_sensitive (job->cancel))
     gtk_progress_bar_set_text (job->bar, text);
   return G_SOURCE_CONTINUE;
@@ -328,27 +282,6 @@ fl_range_job_done (GObject      *source,
 
 /* ---- starting ---- */
 
-/* What the session's run did at each step before @last: the first event of every step is
- * the step itself (findings follow it), as the simulation's own replay reads it. */
-static guint16 *
-fl_range_job_read_cpus (FlSim *sim, guint64 last)
-{
-  guint16 *cpus = g_new0 (guint16, MAX (last, 1));
-  gsize n = fl_sim_get_n_events (sim);
-  g_autofree FlEvent *batch = g_new (FlEvent, 4096);
-  guint64 next = 0;
-
-  for (gsize i = 0; i < n && next < last; i += 4096)
-    {
-      gsize got = fl_sim_get_events_range (sim, i, MIN (4096, n - i), batch);
-
-      for (gsize j = 0; j < got && next < last; j++)
-        if (batch[j].step == next)
-          cpus[next++] = batch[j].cpu;
-    }
-  return cpus;
-}
-
 void
 fl_export_range_job_start (GtkWindow          *parent,
                            FlSession          *session,
@@ -366,7 +299,7 @@ fl_export_range_job_start (GtkWindow          *parent,
   g_autoptr(GError) error = NULL;
   FlRangeJob *job;
   const char *format;
-  FlSim *sim;
+  const FlRun *run;
   char a[32], b[32];
 
   g_return_if_fail (parent == NULL || GTK_IS_WINDOW (parent));
@@ -389,7 +322,7 @@ fl_export_range_job_start (GtkWindow          *parent,
   g_task_set_task_data (task, job, (GDestroyNotify) fl_range_job_free);
 
   format = fl_range_job_format (path);
-  sim = fl_session_get_sim (session);
+  run = fl_session_get_run (session);
   if (format == NULL)
     {
       g_task_return_new_error (task, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT,
@@ -397,19 +330,19 @@ fl_export_range_job_start (GtkWindow          *parent,
                                  ".pdf"), path);
       return;
     }
-  if (sim == NULL)
+  if (run == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
                                _("Cannot export to “%s”: the scenario is still being "
                                  "simulated"), path);
       return;
     }
-  if (job->last > fl_sim_get_total_steps (sim))
+  if (job->last > fl_run_get_total_steps (run))
     {
       g_task_return_new_error (task, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE,
                                _("Cannot export step %s to “%s”: the run ends at step %s"),
                                fl_num (a, job->last), path,
-                               fl_num (b, fl_sim_get_total_steps (sim)));
+                               fl_num (b, fl_run_get_total_steps (run)));
       return;
     }
   if (job->last - job->first >= FL_EXPORT_RANGE_MAX_PAGES)
@@ -429,16 +362,7 @@ fl_export_range_job_start (GtkWindow          *parent,
       job->folder = g_path_get_dirname (job->target);
     }
 
-  job->sim = fl_sim_new (fl_sim_get_scenario (sim), fl_sim_get_config (sim),
-                         fl_sim_get_seed (sim), &error);
-  if (job->sim == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                               _("Cannot export to “%s”: %s"), path, error->message);
-      return;
-    }
-  fl_sim_set_policy (job->sim, fl_sim_get_policy (sim));
-  job->cpus = fl_range_job_read_cpus (sim, job->last);
+  job->run = fl_run_ref (run);
 
   fl_range_job_build_window (job, task);
   job->poll = g_timeout_add (100, fl_range_job_poll, job);

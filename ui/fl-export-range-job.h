@@ -1,10 +1,10 @@
 #pragma once
 
 /* Writing every step between two bookmarks without freezing the window. A worker thread
- * drives a simulation of its own through the session's run, step by step with the same CPU
- * choices (so a branched run comes out as it is on screen), and draws the pages there; the
- * session's simulation is never moved. A small window over the parent shows the progress
- * and offers Cancel. */
+ * holds the session's run (a reference: the window may load another meanwhile) and walks a
+ * cursor of its own over it (fl_export_range), drawing a page per step; the session's
+ * cursor is never moved. A small window over the parent shows the progress and offers
+ * Cancel. */
 
 #include <gtk/gtk.h>
 

@@ -15,7 +15,7 @@ struct _FlFindingsList
   GtkListBox *list_box;
 
   /* what the rows were built from */
-  FlSim      *shown_sim;
+  FlRun      *shown_run;      /* the run the rows are of (a reference) */
   guint       shown_len;
   guint       shown_unreached;
   guint64     shown_total;
@@ -83,11 +83,11 @@ fl_findings_list_finding_row_new (const FlFinding *finding)
 }
 
 static GtkWidget *
-fl_findings_list_unreached_row_new (FlSim *sim, const FlScheduleMiss *miss)
+fl_findings_list_unreached_row_new (const FlRun *run, const FlScheduleMiss *miss)
 {
-  const FlScenario *scenario = fl_sim_get_scenario (sim);
+  const FlScenario *scenario = fl_run_get_scenario (run);
   const FlScheduleStep *s = &g_array_index (scenario->schedule, FlScheduleStep, miss->index);
-  g_autofree char *text = fl_sim_describe_unreached (sim, miss);
+  g_autofree char *text = fl_run_describe_unreached (run, miss);
   /* Translators: where a schedule point is written in the scenario, e.g. "line 23". */
   g_autofree char *where = g_strdup_printf (_("line %u"), s->line);
   /* Translators: the kind of a row that says a schedule point was never reached. */
@@ -99,26 +99,27 @@ fl_findings_list_unreached_row_new (FlSim *sim, const FlScheduleMiss *miss)
 }
 
 static void
-fl_findings_list_rebuild (FlFindingsList *self, FlSim *sim)
+fl_findings_list_rebuild (FlFindingsList *self, const FlRun *run)
 {
-  GPtrArray *findings = fl_sim_get_findings (sim);
-  GArray *unreached = fl_sim_get_unreached (sim);
+  const GPtrArray *findings = fl_run_get_findings (run);
+  const GArray *unreached = fl_run_get_unreached (run);
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
     gtk_list_box_remove (self->list_box, child);
 
-  self->shown_sim = sim;
+  g_clear_pointer (&self->shown_run, fl_run_unref);
+  self->shown_run = fl_run_ref (run);
   self->shown_len = findings->len;
   self->shown_unreached = unreached->len;
-  self->shown_total = fl_sim_get_total_steps (sim);
+  self->shown_total = fl_run_get_total_steps (run);
 
   for (guint i = 0; i < self->shown_len; i++)
     gtk_list_box_append (self->list_box,
                          fl_findings_list_finding_row_new (g_ptr_array_index (findings, i)));
   for (guint i = 0; i < self->shown_unreached; i++)
     gtk_list_box_append (self->list_box,
-                         fl_findings_list_unreached_row_new (sim, &g_array_index (unreached,
+                         fl_findings_list_unreached_row_new (run, &g_array_index (unreached,
                                                                                   FlScheduleMiss, i)));
   /* nothing to say, nothing shown: the counters above say "no findings" */
   gtk_widget_set_visible (GTK_WIDGET (self), self->shown_len + self->shown_unreached > 0);
@@ -127,18 +128,19 @@ fl_findings_list_rebuild (FlFindingsList *self, FlSim *sim)
 static void
 fl_findings_list_changed (FlFindingsList *self)
 {
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
   guint64 step = fl_session_get_step (self->session);
   GtkListBoxRow *selected = NULL;
-  GPtrArray *findings;
+  const GPtrArray *findings;
 
-  if (sim == NULL)
+  if (run == NULL)
     return;   /* loading: the last run's findings stay until the new run is on screen */
-  findings = fl_sim_get_findings (sim);
-  if (sim != self->shown_sim || findings->len != self->shown_len
-      || fl_sim_get_unreached (sim)->len != self->shown_unreached
-      || fl_sim_get_total_steps (sim) != self->shown_total)
-    fl_findings_list_rebuild (self, sim);
+  findings = fl_run_get_findings (run);
+  if (self->shown_run == NULL || !fl_run_same (run, self->shown_run)
+      || findings->len != self->shown_len
+      || fl_run_get_unreached (run)->len != self->shown_unreached
+      || fl_run_get_total_steps (run) != self->shown_total)
+    fl_findings_list_rebuild (self, run);
 
   for (guint i = 0; i < findings->len && selected == NULL; i++)
     {
@@ -156,9 +158,9 @@ static void
 fl_findings_list_row_activated (FlFindingsList *self, GtkListBoxRow *row)
 {
   int index = gtk_list_box_row_get_index (row);
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
 
-  if (sim != NULL && index >= 0 && (guint) index < fl_sim_get_findings (sim)->len)
+  if (run != NULL && index >= 0 && (guint) index < fl_run_get_findings (run)->len)
     fl_session_show_finding (self->session, (guint) index);
 }
 
@@ -185,6 +187,7 @@ fl_findings_list_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->shown_run, fl_run_unref);
 
   G_OBJECT_CLASS (fl_findings_list_parent_class)->dispose (object);
 }

@@ -32,10 +32,10 @@ struct _FlLanesArea
 
 G_DEFINE_FINAL_TYPE (FlLanesArea, fl_lanes_area, FL_TYPE_VIEW_AREA)
 
-static FlSim *
-fl_lanes_area_get_sim (FlLanesArea *self)
+static const FlCursor *
+fl_lanes_area_get_cursor (FlLanesArea *self)
 {
-  return fl_session_get_sim (fl_view_area_get_session (FL_VIEW_AREA (self)));
+  return fl_session_get_cursor (fl_view_area_get_session (FL_VIEW_AREA (self)));
 }
 
 /* The axis for the window [t0, t1] (0, 0: the default) at the current size, and the whole
@@ -44,14 +44,14 @@ static gboolean
 fl_lanes_area_axis (FlLanesArea *self, guint64 t0, guint64 t1, double *x0, double *width,
                     guint64 *full0, guint64 *full1)
 {
-  FlSim *sim = fl_lanes_area_get_sim (self);
+  const FlCursor *cur = fl_lanes_area_get_cursor (self);
   FlViewport viewport;
 
-  if (sim == NULL)
+  if (cur == NULL)
     return FALSE;
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
   viewport.time_start = viewport.time_end = 0;
-  if (!fl_lanes_time_axis (sim, &viewport, x0, width, full0, full1))
+  if (!fl_lanes_time_axis (cur, &viewport, x0, width, full0, full1))
     return FALSE;
   return *width >= 1 && *full1 > *full0;
 }
@@ -164,16 +164,16 @@ fl_lanes_area_reset (FlLanesArea *self)
 static void
 fl_lanes_area_follow (FlLanesArea *self)
 {
-  FlSim *sim = fl_lanes_area_get_sim (self);
+  const FlCursor *cur = fl_lanes_area_get_cursor (self);
   FlViewport viewport;
   double x0, width;
   guint64 full0, full1, span, now, t0;
 
-  if (sim == NULL || self->whole_run
+  if (cur == NULL || self->whole_run
       || !fl_lanes_area_axis (self, 0, 0, &x0, &width, &full0, &full1))
     return;
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
-  now = fl_lanes_cursor_cycle (sim);
+  now = fl_lanes_cursor_cycle (cur);
   if (viewport.time_end > viewport.time_start)
     {
       span = viewport.time_end - viewport.time_start;
@@ -181,7 +181,7 @@ fl_lanes_area_follow (FlLanesArea *self)
           && (double) (now - viewport.time_start) <= FOLLOW_RIGHT * (double) span)
         return;
     }
-  else if ((span = fl_lanes_follow_span (sim, &viewport)) == 0)
+  else if ((span = fl_lanes_follow_span (cur, &viewport)) == 0)
     return;
   t0 = now > span * FOLLOW_LEFT ? now - (guint64) (span * FOLLOW_LEFT) : 0;
   fl_lanes_area_show (self, (double) t0, (double) span, full0, full1);
@@ -216,14 +216,14 @@ fl_lanes_area_get_whole_run (FlLanesArea *self)
 static gboolean
 fl_lanes_area_scrolls (FlLanesArea *self, guint *first, guint *shown, guint *ncpus)
 {
-  FlSim *sim = fl_lanes_area_get_sim (self);
+  const FlCursor *cur = fl_lanes_area_get_cursor (self);
   FlViewport viewport;
 
-  if (sim == NULL)
+  if (cur == NULL)
     return FALSE;
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
-  *ncpus = fl_sim_get_state (sim)->sizes.ncpus;
-  *shown = fl_lanes_shown (sim, &viewport, first);
+  *ncpus = fl_cursor_get_state (cur)->sizes.ncpus;
+  *shown = fl_lanes_shown (cur, &viewport, first);
   return *shown > 0 && *shown < *ncpus;
 }
 
@@ -273,7 +273,7 @@ fl_lanes_area_scroll (GtkEventControllerScroll *controller, double dx, double dy
   GdkModifierType state =
     gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
 
-  if (fl_lanes_area_get_sim (self) == NULL)
+  if (fl_lanes_area_get_cursor (self) == NULL)
     return FALSE;
   if (state & GDK_CONTROL_MASK)
     {
@@ -332,12 +332,12 @@ fl_lanes_area_released (GtkGestureClick *gesture, int n_press, double x, double 
                         FlLanesArea *self)
 {
   FlSession *session = fl_view_area_get_session (FL_VIEW_AREA (self));
-  FlSim *sim = fl_session_get_sim (session);
+  const FlCursor *cur = fl_session_get_cursor (session);
   FlViewport viewport;
   guint cpu;
   guint64 step;
 
-  if (sim == NULL || self->panning)
+  if (cur == NULL || self->panning)
     return;
   if (n_press == 2)
     {
@@ -345,7 +345,7 @@ fl_lanes_area_released (GtkGestureClick *gesture, int n_press, double x, double 
       return;
     }
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
-  if (!fl_lanes_hit (sim, &viewport, x, y, &cpu, &step))
+  if (!fl_lanes_hit (cur, &viewport, x, y, &cpu, &step))
     return;
   fl_session_set_playing (session, FALSE);
   fl_session_select_cpu (session, cpu);
@@ -373,15 +373,15 @@ fl_lanes_area_zoom_changed (GtkGestureZoom *gesture, double scale, FlLanesArea *
 
 /* The event of `cpu` that ended just before `step`: the one the lanes show there. */
 static gboolean
-fl_lanes_area_event (FlSim *sim, guint cpu, guint64 step, FlEvent *out)
+fl_lanes_area_event (const FlRun *run, guint cpu, guint64 step, FlEvent *out)
 {
-  gsize n = fl_sim_get_n_events (sim);
+  gsize n = fl_run_get_n_events (run);
 
   if (step == 0)
     return FALSE;
-  for (gsize i = fl_sim_find_step (sim, step - 1); i < n; i++)
+  for (gsize i = fl_run_find_step (run, step - 1); i < n; i++)
     {
-      FlEvent e = fl_sim_get_event (sim, i);
+      FlEvent e = fl_run_get_event (run, i);
 
       if (e.step != step - 1)
         break;
@@ -399,7 +399,7 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
                              GtkTooltip *tooltip)
 {
   FlLanesArea *self = FL_LANES_AREA (widget);
-  FlSim *sim = fl_lanes_area_get_sim (self);
+  const FlCursor *cur = fl_lanes_area_get_cursor (self);
   g_autofree char *what = NULL;
   g_autofree char *number = NULL;
   g_autofree char *markup = NULL;
@@ -412,15 +412,15 @@ fl_lanes_area_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_
   if (GTK_WIDGET_CLASS (fl_lanes_area_parent_class)->query_tooltip (widget, x, y, keyboard_mode,
                                                                     tooltip))
     return TRUE;
-  if (sim == NULL || keyboard_mode)
+  if (cur == NULL || keyboard_mode)
     return FALSE;
   fl_view_area_get_viewport (FL_VIEW_AREA (self), &viewport);
-  if (!fl_lanes_hit (sim, &viewport, x, y, &cpu, &step))
+  if (!fl_lanes_hit (cur, &viewport, x, y, &cpu, &step))
     return FALSE;
-  if (!fl_lanes_area_event (sim, cpu, step, &event))
+  if (!fl_lanes_area_event (fl_cursor_get_run (cur), cpu, step, &event))
     return FALSE;
 
-  what = fl_sim_describe_event (sim, &event);
+  what = fl_cursor_describe_event (cur, &event);
   /* the events of step N carry N - 1, the steps before them */
   number = g_strdup_printf ("%u", event.step + 1);
   /* Translators: a tooltip over the CPU lanes: the step's number, its CPU, and below it
@@ -434,7 +434,7 @@ static void
 fl_lanes_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
                        int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
 {
-  FlSim *sim = fl_lanes_area_get_sim (FL_LANES_AREA (widget));
+  const FlCursor *cur = fl_lanes_area_get_cursor (FL_LANES_AREA (widget));
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
@@ -444,7 +444,7 @@ fl_lanes_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
     }
   *minimum = 110;
   *natural = 200;
-  if (sim != NULL)
+  if (cur != NULL)
     {
       FlViewport viewport;
 
@@ -452,7 +452,7 @@ fl_lanes_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
       fl_view_area_get_viewport (FL_VIEW_AREA (widget), &viewport);
       viewport.width = for_size > 0 ? for_size : 1280;
       /* many CPUs get thinner lanes rather than most of the window */
-      *natural = CLAMP ((int) fl_lanes_natural_height (sim, &viewport), *minimum,
+      *natural = CLAMP ((int) fl_lanes_natural_height (cur, &viewport), *minimum,
                         (int) (360 * MAX (viewport.font_scale, 1.0)));
     }
 }

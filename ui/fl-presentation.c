@@ -124,7 +124,7 @@ fl_presentation_enter (FlPresentation *self)
   if (self->active)
     return TRUE;
   if (g_list_model_get_n_items (fl_bookmarks_get_model (self->bookmarks)) == 0 ||
-      fl_session_get_sim (self->session) == NULL)
+      fl_session_get_run (self->session) == NULL)
     return FALSE;
   self->active = TRUE;
   self->was_fullscreen = gtk_window_is_fullscreen (self->window);

@@ -55,20 +55,20 @@ fl_run_check_report (FlRunCheck *check, gboolean matches, const char *message)
 static void
 fl_run_check_loading_changed (FlSession *session, GParamSpec *pspec, FlRunCheck *check)
 {
-  FlSim *sim;
+  const FlRun *run;
   gboolean mine;
 
   if (fl_session_is_loading (session))
     return;
-  sim = fl_session_get_sim (session);
+  run = fl_session_get_run (session);
   /* A failed load is told by the window already; another scenario loaded meanwhile is not
    * the run this check is about. */
-  mine = sim != NULL && fl_sim_get_seed (sim) == check->seed
-         && strcmp (fl_sim_get_scenario (sim)->text, check->text) == 0;
+  mine = run != NULL && fl_run_get_seed (run) == check->seed
+         && strcmp (fl_run_get_scenario (run)->text, check->text) == 0;
   if (mine)
     {
-      g_autofree char *hash = fl_store_sim_hash_text (sim);
-      guint64 steps = fl_sim_get_total_steps (sim);
+      g_autofree char *hash = fl_store_run_hash_text (run);
+      guint64 steps = fl_run_get_total_steps (run);
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, check->run_id);
       g_autofree char *replayed = g_strdup_printf ("%" G_GUINT64_FORMAT, steps);
       g_autofree char *recorded = g_strdup_printf ("%" G_GUINT64_FORMAT, check->steps);

@@ -43,8 +43,8 @@ fl_about_set (GtkLabel *label, const char *markup_head, const char *text)
 static void
 fl_about_update (FlAbout *about)
 {
-  FlSim *sim = fl_session_get_sim (about->session);
-  const FlScenario *scenario = sim ? fl_sim_get_scenario (sim) : NULL;
+  const FlRun *run = fl_session_get_run (about->session);
+  const FlScenario *scenario = run ? fl_run_get_scenario (run) : NULL;
   gboolean any;
 
   /* Translators: heads of the strip over the views: what the scenario is about, and what
@@ -63,7 +63,7 @@ fl_about_update (FlAbout *about)
 static void
 fl_about_loading_changed (FlSession *session, GParamSpec *pspec, FlAbout *about)
 {
-  FlSim *sim = fl_session_get_sim (session);
+  const FlRun *run = fl_session_get_run (session);
 
   if (fl_session_is_loading (session))
     {
@@ -72,10 +72,10 @@ fl_about_loading_changed (FlSession *session, GParamSpec *pspec, FlAbout *about)
       return;
     }
   /* another scenario opens the strip again; a re-run of the same one leaves it as it was */
-  if (sim != NULL && g_strcmp0 (about->shown_text, fl_sim_get_scenario (sim)->text) != 0)
+  if (run != NULL && g_strcmp0 (about->shown_text, fl_run_get_scenario (run)->text) != 0)
     {
       g_free (about->shown_text);
-      about->shown_text = g_strdup (fl_sim_get_scenario (sim)->text);
+      about->shown_text = g_strdup (fl_run_get_scenario (run)->text);
       about->closed = FALSE;
     }
   fl_about_update (about);

@@ -76,7 +76,7 @@ static void
 fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   FlScrubber *self = FL_SCRUBBER (widget);
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   guint64 total = fl_session_get_total_steps (self->session);
@@ -102,7 +102,7 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_line_to (cr, width - PAD, cy);
   cairo_stroke (cr);
   x = fl_scrubber_x_of (self, step, total);
-  if (sim != NULL && step > 0)
+  if (run != NULL && step > 0)
     {
       fl_set_source (cr, &palette.accent, 0.85);
       cairo_move_to (cr, PAD, cy);
@@ -111,9 +111,9 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
 
   /* findings: a downward triangle above the track where each shows */
-  if (sim != NULL)
+  if (run != NULL)
     {
-      GPtrArray *findings = fl_sim_get_findings (sim);
+      const GPtrArray *findings = fl_run_get_findings (run);
 
       for (guint i = 0; i < findings->len; i++)
         {
@@ -131,7 +131,7 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
 
   /* bookmarks: an upward triangle below the track, in the text colour */
-  if (sim != NULL && self->bookmarks != NULL)
+  if (run != NULL && self->bookmarks != NULL)
     {
       guint n = g_list_model_get_n_items (self->bookmarks);
 
@@ -152,7 +152,7 @@ fl_scrubber_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
 
   /* the thumb at the current step */
-  if (sim != NULL)
+  if (run != NULL)
     {
       cairo_new_sub_path (cr);
       cairo_arc (cr, x, cy, THUMB, 0, 2 * G_PI);
@@ -194,7 +194,7 @@ fl_scrubber_changed (FlScrubber *self)
 static void
 fl_scrubber_seek_to (FlScrubber *self, double x)
 {
-  if (fl_session_get_sim (self->session) == NULL)
+  if (fl_session_get_run (self->session) == NULL)
     return;
   fl_session_set_playing (self->session, FALSE);
   fl_session_seek (self->session, fl_scrubber_step_at (self, x));
@@ -224,7 +224,7 @@ fl_scrubber_key_pressed (GtkEventControllerKey *controller, guint keyval, guint 
   guint64 step = fl_session_get_step (self->session);
   guint64 page = MAX (total / PAGE_SHARE, 1);
 
-  if (fl_session_get_sim (self->session) == NULL)
+  if (fl_session_get_run (self->session) == NULL)
     return FALSE;
   if (keyval == GDK_KEY_Page_Down || keyval == GDK_KEY_KP_Page_Down)
     fl_session_seek (self->session, MIN (step + page, total));
@@ -242,7 +242,7 @@ fl_scrubber_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_mo
   FlScrubber *self = FL_SCRUBBER (widget);
   g_autofree char *text = NULL;
 
-  if (fl_session_get_sim (self->session) == NULL)
+  if (fl_session_get_run (self->session) == NULL)
     return FALSE;
   text = fl_scrubber_step_text (keyboard_mode ? fl_session_get_step (self->session)
                                               : fl_scrubber_step_at (self, x),

@@ -226,5 +226,7 @@ fl_load_job_run (GTask        *task,
         }
     }
 
-  g_task_return_pointer (task, g_steal_pointer (&sim), (GDestroyNotify) fl_sim_free);
+  /* the run's indexes are made here too, off the main thread */
+  g_task_return_pointer (task, fl_run_new_from_sim (g_steal_pointer (&sim)),
+                         (GDestroyNotify) fl_run_unref);
 }

@@ -2,11 +2,11 @@
 
 /* What FlSession's worker does, apart from the session: parse the scenario, build its
  * configuration with the switches applied, and simulate the whole run on an FlSim of its own
- * (or finish a run the session hands over). Plain data and atomics only, so the worker never
+ * (or finish a branch the session hands over) into an FlRun. Plain data and atomics only, so the worker never
  * touches a GObject the main thread uses. */
 
 #include <gio/gio.h>
-#include "fl-sim.h"
+#include "fl-run.h"
 
 G_BEGIN_DECLS
 
@@ -26,7 +26,8 @@ void            fl_load_job_set_recorded     (FlLoadJob         *job,
                                               guint64            seed,
                                               FlSchedPolicy      policy,
                                               guint64            max_steps);
-/* Simulates `sim` (taken) from where it stands to the end of its run. */
+/* Simulates `sim` (taken: a branch, fl_cursor_branch()) from where it stands to the end of
+ * its run. */
 FlLoadJob      *fl_load_job_new_continue     (FlSim             *sim,
                                               guint64            return_step);
 void            fl_load_job_free             (FlLoadJob         *job);
@@ -34,7 +35,7 @@ void            fl_load_job_free             (FlLoadJob         *job);
  * hands it over as it is. */
 void            fl_load_job_stop             (FlLoadJob         *job);
 
-/* GTaskThreadFunc: the task's data is the job; returns the finished FlSim. */
+/* GTaskThreadFunc: the task's data is the job; returns the finished FlRun. */
 void            fl_load_job_run              (GTask             *task,
                                               gpointer           source_object,
                                               gpointer           task_data,

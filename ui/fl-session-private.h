@@ -29,7 +29,8 @@ struct _FlSession
   FlConfig    base_config;    /* the scenario's own configuration, once parsed */
   gboolean    have_base;
 
-  FlSim      *sim;
+  FlRun      *run;            /* the run shown; NULL while a load runs */
+  FlCursor   *cursor;         /* the step shown, on `run` */
   guint       n_cpus;
   guint       selected_cpu;
 

@@ -29,7 +29,7 @@ fl_session_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(FlSession) self = user_data;
   FlLoadJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autoptr(FlSim) sim = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(FlRun) run = g_task_propagate_pointer (G_TASK (result), &error);
   gboolean new_run;
   guint64 step;
 
@@ -41,7 +41,7 @@ fl_session_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->progress_id, g_source_remove);
 
-  if (sim == NULL)
+  if (run == NULL)
     {
       fl_session_set_progress (self, 0.0);
       fl_session_notify (self, PROP_LOADING);
@@ -52,13 +52,13 @@ fl_session_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   new_run = !fl_load_job_is_continuation (job);
   if (new_run)
     {
-      const FlScenario *scenario = fl_sim_get_scenario (sim);
+      const FlScenario *scenario = fl_run_get_scenario (run);
 
       self->base_config = *fl_load_job_get_base_config (job);
       self->have_base = TRUE;
       g_free (self->title);
       self->title = g_strdup (scenario->title ? scenario->title : "");
-      self->n_cpus = fl_sim_get_config (sim)->cpus;
+      self->n_cpus = fl_run_get_config (run)->cpus;
       if (self->selected_cpu >= self->n_cpus)
         {
           self->selected_cpu = 0;
@@ -67,9 +67,10 @@ fl_session_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 
   /* A re-run keeps the step it was asked for when the new run reaches it. */
-  step = MIN (fl_load_job_get_return_step (job), fl_sim_get_total_steps (sim));
-  fl_sim_seek (sim, step);
-  self->sim = g_steal_pointer (&sim);
+  step = MIN (fl_load_job_get_return_step (job), fl_run_get_total_steps (run));
+  self->cursor = fl_cursor_new (run);
+  fl_cursor_seek (self->cursor, step);
+  self->run = g_steal_pointer (&run);
 
   fl_session_set_progress (self, 1.0);
   g_object_freeze_notify (G_OBJECT (self));
@@ -88,7 +89,7 @@ fl_session_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 /* Cancels whatever runs and hands `job` to a worker; the current run goes away meanwhile, as
- * the contract says: fl_session_get_sim() is NULL while a load runs. */
+ * the contract says: fl_session_get_run() is NULL while a load runs. */
 void
 fl_session_start_job (FlSession *self, FlLoadJob *job)
 {
@@ -98,7 +99,8 @@ fl_session_start_job (FlSession *self, FlLoadJob *job)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->sim, fl_sim_free);
+  g_clear_pointer (&self->cursor, fl_cursor_free);
+  g_clear_pointer (&self->run, fl_run_unref);
 
   self->cancellable = g_cancellable_new ();
   self->job = job;
@@ -323,8 +325,8 @@ fl_session_get_switch (FlSession *self, const char *key)
   g_return_val_if_fail (FL_IS_SESSION (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
-  if (self->sim != NULL)
-    return fl_config_get (fl_sim_get_config (self->sim), key);
+  if (self->run != NULL)
+    return fl_config_get (fl_run_get_config (self->run), key);
   if (!fl_session_build_config (self, &config, NULL))
     return NULL;
   return fl_config_get (&config, key);

@@ -4,9 +4,10 @@
  * A load parses the scenario and simulates the whole run in a GTask worker on an FlSim of its
  * own; the worker publishes how far it got through atomics that a main-loop timeout polls,
  * so the window shows progress without the worker ever touching a GObject. When the worker
- * is done the FlSim moves to the main thread and every later step, back or forth, is a seek
- * on the core's checkpoints. Stepping one CPU alone drops the recorded future, so the rest
- * of the run goes back to a worker the same way and total-steps stays the run's real length. */
+ * is done it hands over the finished FlRun, and the session moves one FlCursor over it: every
+ * step, back or forth, is a seek on the run's checkpoints. Stepping one CPU alone makes a new
+ * run (fl_cursor_branch), which a worker simulates to its end the same way, so total-steps
+ * stays the run's real length. */
 
 #include "fl-session.h"
 
@@ -56,14 +57,14 @@ guint64
 fl_session_get_step (FlSession *self)
 {
   g_return_val_if_fail (FL_IS_SESSION (self), 0);
-  return self->sim ? fl_sim_get_step (self->sim) : 0;
+  return self->cursor ? fl_cursor_get_step (self->cursor) : 0;
 }
 
 guint64
 fl_session_get_total_steps (FlSession *self)
 {
   g_return_val_if_fail (FL_IS_SESSION (self), 0);
-  return self->sim ? fl_sim_get_total_steps (self->sim) : 0;
+  return self->run ? fl_run_get_total_steps (self->run) : 0;
 }
 
 void
@@ -71,12 +72,12 @@ fl_session_seek (FlSession *self, guint64 step)
 {
   g_return_if_fail (FL_IS_SESSION (self));
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return;
-  step = MIN (step, fl_sim_get_total_steps (self->sim));
-  if (step == fl_sim_get_step (self->sim))
+  step = MIN (step, fl_run_get_total_steps (self->run));
+  if (step == fl_cursor_get_step (self->cursor))
     return;
-  fl_sim_seek (self->sim, step);
+  fl_cursor_seek (self->cursor, step);
   fl_session_step_moved (self);
 }
 
@@ -85,9 +86,9 @@ fl_session_step_forward (FlSession *self)
 {
   g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
 
-  if (self->sim == NULL || fl_sim_get_step (self->sim) >= fl_sim_get_total_steps (self->sim))
+  if (self->run == NULL || fl_session_get_step (self) >= fl_run_get_total_steps (self->run))
     return FALSE;
-  fl_session_seek (self, fl_sim_get_step (self->sim) + 1);
+  fl_session_seek (self, fl_session_get_step (self) + 1);
   return TRUE;
 }
 
@@ -96,9 +97,9 @@ fl_session_step_back (FlSession *self)
 {
   g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
 
-  if (self->sim == NULL || fl_sim_get_step (self->sim) == 0)
+  if (self->run == NULL || fl_session_get_step (self) == 0)
     return FALSE;
-  fl_session_seek (self, fl_sim_get_step (self->sim) - 1);
+  fl_session_seek (self, fl_session_get_step (self) - 1);
   return TRUE;
 }
 
@@ -106,13 +107,13 @@ fl_session_step_back (FlSession *self)
 static int
 fl_session_recorded_cpu (FlSession *self)
 {
-  guint64 step = fl_sim_get_step (self->sim);
-  gsize i = fl_sim_find_step (self->sim, step);
+  guint64 step = fl_cursor_get_step (self->cursor);
+  gsize i = fl_run_find_step (self->run, step);
   FlEvent event;
 
-  if (i >= fl_sim_get_n_events (self->sim))
+  if (i >= fl_run_get_n_events (self->run))
     return -1;
-  event = fl_sim_get_event (self->sim, i);
+  event = fl_run_get_event (self->run, i);
   return event.step == step ? (int) event.cpu : -1;
 }
 
@@ -120,23 +121,24 @@ gboolean
 fl_session_step_selected_cpu (FlSession *self)
 {
   guint64 step;
+  FlSim *branch;
 
   g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return FALSE;
   /* The recorded run already steps this CPU next: no new branch, nothing to simulate. */
   if (fl_session_recorded_cpu (self) == (int) self->selected_cpu)
     return fl_session_step_forward (self);
-  if (!fl_sim_cpu_can_step (self->sim, self->selected_cpu))
+  step = fl_cursor_get_step (self->cursor);
+  /* Another choice than the recorded one is a new run: the branch has the run's past and
+   * this step, and the worker simulates it to its end, so the lanes, the scrubber and
+   * total-steps show the run this choice leads to. The old run is dropped as it was. */
+  branch = fl_cursor_branch (self->cursor, self->selected_cpu);
+  if (branch == NULL)
     return FALSE;
-
-  step = fl_sim_get_step (self->sim);
   fl_session_set_playing (self, FALSE);
-  /* fl_sim_step_cpu() drops the recorded future; the worker simulates the new branch to its
-   * end, so the lanes, the scrubber and total-steps show the run this choice leads to. */
-  fl_sim_step_cpu (self->sim, self->selected_cpu);
-  fl_session_start_job (self, fl_load_job_new_continue (g_steal_pointer (&self->sim), step + 1));
+  fl_session_start_job (self, fl_load_job_new_continue (branch, step + 1));
   return TRUE;
 }
 
@@ -180,14 +182,14 @@ fl_finding_shown_at (const FlFinding *finding)
 void
 fl_session_show_finding (FlSession *self, guint index)
 {
-  GPtrArray *findings;
+  const GPtrArray *findings;
   const FlFinding *finding;
 
   g_return_if_fail (FL_IS_SESSION (self));
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return;
-  findings = fl_sim_get_findings (self->sim);
+  findings = fl_run_get_findings (self->run);
   g_return_if_fail (index < findings->len);
 
   finding = g_ptr_array_index (findings, index);
@@ -201,15 +203,15 @@ fl_session_show_finding (FlSession *self, guint index)
 gboolean
 fl_session_next_finding (FlSession *self)
 {
-  GPtrArray *findings;
+  const GPtrArray *findings;
   guint64 step;
 
   g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return FALSE;
-  findings = fl_sim_get_findings (self->sim);
-  step = fl_sim_get_step (self->sim);
+  findings = fl_run_get_findings (self->run);
+  step = fl_session_get_step (self);
   for (guint i = 0; i < findings->len; i++)
     if (fl_finding_shown_at (g_ptr_array_index (findings, i)) > step)
       {
@@ -222,15 +224,15 @@ fl_session_next_finding (FlSession *self)
 gboolean
 fl_session_previous_finding (FlSession *self)
 {
-  GPtrArray *findings;
+  const GPtrArray *findings;
   guint64 step;
 
   g_return_val_if_fail (FL_IS_SESSION (self), FALSE);
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return FALSE;
-  findings = fl_sim_get_findings (self->sim);
-  step = fl_sim_get_step (self->sim);
+  findings = fl_run_get_findings (self->run);
+  step = fl_session_get_step (self);
   for (guint i = findings->len; i > 0; i--)
     if (fl_finding_shown_at (g_ptr_array_index (findings, i - 1)) < step)
       {
@@ -248,7 +250,7 @@ fl_session_play_tick (gpointer user_data)
   FlSession *self = user_data;
   guint64 due, target, total;
 
-  if (self->sim == NULL)
+  if (self->run == NULL)
     return G_SOURCE_CONTINUE;   /* a re-run is loading: play on once it is back */
 
   /* Steps follow the clock, not the ticks: a late tick catches up instead of slowing down. */
@@ -256,8 +258,8 @@ fl_session_play_tick (gpointer user_data)
   if (due <= self->play_taken)
     return G_SOURCE_CONTINUE;
 
-  total = fl_sim_get_total_steps (self->sim);
-  target = MIN (fl_sim_get_step (self->sim) + (due - self->play_taken), total);
+  total = fl_run_get_total_steps (self->run);
+  target = MIN (fl_session_get_step (self) + (due - self->play_taken), total);
   self->play_taken = due;
   fl_session_seek (self, target);
   if (target >= total)
@@ -294,12 +296,12 @@ fl_session_set_playing (FlSession *self, gboolean playing)
   g_return_if_fail (FL_IS_SESSION (self));
 
   playing = !!playing;
-  if (playing && self->sim == NULL)
+  if (playing && self->run == NULL)
     return;
   if (playing == self->playing)
     return;
   /* Play at the end of the run starts it over, as a media player does. */
-  if (playing && fl_sim_get_step (self->sim) >= fl_sim_get_total_steps (self->sim))
+  if (playing && fl_session_get_step (self) >= fl_run_get_total_steps (self->run))
     fl_session_seek (self, 0);
   self->playing = playing;
   fl_session_restart_timer (self);
@@ -328,11 +330,18 @@ fl_session_set_speed (FlSession *self, double steps_per_second)
 
 /* ---- getters ---- */
 
-FlSim *
-fl_session_get_sim (FlSession *self)
+const FlRun *
+fl_session_get_run (FlSession *self)
 {
   g_return_val_if_fail (FL_IS_SESSION (self), NULL);
-  return self->sim;
+  return self->run;
+}
+
+const FlCursor *
+fl_session_get_cursor (FlSession *self)
+{
+  g_return_val_if_fail (FL_IS_SESSION (self), NULL);
+  return self->cursor;
 }
 
 const char *
@@ -381,7 +390,8 @@ fl_session_dispose (GObject *object)
   g_clear_handle_id (&self->play_id, g_source_remove);
   g_clear_handle_id (&self->progress_id, g_source_remove);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->sim, fl_sim_free);
+  g_clear_pointer (&self->cursor, fl_cursor_free);
+  g_clear_pointer (&self->run, fl_run_unref);
 
   G_OBJECT_CLASS (fl_session_parent_class)->dispose (object);
 }

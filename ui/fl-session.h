@@ -1,14 +1,15 @@
 #pragma once
 
-/* FlSession: the one object every view of the window listens to. It owns the simulation of
- * the open scenario, the current step, the selected CPU and the playback state; views read
- * the simulation through it and never step it themselves. Loading a scenario simulates the
- * whole run in a worker thread (the window shows progress) and then seeks to step 0, so
- * stepping back and scrubbing are seeks on the core's checkpoints. */
+/* FlSession: the one object every view of the window listens to. It owns the run of the
+ * open scenario (an FlRun) and the cursor at its current step (an FlCursor), the selected
+ * CPU and the playback state; views read both through const pointers and never move them
+ * themselves (what needs another step makes a cursor of its own). Loading a scenario
+ * simulates the whole run in a worker thread (the window shows progress) and then seeks to
+ * step 0, so stepping back and scrubbing are seeks on the run's checkpoints. */
 
 #include <glib-object.h>
 #include "fl-config.h"
-#include "fl-sim.h"
+#include "fl-cursor.h"
 
 G_BEGIN_DECLS
 
@@ -61,14 +62,17 @@ char           *fl_session_get_switch       (FlSession *self, const char *key);
 /* Forget the switches set by fl_session_set_switch() and re-run with the scenario's own. */
 void            fl_session_reset_switches   (FlSession *self);
 
-/* NULL before the first load completes and while a load runs; owned by the session. */
-FlSim          *fl_session_get_sim          (FlSession *self);
+/* NULL before the first load completes and while a load runs; owned by the session. A
+ * caller that keeps the run takes a reference (fl_run_ref()); the cursor moves with the
+ * session's step, so one that needs a step of its own copies it (fl_cursor_copy()). */
+const FlRun    *fl_session_get_run          (FlSession *self);
+const FlCursor *fl_session_get_cursor       (FlSession *self);
 const char     *fl_session_get_scenario     (FlSession *self);
 const char     *fl_session_get_name         (FlSession *self);
 const char     *fl_session_get_title        (FlSession *self);
 gboolean        fl_session_is_loading       (FlSession *self);
 /* While a load runs: end the run where the worker stands and show it as far as it got,
- * "stopped at N steps (interrupted)" (fl_sim_get_stop_message). */
+ * "stopped at N steps (interrupted)" (fl_run_get_stop_message). */
 void            fl_session_stop_loading     (FlSession *self);
 double          fl_session_get_progress     (FlSession *self);
 
@@ -77,7 +81,8 @@ guint64         fl_session_get_total_steps  (FlSession *self);
 void            fl_session_seek             (FlSession *self, guint64 step);
 gboolean        fl_session_step_forward     (FlSession *self);
 gboolean        fl_session_step_back        (FlSession *self);
-/* Step only the selected CPU; the rest of the recorded run is simulated again from here. */
+/* Step only the selected CPU: unless the run steps it next anyway, a new run (a branch of
+ * this one from here) replaces the run, simulated in a worker as a load is. */
 gboolean        fl_session_step_selected_cpu(FlSession *self);
 
 guint           fl_session_get_n_cpus       (FlSession *self);
@@ -88,7 +93,7 @@ void            fl_session_select_cpu       (FlSession *self, guint cpu);
  * that caused it (FlFinding.cause_cpu). FALSE when there is none in that direction. */
 gboolean        fl_session_next_finding     (FlSession *self);
 gboolean        fl_session_previous_finding (FlSession *self);
-/* Seek to the finding (index into fl_sim_get_findings()) and select the CPU that caused it. */
+/* Seek to the finding (index into fl_run_get_findings()) and select the CPU that caused it. */
 void            fl_session_show_finding     (FlSession *self, guint index);
 
 gboolean        fl_session_is_playing       (FlSession *self);

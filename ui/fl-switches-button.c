@@ -129,7 +129,7 @@ static void
 fl_switches_button_sync (FlSwitchesButton *self)
 {
   const char *name = fl_session_get_name (self->session);
-  gboolean have_run = fl_session_get_sim (self->session) != NULL;
+  gboolean have_run = fl_session_get_run (self->session) != NULL;
 
   /* Before anything is loaded there is no scenario to re-run. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->menu_button), name != NULL && name[0] != '\0');

@@ -20,6 +20,7 @@ typedef struct
   GskRenderNode *picture;       /* the view as last painted; NULL when it must be repainted */
   int            picture_width, picture_height;
   GArray        *elided;        /* FlElidedText: what the picture shows shortened */
+  FlViewCache   *cache;         /* what the painter keeps between frames (the lanes' columns) */
 } FlViewAreaPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (FlViewArea, fl_view_area, GTK_TYPE_WIDGET)
@@ -112,14 +113,14 @@ static void
 fl_view_area_update_description (FlViewArea *self)
 {
   FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
-  FlSim *sim = priv->session ? fl_session_get_sim (priv->session) : NULL;
+  const FlCursor *cur = priv->session ? fl_session_get_cursor (priv->session) : NULL;
   g_autofree char *description = NULL;
   FlViewport viewport;
 
-  if (sim == NULL)
+  if (cur == NULL)
     return;   /* loading: the last run's words stay until the new run is on screen */
   fl_view_area_get_viewport (self, &viewport);
-  description = fl_view_describe (priv->view, sim, &viewport);
+  description = fl_view_describe (priv->view, cur, &viewport);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
@@ -198,7 +199,7 @@ static GskRenderNode *
 fl_view_area_paint (FlViewArea *self, int width, int height)
 {
   FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
-  FlSim *sim = priv->session ? fl_session_get_sim (priv->session) : NULL;
+  const FlCursor *cur = priv->session ? fl_session_get_cursor (priv->session) : NULL;
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
                                                        width * scale, height * scale);
@@ -210,9 +211,10 @@ fl_view_area_paint (FlViewArea *self, int width, int height)
   cairo_surface_set_device_scale (image, scale, scale);
   cr = cairo_create (image);
   fl_view_area_get_viewport (self, &viewport);
+  viewport.cache = priv->cache;
   fl_view_area_get_palette (self, &palette);
-  if (sim != NULL)
-    fl_paint_view_noting (priv->view, cr, sim, &viewport, &palette, priv->elided);
+  if (cur != NULL)
+    fl_paint_view_noting (priv->view, cr, cur, &viewport, &palette, priv->elided);
   else
     {
       /* between runs: the canvas without content, never a half-built picture */
@@ -245,7 +247,7 @@ fl_view_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
    * flashing an empty canvas for the few milliseconds a re-run takes. */
   if (priv->picture != NULL
       && (priv->picture_width != width || priv->picture_height != height)
-      && (priv->session == NULL || fl_session_get_sim (priv->session) != NULL))
+      && (priv->session == NULL || fl_session_get_run (priv->session) != NULL))
     g_clear_pointer (&priv->picture, gsk_render_node_unref);
   if (priv->picture == NULL)
     {
@@ -317,14 +319,14 @@ fl_view_area_cache_tooltip (GtkWidget  *widget,
                             FlViewArea *self)
 {
   FlViewAreaPrivate *priv = fl_view_area_get_instance_private (self);
-  FlSim *sim = priv->session ? fl_session_get_sim (priv->session) : NULL;
+  const FlCursor *cur = priv->session ? fl_session_get_cursor (priv->session) : NULL;
   g_autoptr(GArray) boxes = NULL;
   FlViewport viewport;
 
-  if (sim == NULL || keyboard)
+  if (cur == NULL || keyboard)
     return FALSE;
   fl_view_area_get_viewport (self, &viewport);
-  boxes = fl_cache_label_boxes (sim, &viewport);
+  boxes = fl_cache_label_boxes (cur, &viewport);
   for (guint i = 0; i < boxes->len; i++)
     {
       const FlLabelBox *box = &g_array_index (boxes, FlLabelBox, i);
@@ -332,7 +334,7 @@ fl_view_area_cache_tooltip (GtkWidget  *widget,
       /* anywhere along the row's text: its name, its count, its last move */
       if (box->line != 0 && y >= box->y && y < box->y + box->height)
         {
-          g_autofree char *text = fl_cache_describe_line (sim, box->line);
+          g_autofree char *text = fl_cache_describe_line (cur, box->line);
           GdkRectangle area = { 0, (int) box->y, gtk_widget_get_width (widget),
                                 (int) ceil (box->height) };
 
@@ -376,6 +378,7 @@ fl_view_area_dispose (GObject *object)
 
   g_clear_pointer (&priv->picture, gsk_render_node_unref);
   g_clear_pointer (&priv->elided, g_array_unref);
+  g_clear_pointer (&priv->cache, fl_view_cache_free);
   g_clear_object (&priv->session);
 
   G_OBJECT_CLASS (fl_view_area_parent_class)->dispose (object);
@@ -464,6 +467,7 @@ fl_view_area_init (FlViewArea *self)
 
   priv->font_scale = 1.0;
   priv->elided = fl_elided_texts_new ();
+  priv->cache = fl_view_cache_new ();
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (gesture, "pressed", G_CALLBACK (fl_view_area_pressed), self);
   /* capture: the lanes' own click and drag gestures still get the press */

@@ -1,6 +1,6 @@
 #pragma once
 
-/* FlViewArea: one painter view of the session's simulation, drawn through fl_paint_view() so
+/* FlViewArea: one painter view of the session's run at its cursor, drawn through fl_paint_view() so
  * the widget shows exactly what an export of the view holds. An image to assistive
  * technologies, labelled with the view's name and described by fl_view_describe(), kept
  * current with every step. The lanes widget derives from it to add zoom, pan and seeking. */

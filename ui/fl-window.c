@@ -95,7 +95,7 @@ fl_window_update_step (FlWindow *self)
   g_autofree char *widest = NULL;
   const char *stopped;
 
-  if (fl_session_get_sim (self->session) == NULL)
+  if (fl_session_get_run (self->session) == NULL)
     {
       gtk_label_set_label (self->step_label, "");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), NULL);
@@ -104,7 +104,7 @@ fl_window_update_step (FlWindow *self)
   /* Translators: the header's position, "step 1 234 / 5 678". */
   text = g_strdup_printf (_("step %s / %s"), step, of);
   /* a run that ended early says so where its length is shown, and why on hover */
-  stopped = fl_sim_get_stop_message (fl_session_get_sim (self->session));
+  stopped = fl_run_get_stop_message (fl_session_get_run (self->session));
   if (stopped != NULL)
     {
       g_autofree char *plain = g_steal_pointer (&text);
@@ -134,30 +134,30 @@ fl_window_update_step (FlWindow *self)
 static void
 fl_window_update_actions (FlWindow *self)
 {
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
   guint64 step = fl_session_get_step (self->session);
   guint64 total = fl_session_get_total_steps (self->session);
   GActionMap *map = G_ACTION_MAP (self);
   guint n_bookmarks = self->bookmarks != NULL
     ? g_list_model_get_n_items (fl_bookmarks_get_model (self->bookmarks)) : 0;
   struct { const char *name; gboolean enabled; } states[] = {
-    { "play", sim != NULL && total > 0 },
-    { "step-forward", sim != NULL && step < total },
-    { "step-back", sim != NULL && step > 0 },
-    { "step-cpu", sim != NULL && step < total },
-    { "start", sim != NULL && step > 0 },
-    { "end", sim != NULL && step < total },
-    { "next-finding", sim != NULL && fl_sim_get_findings (sim)->len > 0 },
-    { "previous-finding", sim != NULL && fl_sim_get_findings (sim)->len > 0 },
-    { "select-cpu", sim != NULL },
-    { "export", sim != NULL },
-    { "add-bookmark", sim != NULL },
-    { "present", sim != NULL },
-    { "next-bookmark", sim != NULL && n_bookmarks > 0 },
-    { "previous-bookmark", sim != NULL && n_bookmarks > 0 },
-    { "compare", sim != NULL },
+    { "play", run != NULL && total > 0 },
+    { "step-forward", run != NULL && step < total },
+    { "step-back", run != NULL && step > 0 },
+    { "step-cpu", run != NULL && step < total },
+    { "start", run != NULL && step > 0 },
+    { "end", run != NULL && step < total },
+    { "next-finding", run != NULL && fl_run_get_findings (run)->len > 0 },
+    { "previous-finding", run != NULL && fl_run_get_findings (run)->len > 0 },
+    { "select-cpu", run != NULL },
+    { "export", run != NULL },
+    { "add-bookmark", run != NULL },
+    { "present", run != NULL },
+    { "next-bookmark", run != NULL && n_bookmarks > 0 },
+    { "previous-bookmark", run != NULL && n_bookmarks > 0 },
+    { "compare", run != NULL },
     /* a file that does not load is what most needs its editor */
-    { "edit-scenario", sim != NULL || self->failed_file != NULL },
+    { "edit-scenario", run != NULL || self->failed_file != NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
@@ -227,16 +227,16 @@ static void
 fl_window_loading_changed (FlWindow *self)
 {
   gboolean loading = fl_session_is_loading (self->session);
-  FlSim *sim = fl_session_get_sim (self->session);
+  const FlRun *run = fl_session_get_run (self->session);
 
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), loading);
   gtk_widget_set_visible (self->stop_loading_button, loading);
   fl_window_update_actions (self);
   fl_window_update_scenario_labels (self);
-  if (loading || sim == NULL)
+  if (loading || run == NULL)
     return;
-  if (fl_sim_get_stop_message (sim) != NULL)
-    fl_window_show_message (self, fl_sim_get_stop_message (sim));
+  if (fl_run_get_stop_message (run) != NULL)
+    fl_window_show_message (self, fl_run_get_stop_message (run));
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_title_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
@@ -565,10 +565,10 @@ fl_window_tab_of_finding (const FlFinding *f)
 static void
 fl_window_finding_shown (FlWindow *self, guint index)
 {
-  FlSim *sim = fl_session_get_sim (self->session);
-  if (sim == NULL || !fl_panels_is_compact (self->panels))
+  const FlRun *run = fl_session_get_run (self->session);
+  if (run == NULL || !fl_panels_is_compact (self->panels))
     return;
-  GPtrArray *findings = fl_sim_get_findings (sim);
+  const GPtrArray *findings = fl_run_get_findings (run);
   if (index >= findings->len)
     return;
   guint tab = fl_window_tab_of_finding (g_ptr_array_index (findings, index));
@@ -680,7 +680,7 @@ fl_window_set_scenario (FlWindow *self, const char *scenario)
   /* The same scenario again is loaded again only when it failed last time (the file may have
    * been fixed since); the session tells back through notify::scenario. */
   if (g_strcmp0 (self->scenario, scenario) == 0
-      && (fl_session_is_loading (self->session) || fl_session_get_sim (self->session) != NULL))
+      && (fl_session_is_loading (self->session) || fl_session_get_run (self->session) != NULL))
     return;
   fl_session_load (self->session, scenario);
 }
@@ -818,7 +818,7 @@ fl_window_leave_compare (FlWindow *self)
   fl_compare_page_stop (FL_COMPARE_PAGE (self->compare_page));
   if (fl_window_is_comparing (self))
     gtk_stack_set_visible_child_name (self->stack,
-                                      fl_session_get_sim (self->session) != NULL ? "views"
+                                      fl_session_get_run (self->session) != NULL ? "views"
                                                                                  : "welcome");
 }
 

@@ -51,7 +51,7 @@ apply_switches (FlConfig *config, const char *option, const char *text)
   return TRUE;
 }
 
-static FlSim *
+static FlRun *
 run_to_end (const FlScenario *scenario, const FlConfig *config)
 {
   g_autoptr (GError) error = NULL;
@@ -62,7 +62,7 @@ run_to_end (const FlScenario *scenario, const FlConfig *config)
       return NULL;
     }
   fl_sim_run_in_budget (sim, 0);
-  return sim;
+  return fl_run_new_from_sim (sim);
 }
 
 static const char *
@@ -77,10 +77,10 @@ format_of (const char *path)
 }
 
 static gboolean
-has_kind (FlSim *sim, FlFindingKind kind)
+has_kind (const FlCursor *cur, FlFindingKind kind)
 {
-  GPtrArray *all = fl_sim_get_findings (sim);
-  guint64 step = fl_sim_get_step (sim);
+  const GPtrArray *all = fl_run_get_findings (fl_cursor_get_run (cur));
+  guint64 step = fl_cursor_get_step (cur);
   for (guint i = 0; i < all->len; i++)
     {
       const FlFinding *f = g_ptr_array_index (all, i);
@@ -93,8 +93,9 @@ has_kind (FlSim *sim, FlFindingKind kind)
 static void
 print_text (FlCompare *cmp, GArray *rows)
 {
-  FlSim *sim[2] = { fl_compare_get_sim (cmp, 0), fl_compare_get_sim (cmp, 1) };
-  const FlScenario *sc = fl_sim_get_scenario (sim[0]);
+  const FlCursor *cur[2] = { fl_compare_get_cursor (cmp, 0), fl_compare_get_cursor (cmp, 1) };
+  const FlRun *run_of[2] = { fl_cursor_get_run (cur[0]), fl_cursor_get_run (cur[1]) };
+  const FlScenario *sc = fl_run_get_scenario (run_of[0]);
   g_autofree char *sa = fl_compare_switches (cmp, 0);
   g_autofree char *sb = fl_compare_switches (cmp, 1);
   printf ("Scenario   %s — %s\n", sc->id, sc->title);
@@ -102,12 +103,12 @@ print_text (FlCompare *cmp, GArray *rows)
   printf ("B          %s\n", sb);
   printf ("Steps      A %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", B %" G_GUINT64_FORMAT
           " of %" G_GUINT64_FORMAT " (B at A's moment: the same simulated cycle)\n",
-          fl_sim_get_step (sim[0]), fl_sim_get_total_steps (sim[0]), fl_sim_get_step (sim[1]),
-          fl_sim_get_total_steps (sim[1]));
+          fl_cursor_get_step (cur[0]), fl_run_get_total_steps (run_of[0]),
+          fl_cursor_get_step (cur[1]), fl_run_get_total_steps (run_of[1]));
   /* a run the budget or a limit ended early is compared as far as it went */
   for (guint run = 0; run < 2; run++)
-    if (fl_sim_get_stop_message (sim[run]) != NULL)
-      printf ("Stopped    %c %s\n", "AB"[run], fl_sim_get_stop_message (sim[run]));
+    if (fl_run_get_stop_message (run_of[run]) != NULL)
+      printf ("Stopped    %c %s\n", "AB"[run], fl_run_get_stop_message (run_of[run]));
   printf ("\n");
   printf ("%-34s %12s %12s %12s %8s\n", "", "A", "B", "B - A", "B / A");
   gboolean lines = FALSE;
@@ -131,8 +132,8 @@ print_text (FlCompare *cmp, GArray *rows)
     }
   for (guint run = 0; run < 2; run++)
     {
-      GPtrArray *all = fl_sim_get_findings (sim[run]);
-      guint64 step = fl_sim_get_step (sim[run]);
+      const GPtrArray *all = fl_run_get_findings (run_of[run]);
+      guint64 step = fl_cursor_get_step (cur[run]);
       guint shown = 0;
       for (guint i = 0; i < all->len; i++)
         {
@@ -142,7 +143,7 @@ print_text (FlCompare *cmp, GArray *rows)
           printf ("%s %s at step %" G_GUINT64_FORMAT " on cpu%u%s: %s\n",
                   shown++ ? "          " : run ? "Findings B" : "\nFindings A",
                   fl_finding_kind_name (f->kind), f->step, f->cpu,
-                  has_kind (sim[1 - run], f->kind) ? "" : (run ? " (only in B)" : " (only in A)"),
+                  has_kind (cur[1 - run], f->kind) ? "" : (run ? " (only in B)" : " (only in A)"),
                   f->message);
         }
       if (shown == 0)
@@ -153,13 +154,15 @@ print_text (FlCompare *cmp, GArray *rows)
 static void
 json_run (JsonBuilder *b, FlCompare *cmp, guint run, GArray *rows)
 {
-  FlSim *sim = fl_compare_get_sim (cmp, run);
-  FlSim *other = fl_compare_get_sim (cmp, 1 - run);
+  const FlCursor *cur = fl_compare_get_cursor (cmp, run);
+  const FlCursor *other = fl_compare_get_cursor (cmp, 1 - run);
+  const FlRun *mine_run = fl_cursor_get_run (cur);
   json_builder_begin_object (b);
   /* the switches that make this run differ, then the whole configuration */
   json_builder_set_member_name (b, "switches");
   json_builder_begin_object (b);
-  const FlConfig *mine = fl_sim_get_config (sim), *theirs = fl_sim_get_config (other);
+  const FlConfig *mine = fl_run_get_config (mine_run);
+  const FlConfig *theirs = fl_run_get_config (fl_cursor_get_run (other));
   for (const char *const *key = fl_config_keys (); *key; key++)
     {
       g_autofree char *v = fl_config_get (mine, *key);
@@ -170,9 +173,9 @@ json_run (JsonBuilder *b, FlCompare *cmp, guint run, GArray *rows)
   json_builder_end_object (b);
   g_autofree char *config = fl_config_describe (mine);
   fl_cli_json_string (b, "config", config);
-  fl_cli_json_int (b, "step", (gint64) fl_sim_get_step (sim));
-  fl_cli_json_int (b, "steps", (gint64) fl_sim_get_total_steps (sim));
-  fl_cli_json_nullable (b, "stopped", fl_sim_get_stop_message (sim));
+  fl_cli_json_int (b, "step", (gint64) fl_cursor_get_step (cur));
+  fl_cli_json_int (b, "steps", (gint64) fl_run_get_total_steps (mine_run));
+  fl_cli_json_nullable (b, "stopped", fl_run_get_stop_message (mine_run));
   json_builder_set_member_name (b, "counters");
   json_builder_begin_object (b);
   for (guint i = 0; i < rows->len; i++)
@@ -193,11 +196,11 @@ json_run (JsonBuilder *b, FlCompare *cmp, guint run, GArray *rows)
   json_builder_end_object (b);
   json_builder_set_member_name (b, "findings");
   json_builder_begin_array (b);
-  GPtrArray *all = fl_sim_get_findings (sim);
+  const GPtrArray *all = fl_run_get_findings (mine_run);
   for (guint i = 0; i < all->len; i++)
     {
       const FlFinding *f = g_ptr_array_index (all, i);
-      if (f->step > fl_sim_get_step (sim))
+      if (f->step > fl_cursor_get_step (cur))
         continue;
       json_builder_begin_object (b);
       fl_cli_json_string (b, "kind", fl_finding_kind_name (f->kind));
@@ -214,10 +217,10 @@ json_run (JsonBuilder *b, FlCompare *cmp, guint run, GArray *rows)
 static void
 print_json (FlCompare *cmp, GArray *rows)
 {
-  FlSim *a = fl_compare_get_sim (cmp, 0);
+  const FlRun *a = fl_cursor_get_run (fl_compare_get_cursor (cmp, 0));
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
-  fl_cli_json_string (b, "scenario", fl_sim_get_scenario (a)->id);
+  fl_cli_json_string (b, "scenario", fl_run_get_scenario (a)->id);
   fl_cli_json_string (b, "aligned_by", "operation");
   json_builder_set_member_name (b, "a");
   json_run (b, cmp, 0, rows);
@@ -270,23 +273,20 @@ compare (const CompareOptions *o, const char *id)
   FlConfig ca = scenario->config, cb = scenario->config;
   if (!apply_switches (&ca, "--a", o->a) || !apply_switches (&cb, "--b", o->b))
     return FL_EXIT_USAGE;
-  g_autoptr (FlSim) a = run_to_end (scenario, &ca);
+  g_autoptr (FlRun) a = run_to_end (scenario, &ca);
   if (a == NULL)
     return FL_EXIT_USAGE;
-  g_autoptr (FlSim) b = run_to_end (scenario, &cb);
+  g_autoptr (FlRun) b = run_to_end (scenario, &cb);
   if (b == NULL)
     return FL_EXIT_USAGE;
-  if (!to_end && step > fl_sim_get_total_steps (a))
+  if (!to_end && step > fl_run_get_total_steps (a))
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": run A ends at step %" G_GUINT64_FORMAT,
-                        step, fl_sim_get_total_steps (a));
+                        step, fl_run_get_total_steps (a));
 
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
   fl_compare_set_layout (cmp, layout);
-  if (!to_end)
-    {
-      fl_sim_seek (a, step);
-      fl_compare_sync (cmp);
-    }
+  /* at the end, both runs' ends; at a step, B at the same moment */
+  fl_compare_seek (cmp, to_end ? fl_run_get_total_steps (a) : step);
   g_autoptr (GArray) rows = fl_compare_rows (cmp);
   if (o->json)
     print_json (cmp, rows);
@@ -306,7 +306,7 @@ compare (const CompareOptions *o, const char *id)
       if (!fl_export_compare (cmp, &viewport, &palette, format, o->output, &error))
         return fl_cli_fail ("compare: %s", error->message);
     }
-  return fl_sim_get_findings (a)->len || fl_sim_get_findings (b)->len ? FL_EXIT_FINDINGS
+  return fl_run_get_findings (a)->len || fl_run_get_findings (b)->len ? FL_EXIT_FINDINGS
                                                                        : FL_EXIT_OK;
 }
 

@@ -103,12 +103,15 @@ export_scenario (const ExportOptions *o, const char *id)
   if ((guint) o->cpu >= config.cpus)
     return fl_cli_fail ("--cpu %d: the scenario has %u CPUs", o->cpu, config.cpus);
   g_autoptr (GError) error = NULL;
-  g_autoptr (FlSim) sim = fl_sim_new (scenario, &config, scenario->seed, &error);
+  FlSim *sim = fl_sim_new (scenario, &config, scenario->seed, &error);
   if (sim == NULL)
     return fl_cli_fail ("%s", error->message);
   /* the whole run, as the window has it: a step drawn in the middle of it shows the run's
    * length ("step 30 of 92") and the lanes' future, not a run cut short at that step */
-  guint64 taken = fl_sim_run_in_budget (sim, 0);
+  fl_sim_run_in_budget (sim, 0);
+  g_autoptr (FlRun) run = fl_run_new_from_sim (sim);
+  g_autoptr (FlCursor) cursor = fl_cursor_new (run);
+  guint64 taken = fl_run_get_total_steps (run);
   if (range && (last_is_end || last > taken))
     {
       if (!last_is_end)
@@ -122,7 +125,7 @@ export_scenario (const ExportOptions *o, const char *id)
   if (!range && !to_end && taken < step)
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": the run ends at step %" G_GUINT64_FORMAT,
                         step, taken);
-  if (!range && !to_end && !fl_sim_seek (sim, step))
+  if (!fl_cursor_seek (cursor, range || to_end ? taken : step))
     return fl_cli_fail ("--step %" G_GUINT64_FORMAT ": cannot go back to it", step);
 
   FlPalette palette;
@@ -144,16 +147,16 @@ export_scenario (const ExportOptions *o, const char *id)
     {
       if (view != FL_VIEW_LANES)
         viewport.font_scale = MAX (scale, CLAMP (o->width / 800.0, 1.0, 1.5));
-      viewport.height = fl_view_natural_height (view, sim, &viewport);
+      viewport.height = fl_view_natural_height (view, cursor, &viewport);
     }
   if (range)
     {
-      if (!fl_export_range (view, sim, first, last, &viewport, &palette, format, o->output, NULL,
+      if (!fl_export_range (view, run, first, last, &viewport, &palette, format, o->output, NULL,
                             NULL, &error))
         return fl_cli_fail ("export: %s", error->message);
       return FL_EXIT_OK;
     }
-  if (!fl_export_view (view, sim, &viewport, &palette, format, o->output, &error))
+  if (!fl_export_view (view, cursor, &viewport, &palette, format, o->output, &error))
     return fl_cli_fail ("export: %s", error->message);
   return FL_EXIT_OK;
 }

@@ -449,6 +449,7 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   ps = pairs_bytes (ps, z, sizeof *z);
   ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals[view]);
   ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
+  ps = pairs_bytes (ps, st->stacks, z->ncpus * sizeof (FlCpuStack));
   ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
   ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
   ps = pairs_bytes (ps, st->cache, z->ncache * sizeof (FlCacheEntry));

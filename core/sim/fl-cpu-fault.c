@@ -96,21 +96,22 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
   if (cpu >= st->sizes.ncpus)
     return;
   const FlCpu *c = &st->cpus[cpu];
+  const FlFrame *frames = fl_cpu_stack (st, cpu)->frames;
   guint depth = MIN (c->depth, FL_MAX_DEPTH);
   guint first_fault = depth;
   for (guint i = 0; i < depth; i++)
-    if (c->frames[i].fn == FL_FN_DO_PAGE_FAULT)
+    if (frames[i].fn == FL_FN_DO_PAGE_FAULT)
       {
         first_fault = i;
         break;
       }
   out->in_fault = first_fault < depth;
   if (out->in_fault)
-    out->address = c->frames[first_fault].l.do_page_fault.addr;
+    out->address = frames[first_fault].l.do_page_fault.addr;
 
   for (guint i = 0; i < depth; i++)
     {
-      const FlFrame *f = &c->frames[i];
+      const FlFrame *f = &frames[i];
       /* Kamezawa's fault is speculative from its lookup to its vma_put */
       if ((fl_fn_kinds (f->fn) & FL_FN_KIND_SPECULATIVE)
           || (f->fn == FL_FN_DO_PAGE_FAULT && f->l.do_page_fault.by_reference))
@@ -145,9 +146,9 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
     }
 
   /* pte_map_lock keeps the table it failed to lock while it waits for it */
-  if (depth > 0 && c->status == FL_CPU_SPIN && c->frames[depth - 1].fn == FL_FN_PTE_MAP_LOCK)
+  if (depth > 0 && c->status == FL_CPU_SPIN && frames[depth - 1].fn == FL_FN_PTE_MAP_LOCK)
     {
-      guint32 table = fl_ref_id (c->frames[depth - 1].l.pte_map_lock.table);
+      guint32 table = fl_ref_id (frames[depth - 1].l.pte_map_lock.table);
       if (fl_state_table_live (st, table) && st->tables[table].level == 1)
         out->spin_table = table;
     }
@@ -157,7 +158,7 @@ fl_cpu_fault_decode (const FlState *st, guint cpu, FlCpuFault *out)
   /* where the walk stands: the innermost fault frame that knows */
   for (guint i = depth; i-- > first_fault;)
     {
-      const FlFrame *f = &c->frames[i];
+      const FlFrame *f = &frames[i];
       if (!is_fault_fn (f->fn))
         continue;
       gboolean pte;

@@ -39,10 +39,11 @@ fl_cpu_view_decode (const FlState *st, guint cpu, FlCpuView *out)
   out->irqs_off = c->irqs_off;
   out->ipi_first = c->ipi_pending && !c->irqs_off && c->status != FL_CPU_STUCK;
   out->depth = MIN (c->depth, FL_MAX_DEPTH);
+  const FlFrame *frames = fl_cpu_stack (st, cpu)->frames;
   for (guint i = 0; i < out->depth; i++)
     {
-      out->frames[i].fn = c->frames[i].fn;
-      out->frames[i].loc = fl_frame_loc (&c->frames[i]);
+      out->frames[i].fn = frames[i].fn;
+      out->frames[i].loc = fl_frame_loc (&frames[i]);
     }
   if (out->depth > 0)
     {

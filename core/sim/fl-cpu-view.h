@@ -6,7 +6,7 @@
 #include "fl-listing.h"
 #include "fl-loc.h"
 #include "fl-sim.h"
-#include "fl-state.h"
+#include "fl-state-view.h"
 
 G_BEGIN_DECLS
 

@@ -88,20 +88,22 @@ add (FlCpuView *view, guint cpu)
 }
 
 static gboolean
-in_function (const FlCpu *c, FlFn fn)
+in_function (const FlState *st, guint cpu, FlFn fn)
 {
+  const FlCpu *c = &st->cpus[cpu];
   for (guint i = 0; i < MIN (c->depth, FL_MAX_DEPTH); i++)
-    if (c->frames[i].fn == fn)
+    if (fl_cpu_stack (st, cpu)->frames[i].fn == fn)
       return TRUE;
   return FALSE;
 }
 
 static gboolean
-in_up (const FlCpu *c)
+in_up (const FlState *st, guint cpu)
 {
+  const FlCpu *c = &st->cpus[cpu];
   if (c->depth == 0)
     return FALSE;
-  switch (c->frames[MIN (c->depth, FL_MAX_DEPTH) - 1].fn)
+  switch (fl_cpu_stack (st, cpu)->frames[MIN (c->depth, FL_MAX_DEPTH) - 1].fn)
     {
     case FL_FN_GENERIC_UP: case FL_FN_GENERIC_UP_WRITE:
     case FL_FN_XADD_UP: case FL_FN_XADD_UP_WRITE:
@@ -140,7 +142,7 @@ waits_on (const FlState *st, const FlCpu *c, FlCpuView *view)
       /* nobody holds it between an up's release and its wake-up step: the sleeper waits on
        * the CPU about to wake it */
       for (guint i = 0; i < st->sizes.ncpus && view->holder < 0; i++)
-        if (in_up (&st->cpus[i]))
+        if (in_up (st, i))
           add (view, i);
       g_strlcpy (view->wait_name, "mmap_sem", sizeof view->wait_name);
       break;
@@ -155,7 +157,7 @@ waits_on (const FlState *st, const FlCpu *c, FlCpuView *view)
       break;
     case FL_CPU_WAIT_MIGRATION:
       for (guint i = 0; i < st->sizes.ncpus; i++)
-        if (in_function (&st->cpus[i], FL_FN_TRY_TO_UNMAP_ONE))
+        if (in_function (st, i, FL_FN_TRY_TO_UNMAP_ONE))
           add (view, i);
       /* FL_MIGRATION_WAIT: the table above the PTE index's 9 bits */
       g_snprintf (view->wait_name, sizeof view->wait_name, "migration entry in table %u",
@@ -201,7 +203,7 @@ fl_cpu_wait_decode (const FlState *st, const FlCpu *c, FlCpuView *view)
     }
   else
     {
-      const FlFrame *top = &c->frames[view->depth - 1];
+      const FlFrame *top = &fl_cpu_stack (st, view->cpu)->frames[view->depth - 1];
       const ParkPlace *place = park_place (top);
       if (place == NULL)
         return;   /* the test of this file says which place the table misses */

@@ -20,10 +20,11 @@ FlFrame *
 fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
 {
   FlCpu *c = &sim->st.cpus[cpu];
+  FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
   g_assert (c->depth < FL_MAX_DEPTH);
   if (c->depth > 0)
-    c->frames[c->depth - 1].pc = resume_at;
-  FlFrame *f = &c->frames[c->depth++];
+    frames[c->depth - 1].pc = resume_at;
+  FlFrame *f = &frames[c->depth++];
   memset (f, 0, sizeof *f);
   f->fn = fn;
   f->pc = fl_loc_first (fl_fn_steps_of (fn));
@@ -35,7 +36,7 @@ FlFrame *
 fl_caller (FlSim *sim, guint cpu)
 {
   FlCpu *c = &sim->st.cpus[cpu];
-  return c->depth >= 2 ? &c->frames[c->depth - 2] : NULL;
+  return c->depth >= 2 ? &fl_cpu_stack (&sim->st, cpu)->frames[c->depth - 2] : NULL;
 }
 
 /* Leave the function on top; the caller finds `value` in its frame's `ret`. */
@@ -43,18 +44,19 @@ void
 fl_return (FlSim *sim, guint cpu, guint32 value)
 {
   FlCpu *c = &sim->st.cpus[cpu];
+  FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
   g_assert (c->depth > 0);
   guint was = c->depth;
   c->depth--;
   /* a caller that tail-called (resume point NONE) returns the same value at once */
-  while (c->depth > 0 && c->frames[c->depth - 1].pc == FL_LOC_NONE)
+  while (c->depth > 0 && frames[c->depth - 1].pc == FL_LOC_NONE)
     c->depth--;
   /* the frames popped are gone: what they held is no part of the state (the explorer's
    * "same state" compares whole CPUs, and a dead frame's bytes would tell apart two states
    * that differ in nothing that can matter) */
-  memset (&c->frames[c->depth], 0, (was - c->depth) * sizeof c->frames[0]);
+  memset (&frames[c->depth], 0, (was - c->depth) * sizeof frames[0]);
   if (c->depth > 0)
-    c->frames[c->depth - 1].ret = value;
+    frames[c->depth - 1].ret = value;
   else
     fl_oracle_op_done (sim, cpu);
 }

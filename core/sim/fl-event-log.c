@@ -139,6 +139,21 @@ fl_event_log_truncate (FlEventLog *log, gsize len)
     log->max_cycle = log->max_upto = 0;
 }
 
+/* The first @len events of @src (all, when it has fewer) appended to @dst, an empty log:
+ * what a branch of a run keeps of it. Appended one by one, so the chunks start where they
+ * started in @src and pack the same. */
+void
+fl_event_log_copy (FlEventLog *dst, const FlEventLog *src, gsize len)
+{
+  len = MIN (len, src->len);
+  for (gsize i = 0; i < len; i++)
+    {
+      FlEvent e;
+      fl_event_log_get (src, i, &e);
+      fl_event_log_append (dst, &e);
+    }
+}
+
 /* The latest cycle any event reached. Worked out over the events added since the last call
  * only: the views ask on every frame of a growing run. */
 guint64

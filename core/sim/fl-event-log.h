@@ -46,6 +46,7 @@ typedef struct {
 void           fl_event_log_init     (FlEventLog *log);
 void           fl_event_log_clear    (FlEventLog *log);
 void           fl_event_log_truncate (FlEventLog *log, gsize len);
+void           fl_event_log_copy     (FlEventLog *dst, const FlEventLog *src, gsize len);
 void           fl_event_log_get      (const FlEventLog *log, gsize index, FlEvent *out);
 const FlEvent *fl_event_log_flat     (FlEventLog *log, gsize *len);
 guint64        fl_event_log_max_cycle (FlEventLog *log);

@@ -174,18 +174,12 @@ typedef struct {
   guint32 cpu;
 } FlFilePut;
 
+/* The record's lists of who installed and who put what, empty (fl_record_new). */
 void
-fl_cause_init (FlSim *sim)
+fl_cause_init (FlRecord *rec)
 {
-  sim->pte_installs = g_array_new (FALSE, FALSE, sizeof (FlPteInstall));
-  sim->file_puts = g_array_new (FALSE, FALSE, sizeof (FlFilePut));
-}
-
-void
-fl_cause_clear (FlSim *sim)
-{
-  g_clear_pointer (&sim->pte_installs, g_array_unref);
-  g_clear_pointer (&sim->file_puts, g_array_unref);
+  rec->pte_installs = g_array_new (FALSE, FALSE, sizeof (FlPteInstall));
+  rec->file_puts = g_array_new (FALSE, FALSE, sizeof (FlFilePut));
 }
 
 /* A fault installed the PTE of `addr`: kept in step order, as the events are. */
@@ -197,21 +191,21 @@ fl_cause_note_pte (FlSim *sim, guint cpu, guint64 addr)
     return;
   FlPteInstall in = { sim->stepping ? sim->st.g->step + 1 : sim->st.g->step, table,
                       (guint16) fl_walk_index (1, addr), (guint16) cpu };
-  g_array_append_val (sim->pte_installs, in);
+  g_array_append_val (sim->rec->pte_installs, in);
 }
 
 /* A run simulated again from `step` on forgets what happened after it, as its events do. */
 void
 fl_cause_truncate (FlSim *sim, guint64 step)
 {
-  guint n = sim->pte_installs->len;
-  while (n > 0 && g_array_index (sim->pte_installs, FlPteInstall, n - 1).step > step)
+  guint n = sim->rec->pte_installs->len;
+  while (n > 0 && g_array_index (sim->rec->pte_installs, FlPteInstall, n - 1).step > step)
     n--;
-  g_array_set_size (sim->pte_installs, n);
-  n = sim->file_puts->len;
-  while (n > 0 && g_array_index (sim->file_puts, FlFilePut, n - 1).step > step)
+  g_array_set_size (sim->rec->pte_installs, n);
+  n = sim->rec->file_puts->len;
+  while (n > 0 && g_array_index (sim->rec->file_puts, FlFilePut, n - 1).step > step)
     n--;
-  g_array_set_size (sim->file_puts, n);
+  g_array_set_size (sim->rec->file_puts, n);
 }
 
 void
@@ -220,16 +214,16 @@ fl_cause_note_file_put (FlSim *sim, guint cpu, guint32 file)
   if (sim->replaying)
     return;
   FlFilePut put = { sim->stepping ? sim->st.g->step + 1 : sim->st.g->step, file, cpu };
-  g_array_append_val (sim->file_puts, put);
+  g_array_append_val (sim->rec->file_puts, put);
 }
 
 /* The munmap that last put `file` at once: FALSE when none did. */
 gboolean
 fl_cause_file_putter (FlSim *sim, guint32 file, guint *cpu, guint64 *step)
 {
-  for (guint i = sim->file_puts->len; i > 0; i--)
+  for (guint i = sim->rec->file_puts->len; i > 0; i--)
     {
-      const FlFilePut *put = &g_array_index (sim->file_puts, FlFilePut, i - 1);
+      const FlFilePut *put = &g_array_index (sim->rec->file_puts, FlFilePut, i - 1);
       if (put->file == file)
         {
           *cpu = put->cpu;
@@ -245,9 +239,9 @@ fl_cause_file_putter (FlSim *sim, guint32 file, guint *cpu, guint64 *step)
 gboolean
 fl_cause_pte_installer (FlSim *sim, guint32 table, guint index, guint *cpu, guint64 *step)
 {
-  for (guint i = sim->pte_installs->len; i > 0; i--)
+  for (guint i = sim->rec->pte_installs->len; i > 0; i--)
     {
-      const FlPteInstall *in = &g_array_index (sim->pte_installs, FlPteInstall, i - 1);
+      const FlPteInstall *in = &g_array_index (sim->rec->pte_installs, FlPteInstall, i - 1);
       if (in->table == table && in->index == index)
         {
           *cpu = in->cpu;

@@ -76,8 +76,7 @@ static const Field cpu_fields[] = {
   F (FlCpu, depth, FL_KEY_CPU_OTHER, 0),
   F (FlCpu, nloops, FL_KEY_CPU_OTHER, 0),
   F (FlCpu, barrier_gen, FL_KEY_CPU_OTHER, 0),
-  F (FlCpu, loops, FL_KEY_CPU_OTHER, 0),
-  F (FlCpu, frames, FL_KEY_CPU_OTHER, 0),
+  /* and its loops and frames (FlCpuStack), FL_KEY_CPU_OTHER too: fl_footprint_add_changes */
 };
 
 /* Fields of the globals and the line (or allocator) each lives on. Left out: the step, the
@@ -130,16 +129,20 @@ fl_footprint_snapshot (FlFootprintSnapshot *snap, const FlState *st)
   if (snap->ncpus != st->sizes.ncpus)
     {
       g_free (snap->cpus);
+      g_free (snap->stacks);
       snap->ncpus = st->sizes.ncpus;
       snap->cpus = g_new (FlCpu, snap->ncpus);
+      snap->stacks = g_new (FlCpuStack, snap->ncpus);
     }
   memcpy (snap->cpus, st->cpus, snap->ncpus * sizeof (FlCpu));
+  memcpy (snap->stacks, st->stacks, snap->ncpus * sizeof (FlCpuStack));
 }
 
 void
 fl_footprint_snapshot_clear (FlFootprintSnapshot *snap)
 {
   g_clear_pointer (&snap->cpus, g_free);
+  g_clear_pointer (&snap->stacks, g_free);
   snap->ncpus = 0;
 }
 
@@ -172,4 +175,7 @@ fl_footprint_add_changes (FlFootprint *fp, const FlFootprintSnapshot *before, co
         if (changed (&before->cpus[c], &st->cpus[c], f))
           fl_footprint_add (fp, FL_KEY (f->kind, c), TRUE);
       }
+  for (guint c = 0; c < MIN (before->ncpus, st->sizes.ncpus); c++)
+    if (c != cpu && memcmp (&before->stacks[c], &st->stacks[c], sizeof (FlCpuStack)) != 0)
+      fl_footprint_add (fp, FL_KEY (FL_KEY_CPU_OTHER, c), TRUE);
 }

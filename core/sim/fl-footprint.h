@@ -58,6 +58,7 @@ typedef struct {
   FlGlobals g;
   guint     ncpus;
   FlCpu    *cpus;
+  FlCpuStack *stacks;       /* their loops and frames */
 } FlFootprintSnapshot;
 
 void     fl_footprint_snapshot      (FlFootprintSnapshot *snap, const FlState *st);

@@ -146,9 +146,9 @@ freed_lock_released (FlSim *sim, guint cpu, guint32 table)
   f->objects.table = table;
   f->objects.ptl = TRUE;
   f->objects.holder = (gint32) cpu;
-  for (guint i = 0; i < sim->findings->len; i++)
+  for (guint i = 0; i < sim->rec->findings->len; i++)
     {
-      const FlFinding *freed = g_ptr_array_index (sim->findings, i);
+      const FlFinding *freed = g_ptr_array_index (sim->rec->findings, i);
       if (freed->kind == FL_FINDING_FREED_WHILE_LOCKED && freed->obj == table)
         {
           fl_finding_caused_by (sim, f, freed->cpu, freed->step, FL_DEFECT_TABLE_FREED,

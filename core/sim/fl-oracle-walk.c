@@ -12,12 +12,6 @@
 
 #include <string.h>
 
-/* What is known of a miss beside the state, for the trace and the window: who hid the VMA
- * is no longer in the state once the next walk begins. */
-struct _FlOracleWalk {
-  GArray *misses;           /* FlSpfMiss, in step order */
-};
-
 static guint64
 this_step (FlSim *sim)
 {
@@ -88,11 +82,12 @@ fl_walk_begin (FlSim *sim, guint cpu, guint64 addr)
 /* The node a lookup without mmap_sem reads next, and the address it looks for: 0 when its
  * CPU is not in the middle of such a walk (before the root, past the last node). */
 static guint32
-walk_node (const FlCpu *c, guint64 *addr)
+walk_node (const FlState *st, guint cpu, guint64 *addr)
 {
+  const FlCpu *c = &st->cpus[cpu];
   if (c->depth == 0 || c->depth > FL_MAX_DEPTH)
     return 0;
-  const FlFrame *f = &c->frames[c->depth - 1];
+  const FlFrame *f = &fl_cpu_stack (st, cpu)->frames[c->depth - 1];
   if (f->fn == FL_FN_FIND_VMA && f->pc == FL_LOC_FIND_VMA_walk)
     {
       *addr = f->l.find_vma.addr;
@@ -126,7 +121,7 @@ fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur)
       guint32 want = fl_ref_id (c->spf_walk_vma);
       if (w == cpu || want == 0 || c->spf_hidden_cpu != 0)
         continue;
-      guint32 node = walk_node (c, &addr);
+      guint32 node = walk_node (st, w, &addr);
       if (node == 0 || descend (sim, node, addr, FALSE) == want)
         continue;
       c->spf_hidden_node = node;
@@ -175,33 +170,19 @@ fl_walk_end (FlSim *sim, guint cpu, guint64 addr, guint32 found)
     .cause_action = c->spf_hidden_action, .cause_subject = c->spf_hidden_subject,
     .node = c->spf_hidden_node,
   };
-  g_array_append_val (sim->walks->misses, m);
+  g_array_append_val (sim->rec->spf_misses, m);
   return TRUE;
 }
 
-/* ---- the record beside the state ---- */
-
-void
-fl_walk_init (FlSim *sim)
-{
-  sim->walks = g_new0 (FlOracleWalk, 1);
-  sim->walks->misses = g_array_new (FALSE, FALSE, sizeof (FlSpfMiss));
-}
-
-void
-fl_walk_clear (FlSim *sim)
-{
-  if (sim->walks == NULL)
-    return;
-  g_array_unref (sim->walks->misses);
-  g_clear_pointer (&sim->walks, g_free);
-}
+/* ---- the record beside the state ----
+ * What is known of a miss beside the state, for the trace and the window (FlRecord.spf_misses,
+ * in step order): who hid the VMA is no longer in the state once the next walk begins. */
 
 /* A run simulated again from `step` on forgets the misses after it, as its events do. */
 void
 fl_walk_truncate (FlSim *sim, guint64 step)
 {
-  GArray *m = sim->walks->misses;
+  GArray *m = sim->rec->spf_misses;
   guint n = m->len;
   while (n > 0 && g_array_index (m, FlSpfMiss, n - 1).step > step)
     n--;
@@ -219,7 +200,7 @@ GArray *
 fl_sim_get_spf_misses (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, NULL);
-  return sim->walks->misses;
+  return sim->rec->spf_misses;
 }
 
 /**
@@ -235,7 +216,13 @@ gboolean
 fl_sim_get_spf_miss (FlSim *sim, guint64 step, guint cpu, FlSpfMiss *out)
 {
   g_return_val_if_fail (sim != NULL, FALSE);
-  GArray *m = sim->walks->misses;
+  return fl_record_spf_miss (sim->rec, step, cpu, out);
+}
+
+gboolean
+fl_record_spf_miss (const FlRecord *rec, guint64 step, guint cpu, FlSpfMiss *out)
+{
+  const GArray *m = rec->spf_misses;
   for (guint i = m->len; i > 0; i--)
     {
       const FlSpfMiss *x = &g_array_index (m, FlSpfMiss, i - 1);
@@ -250,7 +237,6 @@ fl_sim_get_spf_miss (FlSim *sim, guint64 step, guint cpu, FlSpfMiss *out)
     }
   return FALSE;
 }
-
 /* "cpu1's rotate-left at VMA 1 (step 21) moved it above VMA 1, the node the walk had
  * reached": what took the VMA out of the walk's reach, in the words of the change. */
 static void
@@ -301,8 +287,14 @@ char *
 fl_sim_explain_event (FlSim *sim, const FlEvent *e)
 {
   g_return_val_if_fail (sim != NULL && e != NULL, NULL);
+  return fl_record_explain_event (sim->rec, e);
+}
+
+char *
+fl_record_explain_event (const FlRecord *rec, const FlEvent *e)
+{
   FlSpfMiss m;
-  if (e->kind != FL_EV_CHECK || !fl_sim_get_spf_miss (sim, (guint64) e->step + 1, e->cpu, &m))
+  if (e->kind != FL_EV_CHECK || !fl_record_spf_miss (rec, (guint64) e->step + 1, e->cpu, &m))
     return NULL;
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "The walk missed VMA %u, which the tree held all along: ", m.vma);

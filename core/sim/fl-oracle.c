@@ -21,7 +21,7 @@ rebalancing (const FlState *st)
   for (guint c = 0; c < st->sizes.ncpus; c++)
     for (guint i = 0; i < st->cpus[c].depth; i++)
       {
-        const FlFrame *f = &st->cpus[c].frames[i];
+        const FlFrame *f = &fl_cpu_stack (st, c)->frames[i];
         if (f->pc == FL_LOC_MMAP_REGION_rb_insert_color || f->pc == FL_LOC_VMA_ADJUST_rb_insert_color
             || f->pc == FL_LOC_DO_MUNMAP_rb_erase || f->pc == FL_LOC_VMA_UNLINK_rb_erase)
           return TRUE;

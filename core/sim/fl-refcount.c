@@ -59,7 +59,7 @@ fl_refcount_holders (const FlState *st, guint32 vma, guint *out)
       gboolean holds = FALSE;
       for (guint i = 0; i < MIN (cpu->depth, FL_MAX_DEPTH) && !holds; i++)
         {
-          const FlFrame *f = &cpu->frames[i];
+          const FlFrame *f = &fl_cpu_stack (st, c)->frames[i];
           if (f->fn == FL_FN_DO_PAGE_FAULT)
             holds = f->l.do_page_fault.by_reference && fl_ref_id (f->l.do_page_fault.vma) == vma;
           else if (f->fn == FL_FN_FIND_VMA_SPECULATIVE)

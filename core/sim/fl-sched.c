@@ -74,7 +74,7 @@ fl_sched_reached (FlSim *sim, const FlScheduleStep *s)
       {
         if (cpu->depth == 0)
           return FALSE;
-        FlLoc pc = cpu->frames[cpu->depth - 1].pc;
+        FlLoc pc = fl_cpu_stack (&sim->st, s->cpu)->frames[cpu->depth - 1].pc;
         const char *colon = strchr (s->target, ':');
         if (colon != NULL)
           {
@@ -99,11 +99,11 @@ note_unreached (FlSim *sim, guint index, gboolean stuck)
   const FlScheduleStep *s = &g_array_index (sim->scenario->schedule, FlScheduleStep, index);
   if (sim->replaying || (s->kind != FL_UNTIL_FUNCTION && s->kind != FL_UNTIL_LOCATION))
     return;
-  for (guint i = 0; i < sim->unreached->len; i++)
-    if (g_array_index (sim->unreached, FlScheduleMiss, i).index == index)
+  for (guint i = 0; i < sim->rec->unreached->len; i++)
+    if (g_array_index (sim->rec->unreached, FlScheduleMiss, i).index == index)
       return;
   FlScheduleMiss miss = { index, sim->st.g->step, stuck };
-  g_array_append_val (sim->unreached, miss);
+  g_array_append_val (sim->rec->unreached, miss);
 }
 
 /**
@@ -117,7 +117,7 @@ GArray *
 fl_sim_get_unreached (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, NULL);
-  return sim->unreached;
+  return sim->rec->unreached;
 }
 
 /**
@@ -133,7 +133,7 @@ GArray *
 fl_sim_get_step_starts (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, NULL);
-  return sim->step_starts;
+  return sim->rec->step_starts;
 }
 
 /**
@@ -147,7 +147,13 @@ fl_sim_get_step_starts (FlSim *sim)
 char *
 fl_sim_describe_unreached (FlSim *sim, const FlScheduleMiss *miss)
 {
-  const FlScheduleStep *s = &g_array_index (sim->scenario->schedule, FlScheduleStep, miss->index);
+  return fl_record_describe_unreached (sim->rec, miss);
+}
+
+char *
+fl_record_describe_unreached (const FlRecord *rec, const FlScheduleMiss *miss)
+{
+  const FlScheduleStep *s = &g_array_index (rec->scenario->schedule, FlScheduleStep, miss->index);
   return g_strdup_printf ("schedule point 'cpu%u until %s' (line %u) was never reached: %s",
                           s->cpu, s->target, s->line,
                           miss->stuck ? "its CPU got stuck first" : "its CPU's program ended first");

@@ -3,6 +3,7 @@
 /* Internal to the simulation: the FlSim object and the helpers every step function uses. */
 
 #include "fl-sim.h"
+#include "fl-state.h"
 #include "fl-event-log.h"
 #include "fl-footprint.h"
 #include "fl-spare.h"
@@ -22,26 +23,37 @@ typedef struct {
   guint64  hash;
 } FlCheckpoint;
 
-struct _FlSim {
-  FlConfig      config;
+/* What a simulation records as it steps: a run in the making. The simulation that steps owns
+ * it; a finished run (FlRun, fl-run.c) takes it over and never changes it again, and the
+ * simulations its cursors replay with only read it (FlSim.borrowed: they replay, and
+ * replaying records nothing). */
+typedef struct {
   FlScenario   *scenario;
   guint64       seed;
-  FlSchedPolicy policy;
-  FlState       st;
   FlEventLog    events;         /* the whole run so far */
   GPtrArray    *findings;       /* FlFinding * */
   GArray       *unreached;      /* FlScheduleMiss: script points passed over (fl-sched.c) */
   GArray       *step_starts;    /* FlStepStart, by increasing event index */
   GArray       *pte_installs;   /* who installed which PTE, for findings' causes (fl-finding-cause.c) */
   GArray       *file_puts;      /* who put which file in remove_vma, likewise */
-  GString      *tree_why;       /* what the oracle's tree check found wrong (fl-oracle.c) */
-  struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
-  struct _FlOracleWalk *walks;   /* the misses of lookups without mmap_sem (fl-oracle-walk.c) */
+  GArray       *spf_misses;     /* FlSpfMiss: lookups without mmap_sem that missed (fl-oracle-walk.c) */
   guint64       hash;           /* of events[0 .. events->len) */
-  FlEvent       ev;             /* the event of the step being taken */
-  guint         step_cpu;
   /* checkpoints: every `checkpoint_every` steps a copy of the state */
   GArray       *checkpoints;    /* FlCheckpoint */
+} FlRecord;
+
+struct _FlSim {
+  FlConfig      config;
+  FlRecord     *rec;            /* what it recorded; a run's, only read, when `borrowed` */
+  gboolean      borrowed;
+  FlScenario   *scenario;       /* rec->scenario */
+  guint64       seed;
+  FlSchedPolicy policy;
+  FlState       st;
+  GString      *tree_why;       /* what the oracle's tree check found wrong (fl-oracle.c) */
+  struct _FlOracleMappings *mappings;  /* what the stale-mapping check may skip (fl-oracle-mappings.c) */
+  FlEvent       ev;             /* the event of the step being taken */
+  guint         step_cpu;
   FlSparePool   dropped;        /* blocks of checkpoints dropped by seeks, for the next ones */
   guint64       checkpoint_every;
   gboolean      replaying;      /* re-stepping after a seek: events already recorded */
@@ -59,6 +71,23 @@ struct _FlSim {
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
 };
+
+/* the record (fl-record.c) */
+FlRecord *fl_record_new        (const FlScenario *scenario, guint64 seed, GError **error);
+FlRecord *fl_record_copy       (const FlRecord *rec, gsize events);
+void      fl_record_free       (FlRecord *rec);
+gsize     fl_record_find_step  (const FlRecord *rec, guint64 step);
+gsize     fl_record_events_range (const FlRecord *rec, gsize first, gsize n, FlEvent *out);
+guint64   fl_record_total_steps (const FlRecord *rec);
+gboolean  fl_record_spf_miss   (const FlRecord *rec, guint64 step, guint cpu, FlSpfMiss *out);
+char     *fl_record_explain_event (const FlRecord *rec, const FlEvent *event);
+char     *fl_record_describe_unreached (const FlRecord *rec, const FlScheduleMiss *miss);
+
+/* simulations over a finished run's record (fl-sim.c; fl-run.c, fl-cursor.c use them) */
+FlSim    *fl_sim_new_replayer  (FlRecord *rec, const FlConfig *config, FlSchedPolicy policy,
+                                FlStopReason stop);
+FlSim    *fl_sim_copy_replayer (const FlSim *from);
+FlSim    *fl_sim_new_branch    (const FlSim *from, guint64 checkpoint_every);
 
 typedef void (*FlStepFn) (FlSim *sim, guint cpu, FlFrame *frame);
 
@@ -149,8 +178,7 @@ typedef enum {
 void     fl_finding_explain   (FlSim *sim, FlFinding *f);
 void     fl_finding_caused_by (FlSim *sim, FlFinding *f, guint cpu, guint64 step,
                                FlDefect defect, const char *format, ...) G_GNUC_PRINTF (6, 7);
-void     fl_cause_init        (FlSim *sim);
-void     fl_cause_clear       (FlSim *sim);
+void     fl_cause_init        (FlRecord *rec);
 void     fl_cause_note_pte    (FlSim *sim, guint cpu, guint64 addr);
 void     fl_cause_truncate    (FlSim *sim, guint64 step);
 gboolean fl_cause_pte_installer (FlSim *sim, guint32 table, guint index, guint *cpu,
@@ -255,9 +283,6 @@ void     fl_oracle_op_done    (FlSim *sim, guint cpu);
 void     fl_oracle_fault_allowed (FlSim *sim, guint cpu, guint64 addr, guint32 fault_flags,
                                   guint32 vma_ref);
 /* fl-oracle-walk.c: the VMA a lookup without mmap_sem should find, and whether it missed it */
-typedef struct _FlOracleWalk FlOracleWalk;
-void     fl_walk_init         (FlSim *sim);
-void     fl_walk_clear        (FlSim *sim);
 void     fl_walk_truncate     (FlSim *sim, guint64 step);
 void     fl_walk_begin        (FlSim *sim, guint cpu, guint64 addr);
 void     fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur);

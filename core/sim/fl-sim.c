@@ -22,78 +22,61 @@ G_DEFINE_QUARK (fl-sim-error-quark, fl_sim_error)
 #define CHECKPOINT_FREE_COUNT  16
 
 static void
-finding_free (gpointer data)
-{
-  FlFinding *f = data;
-  g_free (f->message);
-  g_free (f->cause);
-  g_free (f);
-}
-
-/* The copy was parsed from the canonical text: its items keep the lines of the file the
- * scenario came from, which messages name. Both describe the same items in the same order. */
-static void
-keep_lines (FlScenario *copy, const FlScenario *from)
-{
-  for (guint i = 0; i < copy->vmas->len && i < from->vmas->len; i++)
-    g_array_index (copy->vmas, FlScenarioVma, i).line = g_array_index (from->vmas, FlScenarioVma, i).line;
-  for (guint i = 0; i < copy->ptes->len && i < from->ptes->len; i++)
-    g_array_index (copy->ptes, FlScenarioPte, i).line = g_array_index (from->ptes, FlScenarioPte, i).line;
-  /* messages about the schedule name the line the user wrote, not one of the copy */
-  for (guint i = 0; i < copy->schedule->len && i < from->schedule->len; i++)
-    g_array_index (copy->schedule, FlScheduleStep, i).line =
-      g_array_index (from->schedule, FlScheduleStep, i).line;
-}
-
-static FlScenario *
-copy_scenario (const FlScenario *scenario, GError **error)
-{
-  g_autofree char *text = fl_scenario_to_text (scenario);
-  FlScenario *copy = fl_scenario_parse (text, scenario->id ? scenario->id : "scenario", error);
-  if (copy != NULL)
-    {
-      g_free (copy->id);
-      copy->id = g_strdup (scenario->id);
-      copy->path = g_strdup (scenario->path);   /* messages name the file */
-      keep_lines (copy, scenario);
-    }
-  return copy;
-}
-
-static void
 add_checkpoint (FlSim *sim)
 {
   /* into a block an earlier checkpoint or simulation left (fl-spare.h): fresh memory for
    * every copy was a tenth of a 64-CPU run */
   FlCheckpoint cp = { sim->st.g->step, sim->st.sizes, fl_state_bytes (&sim->st.sizes), NULL,
-                      sim->events.len, sim->hash };
+                      sim->rec->events.len, sim->rec->hash };
   cp.block = fl_spare_pool_take (&sim->dropped, cp.bytes);
   fl_state_save (&sim->st, cp.block);
-  g_array_append_val (sim->checkpoints, cp);
+  g_array_append_val (sim->rec->checkpoints, cp);
   /* the state grows with the run: copies of a bigger one are spaced wider (unless the
    * explorer fixed the spacing: it seeks back a few steps thousands of times a second) */
   while (!sim->checkpoint_fixed && sim->checkpoint_every * CHECKPOINT_BYTES_PER_STEP < cp.bytes)
     sim->checkpoint_every *= 2;
   /* Keep memory bounded: when there are too many, drop every other one and space them wider. */
   gsize kept_bytes = 0;
-  for (guint i = 0; i < sim->checkpoints->len; i++)
-    kept_bytes += g_array_index (sim->checkpoints, FlCheckpoint, i).bytes;
-  if (sim->checkpoints->len > CHECKPOINT_MAX || kept_bytes > CHECKPOINT_BUDGET
-      || (!sim->checkpoint_fixed && sim->checkpoints->len > CHECKPOINT_FREE_COUNT
-          && kept_bytes > CHECKPOINT_BYTES_PER_EVENT * sim->events.len))
+  for (guint i = 0; i < sim->rec->checkpoints->len; i++)
+    kept_bytes += g_array_index (sim->rec->checkpoints, FlCheckpoint, i).bytes;
+  if (sim->rec->checkpoints->len > CHECKPOINT_MAX || kept_bytes > CHECKPOINT_BUDGET
+      || (!sim->checkpoint_fixed && sim->rec->checkpoints->len > CHECKPOINT_FREE_COUNT
+          && kept_bytes > CHECKPOINT_BYTES_PER_EVENT * sim->rec->events.len))
     {
       guint kept = 1;
-      for (guint i = 1; i < sim->checkpoints->len; i++)
+      for (guint i = 1; i < sim->rec->checkpoints->len; i++)
         {
-          FlCheckpoint *c = &g_array_index (sim->checkpoints, FlCheckpoint, i);
+          FlCheckpoint *c = &g_array_index (sim->rec->checkpoints, FlCheckpoint, i);
           if (i % 2 == 0)
-            g_array_index (sim->checkpoints, FlCheckpoint, kept++) = *c;
+            g_array_index (sim->rec->checkpoints, FlCheckpoint, kept++) = *c;
           else
             fl_spare_pool_give (&sim->dropped, c->block, c->bytes);
         }
-      g_array_set_size (sim->checkpoints, kept);
+      g_array_set_size (sim->rec->checkpoints, kept);
       sim->checkpoint_every *= 2;
     }
+}
+
+/* A simulation of @rec (taken, or borrowed by the caller's choice) under @config, its state
+ * not made yet. */
+static FlSim *
+new_over (FlRecord *rec, const FlConfig *config, FlSchedPolicy policy)
+{
+  FlSim *sim = g_new0 (FlSim, 1);
+  sim->config = *config;
+  sim->seed = rec->seed;
+  sim->policy = policy;
+  for (guint c = 0; c < FL_MAX_CPUS; c++)
+    {
+      guint socket = fl_config_socket_of (&sim->config, c);
+      sim->socket_of[c] = (guint8) socket;
+      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
+    }
+  sim->rec = rec;
+  sim->scenario = rec->scenario;
+  sim->tree_why = g_string_new (NULL);
+  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
+  return sim;
 }
 
 /**
@@ -118,37 +101,16 @@ fl_sim_new (const FlScenario *scenario, const FlConfig *config, guint64 seed, GE
       return NULL;
     }
 
-  FlSim *sim = g_new0 (FlSim, 1);
-  sim->config = *cfg;
-  sim->seed = seed;
-  for (guint c = 0; c < FL_MAX_CPUS; c++)
-    {
-      guint socket = fl_config_socket_of (&sim->config, c);
-      sim->socket_of[c] = (guint8) socket;
-      sim->socket_cpus[socket][c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
-    }
-  sim->scenario = copy_scenario (scenario, error);
-  if (sim->scenario == NULL)
-    {
-      g_free (sim);
-      return NULL;
-    }
-  sim->policy = sim->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT : FL_SCHED_TIME;
-  fl_event_log_init (&sim->events);
-  sim->findings = g_ptr_array_new_with_free_func (finding_free);
-  sim->unreached = g_array_new (FALSE, FALSE, sizeof (FlScheduleMiss));
-  sim->step_starts = g_array_new (FALSE, FALSE, sizeof (FlStepStart));
-  fl_cause_init (sim);
-  fl_walk_init (sim);
-  sim->tree_why = g_string_new (NULL);
-  sim->checkpoints = g_array_new (FALSE, FALSE, sizeof (FlCheckpoint));
-  sim->hash = 0x84222325cbf29ce4ull;
+  FlRecord *rec = fl_record_new (scenario, seed, error);
+  if (rec == NULL)
+    return NULL;
+  FlSim *sim = new_over (rec, cfg, rec->scenario->schedule->len > 0 ? FL_SCHED_SCRIPT
+                                                                    : FL_SCHED_TIME);
 
   FlStateSizes sizes;
   guint32 zone_pages;
   fl_sim_sizes_for (sim->scenario, &sim->config, &sizes, &zone_pages);
   fl_state_init (&sim->st, &sizes);
-  sim->checkpoint_every = CHECKPOINT_FIRST_EVERY;
   if (!fl_sim_setup (sim, zone_pages, error))
     {
       fl_sim_free (sim);
@@ -163,25 +125,62 @@ fl_sim_free (FlSim *sim)
 {
   if (sim == NULL)
     return;
-  for (guint i = 0; i < sim->checkpoints->len; i++)
-    {
-      FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, i);
-      fl_spare_free (cp->block, cp->bytes);
-    }
   fl_spare_pool_clear (&sim->dropped);
-  g_array_unref (sim->checkpoints);
   g_free (sim->stop_message);
-  fl_event_log_clear (&sim->events);
-  g_ptr_array_unref (sim->findings);
-  g_array_unref (sim->unreached);
-  g_array_unref (sim->step_starts);
-  fl_cause_clear (sim);
+  if (!sim->borrowed)
+    fl_record_free (sim->rec);
   g_string_free (sim->tree_why, TRUE);
-  fl_walk_clear (sim);
   fl_oracle_mappings_clear (sim);
   fl_state_clear (&sim->st);
-  fl_scenario_free (sim->scenario);
   g_free (sim);
+}
+
+/* ---- simulations over a finished run's record (fl-run.c, fl-cursor.c) ---- */
+
+
+/* A simulation that only replays @rec (borrowed: the run that owns it outlives this) at
+ * step 0. It records nothing: past the recorded steps it does not step (fl_cursor_seek
+ * never asks it to), and before them replaying records nothing by design. */
+FlSim *
+fl_sim_new_replayer (FlRecord *rec, const FlConfig *config, FlSchedPolicy policy,
+                     FlStopReason stop)
+{
+  FlSim *sim = new_over (rec, config, policy);
+  sim->borrowed = TRUE;
+  sim->stop = stop;
+  const FlCheckpoint *first = &g_array_index (rec->checkpoints, FlCheckpoint, 0);
+  g_assert (first->step == 0);
+  fl_state_restore (&sim->st, &first->sizes, first->block);
+  sim->replaying = fl_sim_get_total_steps (sim) > 0;
+  return sim;
+}
+
+/* Another replayer of the same record, at the same step. */
+FlSim *
+fl_sim_copy_replayer (const FlSim *from)
+{
+  g_assert (from->borrowed);
+  FlSim *sim = new_over (from->rec, &from->config, from->policy);
+  sim->borrowed = TRUE;
+  sim->stop = from->stop;
+  fl_state_copy (&sim->st, &from->st);
+  sim->replaying = from->replaying;
+  return sim;
+}
+
+/* A simulation that owns a copy of the record @from replays, stands where @from stands and
+ * can take a different step than the recorded one there (fl_sim_step_cpu drops the copied
+ * future, as it does in a simulation that recorded it). */
+FlSim *
+fl_sim_new_branch (const FlSim *from, guint64 checkpoint_every)
+{
+  g_assert (from->borrowed);
+  gsize keep = fl_record_find_step (from->rec, from->st.g->step);
+  FlSim *sim = new_over (fl_record_copy (from->rec, keep), &from->config, from->policy);
+  sim->checkpoint_every = checkpoint_every;
+  fl_state_copy (&sim->st, &from->st);
+  sim->replaying = TRUE;
+  return sim;
 }
 
 static guint64
@@ -198,8 +197,10 @@ mix_event (guint64 h, const FlEvent *e)
 }
 
 static FlActivity
-activity_of (const FlState *st, const FlCpu *cpu)
+activity_of (const FlState *st, guint c)
 {
+  const FlCpu *cpu = &st->cpus[c];
+  const FlFrame *frames = fl_cpu_stack (st, c)->frames;
   switch (cpu->status)
     {
     case FL_CPU_SPIN: return FL_ACT_SPIN;
@@ -213,7 +214,7 @@ activity_of (const FlState *st, const FlCpu *cpu)
   gboolean fault = FALSE;
   for (guint i = 0; i < cpu->depth; i++)
     {
-      const FlFrame *f = &cpu->frames[i];
+      const FlFrame *f = &frames[i];
       guint kinds = fl_fn_kinds (f->fn);
       /* a fault under a VMA reference (speculative-refcount) holds no mmap_sem */
       if ((kinds & FL_FN_KIND_SPECULATIVE)
@@ -237,8 +238,8 @@ record (FlSim *sim, const FlEvent *ev)
 {
   if (sim->replaying)
     return;
-  fl_event_log_append (&sim->events, ev);
-  sim->hash = mix_event (sim->hash, ev);
+  fl_event_log_append (&sim->rec->events, ev);
+  sim->rec->hash = mix_event (sim->rec->hash, ev);
 }
 
 FlFinding *
@@ -252,9 +253,9 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
   /* the same defect seen again (at a later check) is one finding, not many */
-  for (guint i = 0; i < sim->findings->len; i++)
+  for (guint i = 0; i < sim->rec->findings->len; i++)
     {
-      const FlFinding *old = g_ptr_array_index (sim->findings, i);
+      const FlFinding *old = g_ptr_array_index (sim->rec->findings, i);
       if (old->kind == kind && old->obj == obj && strcmp (old->message, message) == 0)
         return NULL;
     }
@@ -267,7 +268,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   f->obj = obj;
   f->message = g_steal_pointer (&message);
   fl_finding_explain (sim, f);
-  g_ptr_array_add (sim->findings, f);
+  g_ptr_array_add (sim->rec->findings, f);
 
   FlEvent ev = { 0 };
   ev.cycle = st->cpus[cpu].clock;
@@ -275,7 +276,7 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
   ev.cpu = cpu;
   ev.loc = sim->ev.loc;
   ev.kind = FL_EV_FINDING;
-  ev.activity = activity_of (st, &st->cpus[cpu]);
+  ev.activity = activity_of (st, cpu);
   ev.obj = obj;
   ev.val = kind;
   record (sim, &ev);
@@ -283,9 +284,10 @@ fl_finding (FlSim *sim, guint cpu, FlFindingKind kind, guint32 obj, const char *
 }
 
 static FlLoc
-current_loc (const FlCpu *cpu)
+current_loc (const FlState *st, guint c)
 {
-  return cpu->depth ? fl_frame_loc (&cpu->frames[cpu->depth - 1]) : FL_LOC_USER_next_op;
+  guint depth = st->cpus[c].depth;
+  return depth ? fl_frame_loc (&fl_cpu_stack (st, c)->frames[depth - 1]) : FL_LOC_USER_next_op;
 }
 
 /* The instructions a step runs besides the memory access the coherence model charges. A
@@ -326,7 +328,7 @@ fl_sim_take_step (FlSim *sim, guint c)
   sim->stepping = TRUE;
   sim->ev.step = (guint32) st->g->step;
   sim->ev.cpu = c;
-  sim->ev.loc = current_loc (cpu);
+  sim->ev.loc = current_loc (st, c);
   sim->step_cpu = c;
 
   if (cpu->ipi_pending && !cpu->irqs_off)
@@ -341,20 +343,20 @@ fl_sim_take_step (FlSim *sim, guint c)
     fl_user_step (sim, c);
   else
     {
-      FlFrame *f = &cpu->frames[cpu->depth - 1];
+      FlFrame *f = &fl_cpu_stack (st, c)->frames[cpu->depth - 1];
       fl_step_fn_of (f->fn) (sim, c, f);
     }
 
   cpu->clock += step_instructions (sim, sim->ev.kind);
   fl_rcu_after_step (sim, c);
   sim->ev.cycle = cpu->clock;
-  sim->ev.activity = activity_of (st, cpu);
+  sim->ev.activity = activity_of (st, c);
   if (sim->ev.line)
     sim->ev.mesi = fl_mesi (st, sim->ev.line, c);
   if (!sim->replaying && start.work > start.ready)
     {
-      start.index = sim->events.len;
-      g_array_append_val (sim->step_starts, start);
+      start.index = sim->rec->events.len;
+      g_array_append_val (sim->rec->step_starts, start);
     }
   record (sim, &sim->ev);
   /* what the oracle finds after the step belongs to it: its event carries the same step */
@@ -428,7 +430,7 @@ static gboolean
 replay_next (FlSim *sim)
 {
   guint64 step = sim->st.g->step;
-  const FlEventLog *log = &sim->events;
+  const FlEventLog *log = &sim->rec->events;
   guint64 i = step;  /* events are at least one per step: search forward from a lower bound */
   if (i >= log->len)
     return FALSE;
@@ -454,21 +456,21 @@ truncate_future (FlSim *sim)
 {
   guint64 step = sim->st.g->step;
   gsize keep = 0;
-  while (keep < sim->events.len && fl_event_log_step (&sim->events, keep) < step)
+  while (keep < sim->rec->events.len && fl_event_log_step (&sim->rec->events, keep) < step)
     keep++;
-  fl_event_log_truncate (&sim->events, keep);
-  while (sim->step_starts->len > 0
-         && g_array_index (sim->step_starts, FlStepStart, sim->step_starts->len - 1).index >= keep)
-    g_array_set_size (sim->step_starts, sim->step_starts->len - 1);
+  fl_event_log_truncate (&sim->rec->events, keep);
+  while (sim->rec->step_starts->len > 0
+         && g_array_index (sim->rec->step_starts, FlStepStart, sim->rec->step_starts->len - 1).index >= keep)
+    g_array_set_size (sim->rec->step_starts, sim->rec->step_starts->len - 1);
   /* the hash of the kept events, from the last checkpoint that stays (its events are kept) */
-  sim->hash = 0x84222325cbf29ce4ull;
+  sim->rec->hash = 0x84222325cbf29ce4ull;
   gsize from = 0;
-  for (guint i = sim->checkpoints->len; i-- > 0;)
+  for (guint i = sim->rec->checkpoints->len; i-- > 0;)
     {
-      const FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, i);
+      const FlCheckpoint *cp = &g_array_index (sim->rec->checkpoints, FlCheckpoint, i);
       if (cp->step <= step && cp->events <= keep)
         {
-          sim->hash = cp->hash;
+          sim->rec->hash = cp->hash;
           from = cp->events;
           break;
         }
@@ -476,23 +478,23 @@ truncate_future (FlSim *sim)
   for (gsize i = from; i < keep; i++)
     {
       FlEvent e;
-      fl_event_log_get (&sim->events, i, &e);
-      sim->hash = mix_event (sim->hash, &e);
+      fl_event_log_get (&sim->rec->events, i, &e);
+      sim->rec->hash = mix_event (sim->rec->hash, &e);
     }
-  for (guint i = sim->findings->len; i > 0; i--)
-    if (((FlFinding *) g_ptr_array_index (sim->findings, i - 1))->step > step)
-      g_ptr_array_remove_index (sim->findings, i - 1);
+  for (guint i = sim->rec->findings->len; i > 0; i--)
+    if (((FlFinding *) g_ptr_array_index (sim->rec->findings, i - 1))->step > step)
+      g_ptr_array_remove_index (sim->rec->findings, i - 1);
   fl_cause_truncate (sim, step);
   fl_walk_truncate (sim, step);
-  while (sim->unreached->len > 0
-         && g_array_index (sim->unreached, FlScheduleMiss, sim->unreached->len - 1).step >= step)
-    g_array_set_size (sim->unreached, sim->unreached->len - 1);
-  while (sim->checkpoints->len > 1
-         && g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1).step > step)
+  while (sim->rec->unreached->len > 0
+         && g_array_index (sim->rec->unreached, FlScheduleMiss, sim->rec->unreached->len - 1).step >= step)
+    g_array_set_size (sim->rec->unreached, sim->rec->unreached->len - 1);
+  while (sim->rec->checkpoints->len > 1
+         && g_array_index (sim->rec->checkpoints, FlCheckpoint, sim->rec->checkpoints->len - 1).step > step)
     {
-      FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, sim->checkpoints->len - 1);
+      FlCheckpoint *cp = &g_array_index (sim->rec->checkpoints, FlCheckpoint, sim->rec->checkpoints->len - 1);
       fl_spare_pool_give (&sim->dropped, cp->block, cp->bytes);
-      g_array_set_size (sim->checkpoints, sim->checkpoints->len - 1);
+      g_array_set_size (sim->rec->checkpoints, sim->rec->checkpoints->len - 1);
     }
   sim->replaying = FALSE;
   sim->completed = FALSE;
@@ -604,11 +606,17 @@ fl_sim_get_step (FlSim *sim)
 guint64
 fl_sim_get_total_steps (FlSim *sim)
 {
-  if (sim->events.len == 0)
-    return 0;
-  return fl_event_log_step (&sim->events, sim->events.len - 1) + 1;
+  return fl_record_total_steps (sim->rec);
 }
 
+/* Steps of the recorded run: its last event's step and one. */
+guint64
+fl_record_total_steps (const FlRecord *rec)
+{
+  if (rec->events.len == 0)
+    return 0;
+  return fl_event_log_step (&rec->events, rec->events.len - 1) + 1;
+}
 /**
  * fl_sim_seek:
  * @sim: a simulation
@@ -640,10 +648,10 @@ fl_sim_seek (FlSim *sim, guint64 step)
     return TRUE;
   /* restore the last checkpoint at or before the target, unless we are already past it */
   guint best = 0;
-  for (guint i = 0; i < sim->checkpoints->len; i++)
-    if (g_array_index (sim->checkpoints, FlCheckpoint, i).step <= step)
+  for (guint i = 0; i < sim->rec->checkpoints->len; i++)
+    if (g_array_index (sim->rec->checkpoints, FlCheckpoint, i).step <= step)
       best = i;
-  const FlCheckpoint *cp = &g_array_index (sim->checkpoints, FlCheckpoint, best);
+  const FlCheckpoint *cp = &g_array_index (sim->rec->checkpoints, FlCheckpoint, best);
   if (step < sim->st.g->step || cp->step > sim->st.g->step)
     fl_state_restore (&sim->st, &cp->sizes, cp->block);
   while (sim->st.g->step < step && replay_next (sim))
@@ -667,7 +675,7 @@ fl_sim_seek (FlSim *sim, guint64 step)
 const FlEvent *
 fl_sim_get_events (FlSim *sim, gsize *n_events)
 {
-  return fl_event_log_flat (&sim->events, n_events);
+  return fl_event_log_flat (&sim->rec->events, n_events);
 }
 
 /**
@@ -680,7 +688,7 @@ gsize
 fl_sim_get_n_events (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, 0);
-  return sim->events.len;
+  return sim->rec->events.len;
 }
 
 /**
@@ -694,8 +702,8 @@ FlEvent
 fl_sim_get_event (FlSim *sim, gsize index)
 {
   FlEvent e = { 0 };
-  g_return_val_if_fail (sim != NULL && index < sim->events.len, e);
-  fl_event_log_get (&sim->events, index, &e);
+  g_return_val_if_fail (sim != NULL && index < sim->rec->events.len, e);
+  fl_event_log_get (&sim->rec->events, index, &e);
   return e;
 }
 
@@ -714,11 +722,18 @@ gsize
 fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out)
 {
   g_return_val_if_fail (sim != NULL, 0);
-  if (first >= sim->events.len)
+  return fl_record_events_range (sim->rec, first, n, out);
+}
+
+/* fl_sim_get_events_range() on a record. */
+gsize
+fl_record_events_range (const FlRecord *rec, gsize first, gsize n, FlEvent *out)
+{
+  if (first >= rec->events.len)
     return 0;
-  n = MIN (n, sim->events.len - first);
+  n = MIN (n, rec->events.len - first);
   for (gsize i = 0; i < n; i++)
-    fl_event_log_get (&sim->events, first + i, &out[i]);
+    fl_event_log_get (&rec->events, first + i, &out[i]);
   return n;
 }
 
@@ -734,20 +749,25 @@ fl_sim_get_events_range (FlSim *sim, gsize first, gsize n, FlEvent *out)
 gsize
 fl_sim_find_step (FlSim *sim, guint64 step)
 {
-  gsize lo = 0, hi;
   g_return_val_if_fail (sim != NULL, 0);
-  hi = sim->events.len;
+  return fl_record_find_step (sim->rec, step);
+}
+
+/* fl_sim_find_step() on a record: a binary search over the packed events, no copy. */
+gsize
+fl_record_find_step (const FlRecord *rec, guint64 step)
+{
+  gsize lo = 0, hi = rec->events.len;
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      if (fl_event_log_step (&sim->events, mid) < step)
+      if (fl_event_log_step (&rec->events, mid) < step)
         lo = mid + 1;
       else
         hi = mid;
     }
   return lo;
 }
-
 /**
  * fl_sim_get_last_cycle:
  * @sim: a simulation
@@ -761,7 +781,7 @@ guint64
 fl_sim_get_last_cycle (FlSim *sim)
 {
   g_return_val_if_fail (sim != NULL, 0);
-  return fl_event_log_max_cycle (&sim->events);
+  return fl_event_log_max_cycle (&sim->rec->events);
 }
 
 /**
@@ -797,7 +817,7 @@ fl_sim_get_scenario (FlSim *sim)
 guint64
 fl_sim_get_hash (FlSim *sim)
 {
-  return sim->hash;
+  return sim->rec->hash;
 }
 
 guint64
@@ -821,7 +841,7 @@ fl_sim_get_state_hash (FlSim *sim)
 GPtrArray *
 fl_sim_get_findings (FlSim *sim)
 {
-  return sim->findings;
+  return sim->rec->findings;
 }
 
 void

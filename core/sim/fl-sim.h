@@ -5,11 +5,13 @@
 #include "fl-event.h"
 #include "fl-loc.h"
 #include "fl-scenario.h"
-#include "fl-state.h"
+#include "fl-state-view.h"
 
 G_BEGIN_DECLS
 
-/* The public face of the simulation: what the CLI, the store and the window use. */
+/* The public face of the simulation, which steps and records: what the CLI, the store, the
+ * explorer and the benchmarks drive. What it recorded becomes a run (fl-run.h), which the
+ * window and the painters read through cursors (fl-cursor.h). */
 
 typedef struct _FlSim FlSim;
 

@@ -31,12 +31,15 @@ typedef struct {
   const Rest *rest;         /* NULL: zeros */
 } Region;
 
+#define FL_STATE_REGIONS 11
+
 static guint
-regions (FlState *st, const FlStateSizes *z, Region out[10])
+regions (FlState *st, const FlStateSizes *z, Region out[FL_STATE_REGIONS])
 {
   Region r[] = {
     { (gpointer *) &st->g, 1, sizeof (FlGlobals) },
     { (gpointer *) &st->cpus, z->ncpus, sizeof (FlCpu) },
+    { (gpointer *) &st->stacks, z->ncpus, sizeof (FlCpuStack) },
     { (gpointer *) &st->lines, z->nlines, sizeof (FlLine), &st->line_marks, &line_rest },
     { (gpointer *) &st->vmas, z->nvmas, sizeof (FlVma) },
     { (gpointer *) &st->tables, z->ntables, sizeof (FlTable) },
@@ -47,6 +50,7 @@ regions (FlState *st, const FlStateSizes *z, Region out[10])
     { (gpointer *) &st->cache_index, z->ncache_index, sizeof (guint32) },
     { (gpointer *) &st->cbs, z->ncbs, sizeof (FlRcuCb) },
   };
+  G_STATIC_ASSERT (G_N_ELEMENTS (r) == FL_STATE_REGIONS);
   memcpy (out, r, sizeof r);
   return G_N_ELEMENTS (r);
 }
@@ -142,7 +146,7 @@ gsize
 fl_state_bytes (const FlStateSizes *sizes)
 {
   FlState dummy;
-  Region r[10];
+  Region r[FL_STATE_REGIONS];
   gsize off = header_bytes (sizes);
   guint n = regions (&dummy, sizes, r);
   for (guint i = 0; i < n; i++)
@@ -160,7 +164,7 @@ fl_state_bytes (const FlStateSizes *sizes)
 void
 fl_state_init (FlState *st, const FlStateSizes *sizes)
 {
-  Region r[10];
+  Region r[FL_STATE_REGIONS];
   memset (st, 0, sizeof *st);
   st->sizes = *sizes;
   st->identity = new_identity ();
@@ -179,7 +183,7 @@ fl_state_init (FlState *st, const FlStateSizes *sizes)
 void
 fl_state_clear (FlState *st)
 {
-  Region r[10];
+  Region r[FL_STATE_REGIONS];
   guint n = regions (st, &st->sizes, r);
   for (guint i = 0; i < n; i++)
     {
@@ -194,7 +198,7 @@ fl_state_clear (FlState *st)
 static gsize
 save (const FlState *st, guint8 *block, gsize *content)
 {
-  Region r[10];
+  Region r[FL_STATE_REGIONS];
   gsize off = header_bytes (&st->sizes);
   guint64 *versions = (guint64 *) block;   /* only the kept slots' are written, and read */
   versions[0] = st->identity;
@@ -245,7 +249,7 @@ fl_state_save (const FlState *st, guint8 *block)
 void
 fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
 {
-  Region r[10], had[10];
+  Region r[FL_STATE_REGIONS], had[FL_STATE_REGIONS];
   gsize off = header_bytes (sizes);
   const guint64 *versions = (const guint64 *) block;
   /* where the lines lie is set once per simulation (fl_line_of_*): another layout is

@@ -72,6 +72,7 @@ fl_user_step (FlSim *sim, guint c)
 {
   FlState *st = &sim->st;
   FlCpu *cpu = &st->cpus[c];
+  FlLoop *loops = fl_cpu_stack (st, c)->loops;
   const FlProgram *p = program_of (sim, c);
 
   for (;;)
@@ -79,7 +80,7 @@ fl_user_step (FlSim *sim, guint c)
       /* the end of a repeat body jumps back while iterations are left */
       if (cpu->nloops > 0)
         {
-          FlLoop *loop = &cpu->loops[cpu->nloops - 1];
+          FlLoop *loop = &loops[cpu->nloops - 1];
           const FlOp *rep = &g_array_index (p->ops, FlOp, loop->op);
           if (cpu->op == loop->op + 1 + rep->body)
             {
@@ -102,8 +103,8 @@ fl_user_step (FlSim *sim, guint c)
       if (op->kind != FL_OP_REPEAT)
         break;
       g_assert (cpu->nloops < FL_MAX_LOOPS);
-      cpu->loops[cpu->nloops].op = cpu->op;
-      cpu->loops[cpu->nloops].left = op->count - 1;
+      loops[cpu->nloops].op = cpu->op;
+      loops[cpu->nloops].left = op->count - 1;
       cpu->nloops++;
       cpu->op++;
     }

@@ -9,6 +9,33 @@
 
 static const char *const policy_names[] = { "time", "script", "random", "external" };
 
+static char *
+config_text (const FlConfig *config, FlSchedPolicy policy)
+{
+  FlConfig defaults;
+  fl_config_init_defaults (&defaults);
+  GString *out = g_string_new (NULL);
+  g_autofree char *base = fl_config_describe (config);
+  g_string_append (out, base);
+  for (const char *const *key = fl_config_keys (); *key; key++)
+    {
+      if (!g_str_has_prefix (*key, "cost."))
+        continue;
+      g_autofree char *value = fl_config_get (config, *key);
+      g_autofree char *standard = fl_config_get (&defaults, *key);
+      if (strcmp (value, standard) != 0)
+        g_string_append_printf (out, " %s=%s", *key, value);
+    }
+  g_string_append_printf (out, " schedule=%s", policy_names[policy]);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+hash_text (guint64 hash)
+{
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash);
+}
+
 /**
  * fl_store_sim_config_text:
  * @sim: a simulation
@@ -21,22 +48,20 @@ static const char *const policy_names[] = { "time", "script", "random", "externa
 char *
 fl_store_sim_config_text (FlSim *sim)
 {
-  FlConfig defaults;
-  fl_config_init_defaults (&defaults);
-  GString *out = g_string_new (NULL);
-  g_autofree char *base = fl_config_describe (fl_sim_get_config (sim));
-  g_string_append (out, base);
-  for (const char *const *key = fl_config_keys (); *key; key++)
-    {
-      if (!g_str_has_prefix (*key, "cost."))
-        continue;
-      g_autofree char *value = fl_config_get (fl_sim_get_config (sim), *key);
-      g_autofree char *standard = fl_config_get (&defaults, *key);
-      if (strcmp (value, standard) != 0)
-        g_string_append_printf (out, " %s=%s", *key, value);
-    }
-  g_string_append_printf (out, " schedule=%s", policy_names[fl_sim_get_policy (sim)]);
-  return g_string_free (out, FALSE);
+  return config_text (fl_sim_get_config (sim), fl_sim_get_policy (sim));
+}
+
+/**
+ * fl_store_run_config_text:
+ * @run: a run
+ *
+ * Returns: (transfer full): fl_store_sim_config_text() of the simulation that made @run
+ */
+char *
+fl_store_run_config_text (const FlRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+  return config_text (fl_run_get_config (run), fl_run_get_policy (run));
 }
 
 /**
@@ -49,7 +74,20 @@ fl_store_sim_config_text (FlSim *sim)
 char *
 fl_store_sim_hash_text (FlSim *sim)
 {
-  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", fl_sim_get_hash (sim));
+  return hash_text (fl_sim_get_hash (sim));
+}
+
+/**
+ * fl_store_run_hash_text:
+ * @run: a run
+ *
+ * Returns: (transfer full): the hash of @run's event stream as the hash column holds it
+ */
+char *
+fl_store_run_hash_text (const FlRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+  return hash_text (fl_run_get_hash (run));
 }
 
 /**
@@ -164,33 +202,58 @@ fl_store_record_sim (FlStore *store, FlSim *sim, gboolean stopped_early, GError 
  *
  * Returns: the run's id, or -1.
  */
-gint64
-fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
-                       gint64 exploration_id, GError **error)
+/* What recording reads of a run, from a simulation or a finished FlRun. */
+typedef struct {
+  const FlScenario *scenario;
+  char             *config;
+  guint64           seed;
+  gsize             n_events;
+  gsize           (*events) (gconstpointer source, gsize first, gsize n, FlEvent *out);
+  gconstpointer     source;
+  const GPtrArray  *findings;
+  guint64           steps;
+  guint64           cycles;
+  char             *hash;
+} RecordFrom;
+
+static gsize
+sim_events (gconstpointer source, gsize first, gsize n, FlEvent *out)
 {
-  const FlScenario *sc = fl_sim_get_scenario (sim);
+  return fl_sim_get_events_range ((FlSim *) source, first, n, out);
+}
+
+static gsize
+run_events (gconstpointer source, gsize first, gsize n, FlEvent *out)
+{
+  return fl_run_get_events_range (source, first, n, out);
+}
+
+static gint64
+record (FlStore *store, const RecordFrom *from, gboolean stopped_early, gint64 exploration_id,
+        GError **error)
+{
+  const FlScenario *sc = from->scenario;
   gint64 scenario_id = 0, run_id = 0;
   if (!fl_store_save_scenario (store, sc->id, sc->title, (const char *const *) sc->tags,
                                sc->text, &scenario_id, error))
     return -1;
-  g_autofree char *config = fl_store_sim_config_text (sim);
-  FlStoreRunInfo info = { .config = config, .seed = fl_sim_get_seed (sim),
+  FlStoreRunInfo info = { .config = from->config, .seed = from->seed,
                           .exploration_id = exploration_id };
   if (!fl_store_begin_run (store, scenario_id, &info, &run_id, error))
     return -1;
   /* batch by batch from the packed log: never a decoded copy of the whole run */
-  gsize n = fl_sim_get_n_events (sim);
+  gsize n = from->n_events;
   g_autofree FlEvent *batch = g_new (FlEvent, MIN (BATCH, MAX (n, 1)));
   for (gsize i = 0; i < n; i += BATCH)
     {
-      gsize got = fl_sim_get_events_range (sim, i, MIN (BATCH, n - i), batch);
+      gsize got = from->events (from->source, i, MIN (BATCH, n - i), batch);
       if (!fl_store_add_events (store, run_id, batch, got, error))
         {
           fl_store_abort_run (store, run_id);
           return -1;
         }
     }
-  GPtrArray *findings = fl_sim_get_findings (sim);
+  const GPtrArray *findings = from->findings;
   for (guint i = 0; i < findings->len; i++)
     {
       const FlFinding *f = g_ptr_array_index (findings, i);
@@ -201,14 +264,50 @@ fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
           return -1;
         }
     }
-  FlCounters k;
-  fl_sim_get_counters (sim, &k);
-  g_autofree char *hash = fl_store_sim_hash_text (sim);
   const char *verdict = stopped_early ? "stopped" : findings->len ? "findings" : "clean";
-  if (!fl_store_finish_run (store, run_id, fl_sim_get_step (sim), k.cycles, hash,
+  if (!fl_store_finish_run (store, run_id, from->steps, from->cycles, from->hash,
                             findings->len, verdict, error))
     return -1;
   return run_id;
+}
+
+gint64
+fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
+                       gint64 exploration_id, GError **error)
+{
+  FlCounters k;
+  fl_sim_get_counters (sim, &k);
+  g_autofree char *config = fl_store_sim_config_text (sim);
+  g_autofree char *hash = fl_store_sim_hash_text (sim);
+  RecordFrom from = { fl_sim_get_scenario (sim), config, fl_sim_get_seed (sim),
+                      fl_sim_get_n_events (sim), sim_events, sim, fl_sim_get_findings (sim),
+                      fl_sim_get_step (sim), k.cycles, hash };
+  return record (store, &from, stopped_early, exploration_id, error);
+}
+
+/**
+ * fl_store_record_run:
+ * @store: a writable store
+ * @run: a finished run
+ * @stopped_early: the run was cut short
+ * @error: set when recording fails; the store then holds no trace of the run
+ *
+ * fl_store_record_sim() of a finished run: its whole length, its counters at its end.
+ *
+ * Returns: the run's id, or -1.
+ */
+gint64
+fl_store_record_run (FlStore *store, const FlRun *run, gboolean stopped_early, GError **error)
+{
+  g_return_val_if_fail (store != NULL && run != NULL, -1);
+  FlCounters k;
+  fl_run_get_counters (run, &k);
+  g_autofree char *config = fl_store_run_config_text (run);
+  g_autofree char *hash = fl_store_run_hash_text (run);
+  RecordFrom from = { fl_run_get_scenario (run), config, fl_run_get_seed (run),
+                      fl_run_get_n_events (run), run_events, run, fl_run_get_findings (run),
+                      fl_run_get_total_steps (run), k.cycles, hash };
+  return record (store, &from, stopped_early, 0, error);
 }
 
 /**

@@ -3,7 +3,7 @@
 /* Between the store and the simulation: record a run, replay one. */
 
 #include "fl-store.h"
-#include "fl-sim.h"
+#include "fl-run.h"
 
 G_BEGIN_DECLS
 
@@ -16,8 +16,10 @@ typedef struct {
 } FlReplayResult;
 
 char    *fl_store_sim_config_text (FlSim *sim);
+char    *fl_store_run_config_text (const FlRun *run);
 /* The event-stream hash as a run's hash column holds it (hex). */
 char    *fl_store_sim_hash_text   (FlSim *sim);
+char    *fl_store_run_hash_text   (const FlRun *run);
 gboolean fl_store_run_config_apply (const char     *config_text,
                                     FlConfig       *config,
                                     FlSchedPolicy  *out_policy,
@@ -31,6 +33,8 @@ FlScenario *fl_store_run_prepare (const char     *name,
                                   GStrv          *out_switches,
                                   GError        **error);
 gint64   fl_store_record_sim  (FlStore *store, FlSim *sim, gboolean stopped_early, GError **error);
+gint64   fl_store_record_run  (FlStore *store, const FlRun *run, gboolean stopped_early,
+                               GError **error);
 gint64   fl_store_record_found (FlStore *store, FlSim *sim, gboolean stopped_early,
                                 gint64 exploration_id, GError **error);
 gboolean fl_store_replay_run  (FlStore *store, gint64 run_id, FlReplayResult *out, GError **error);

@@ -2,6 +2,7 @@
  * seeking across the growth lands on the states stepping met; a run past a limit, or past
  * its budget, stops cleanly before the step, and stays stopped across seeks. */
 #include "sim-helpers.h"
+#include "fl-state.h"
 
 #include <string.h>
 

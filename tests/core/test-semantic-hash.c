@@ -45,6 +45,8 @@ image (const FlState *st, FlStateView view)
       cpu.spf_hidden_action = 0;
       cpu.spf_hidden_step = 0;
       put (out, &cpu, sizeof cpu);
+      /* its loops and frames, beside it in the state: all of them */
+      put (out, fl_cpu_stack (st, c), sizeof (FlCpuStack));
     }
   for (guint l = 0; l < z->nlines; l++)
     {

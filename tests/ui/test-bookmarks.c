@@ -162,11 +162,11 @@ fl_check_present (GtkApplication *app, GtkWindow *window, gpointer data)
 
 /* The CPU the run stepped at @step: the first event of each step is the step itself. */
 static guint
-fl_recorded_cpu (FlSim *sim, guint64 step)
+fl_recorded_cpu (const FlRun *run, guint64 step)
 {
-  for (gsize i = 0; i < fl_sim_get_n_events (sim); i++)
+  for (gsize i = 0; i < fl_run_get_n_events (run); i++)
     {
-      FlEvent event = fl_sim_get_event (sim, i);
+      FlEvent event = fl_run_get_event (run, i);
 
       if (event.step == step)
         return event.cpu;
@@ -196,11 +196,12 @@ fl_check_branch (GtkApplication *app, GtkWindow *window, gpointer data)
   /* the first step where another CPU than the recorded one can go */
   for (guint64 step = 1; step < fl_session_get_total_steps (session) && !branched; step++)
     {
-      FlSim *sim = fl_session_get_sim (session);
+      const FlCursor *cursor = fl_session_get_cursor (session);
 
       fl_session_seek (session, step);
       for (guint cpu = 0; cpu < fl_session_get_n_cpus (session) && !branched; cpu++)
-        if (cpu != fl_recorded_cpu (sim, step) && fl_sim_cpu_can_step (sim, cpu))
+        if (cpu != fl_recorded_cpu (fl_cursor_get_run (cursor), step)
+            && fl_cursor_cpu_can_step (cursor, cpu))
           {
             fl_session_select_cpu (session, cpu);
             at = step;

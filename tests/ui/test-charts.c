@@ -1,10 +1,11 @@
 /* test-charts.c — the teaching painters without a display: the benchmark charts, the compare
- * view and its operation alignment, and range exports (a page or a file per step, the
- * simulation back at its step afterwards). */
+ * view and its operation alignment, and range exports (a page or a file per step, walked by
+ * the export's own cursor: the caller's stays where it was). */
 #include "fl-export-range.h"
 #include "fl-paint-chart.h"
 #include "fl-paint-compare-private.h"
 #include "fl-paint-sensitivity.h"
+#include "painter-test-helpers.h"
 
 #include <cairo.h>
 #include <glib/gstdio.h>
@@ -317,21 +318,6 @@ test_sensitivity_chart (void)
   cairo_surface_destroy (small);
 }
 
-static FlSim *
-sim_for (const char *id, const char *key, const char *value, guint64 steps)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
-  g_assert_no_error (error);
-  FlConfig config = scenario->config;
-  if (key)
-    g_assert_true (fl_config_set (&config, key, value, NULL));
-  FlSim *sim = fl_sim_new (scenario, &config, scenario->seed, &error);
-  g_assert_no_error (error);
-  fl_sim_run (sim, steps);
-  return sim;
-}
-
 static cairo_surface_t *
 compare_image (FlCompare *cmp, gboolean dark)
 {
@@ -356,9 +342,11 @@ compare_image (FlCompare *cmp, gboolean dark)
 static void
 test_compare_view (void)
 {
-  g_autoptr (FlSim) a = sim_for ("spf-vs-munmap", "vma-free", "rcu", 0);
-  g_autoptr (FlSim) b = sim_for ("spf-vs-munmap", "vma-free", "immediate", 0);
+  g_autoptr (FlRun) a = fl_test_run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
+  g_autoptr (FlRun) b = fl_test_run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
+  /* both runs at their ends */
+  g_assert_true (fl_compare_seek (cmp, fl_run_get_total_steps (a)));
   g_autofree char *sa = fl_compare_switches (cmp, 0);
   g_autofree char *sb = fl_compare_switches (cmp, 1);
   g_assert_cmpstr (sa, ==, "vma-free=rcu");
@@ -379,8 +367,10 @@ test_compare_view (void)
     }
   g_assert_true (findings && lines);
 
-  guint64 step_a = fl_sim_get_step (a), step_b = fl_sim_get_step (b);
-  guint64 hash_a = fl_sim_get_state_hash (a), hash_b = fl_sim_get_state_hash (b);
+  const FlCursor *ca = fl_compare_get_cursor (cmp, 0), *cb = fl_compare_get_cursor (cmp, 1);
+  guint64 step_a = fl_cursor_get_step (ca), step_b = fl_cursor_get_step (cb);
+  guint64 hash_a = fl_cursor_get_state_hash (ca), hash_b = fl_cursor_get_state_hash (cb);
+  g_assert_cmpuint (step_b, ==, fl_run_get_total_steps (b));
   for (guint layout = 0; layout < 2; layout++)
     {
       fl_compare_set_layout (cmp, layout ? FL_COMPARE_SPLIT : FL_COMPARE_STACKED);
@@ -397,10 +387,10 @@ test_compare_view (void)
       cairo_surface_destroy (l);
       cairo_surface_destroy (d);
     }
-  g_assert_cmpuint (fl_sim_get_step (a), ==, step_a);
-  g_assert_cmpuint (fl_sim_get_step (b), ==, step_b);
-  g_assert_cmpuint (fl_sim_get_state_hash (a), ==, hash_a);
-  g_assert_cmpuint (fl_sim_get_state_hash (b), ==, hash_b);
+  g_assert_cmpuint (fl_cursor_get_step (ca), ==, step_a);
+  g_assert_cmpuint (fl_cursor_get_step (cb), ==, step_b);
+  g_assert_cmpuint (fl_cursor_get_state_hash (ca), ==, hash_a);
+  g_assert_cmpuint (fl_cursor_get_state_hash (cb), ==, hash_b);
 }
 
 typedef struct {
@@ -412,15 +402,16 @@ typedef struct {
 static void
 measure_alignment (FlCompare *cmp, Alignment *out)
 {
-  FlSim *sim[2] = { fl_compare_get_sim (cmp, 0), fl_compare_get_sim (cmp, 1) };
-  guint ncpus = fl_sim_get_state (sim[0])->sizes.ncpus;
+  const FlRun *run_of[2] = { fl_cursor_get_run (fl_compare_get_cursor (cmp, 0)),
+                             fl_cursor_get_run (fl_compare_get_cursor (cmp, 1)) };
+  guint ncpus = fl_run_get_config (run_of[0])->cpus;
   g_autoptr (GPtrArray) ops = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   for (guint i = 0; i < 2 * ncpus; i++)
     g_ptr_array_add (ops, g_array_new (FALSE, FALSE, sizeof (guint64)));
   for (guint run = 0; run < 2; run++)
     {
       gsize n = 0;
-      const FlEvent *ev = fl_sim_get_events (sim[run], &n);
+      const FlEvent *ev = fl_run_get_events (run_of[run], &n);
       for (gsize i = 0; i < n; i++)
         if (ev[i].kind == FL_EV_OP)
           g_array_append_val (g_ptr_array_index (ops, run * ncpus + ev[i].cpu), ev[i].cycle);
@@ -455,8 +446,8 @@ static void
 test_compare_alignment (void)
 {
   Alignment al;
-  g_autoptr (FlSim) ra = sim_for ("spf-vs-munmap", "vma-free", "rcu", 0);
-  g_autoptr (FlSim) rb = sim_for ("spf-vs-munmap", "vma-free", "immediate", 0);
+  g_autoptr (FlRun) ra = fl_test_run_for ("spf-vs-munmap", "vma-free", "rcu", 0);
+  g_autoptr (FlRun) rb = fl_test_run_for ("spf-vs-munmap", "vma-free", "immediate", 0);
   g_autoptr (FlCompare) race = fl_compare_new (ra, rb);
   /* the alignment by operation, which is a choice: the default axis is cycles */
   fl_compare_set_axis (race, FL_COMPARE_AXIS_OPERATIONS);
@@ -464,8 +455,8 @@ test_compare_alignment (void)
   g_assert_cmpuint (al.total, >=, 2);
   g_assert_cmpuint (al.exact, ==, al.total);
 
-  g_autoptr (FlSim) a = sim_for ("multi-fault", "rwsem", "generic", 0);
-  g_autoptr (FlSim) b = sim_for ("multi-fault", "rwsem", "xadd", 0);
+  g_autoptr (FlRun) a = fl_test_run_for ("multi-fault", "rwsem", "generic", 0);
+  g_autoptr (FlRun) b = fl_test_run_for ("multi-fault", "rwsem", "xadd", 0);
   g_autoptr (FlCompare) cmp = fl_compare_new (a, b);
   fl_compare_set_axis (cmp, FL_COMPARE_AXIS_OPERATIONS);
   measure_alignment (cmp, &al);
@@ -474,7 +465,7 @@ test_compare_alignment (void)
   g_assert_cmpuint (al.near * 100, >=, al.total * 50);
   g_assert_cmpfloat (al.worst, <, 0.08);
 
-  guint64 ta = fl_sim_get_total_steps (a), tb = fl_sim_get_total_steps (b);
+  guint64 ta = fl_run_get_total_steps (a), tb = fl_run_get_total_steps (b);
   g_assert_cmpuint (fl_compare_map_step (cmp, 0, 0), ==, 0);
   g_assert_cmpuint (fl_compare_map_step (cmp, 0, ta), ==, tb);
   g_assert_cmpuint (fl_compare_map_step (cmp, 1, tb), ==, ta);
@@ -485,10 +476,11 @@ test_compare_alignment (void)
       g_assert_cmpuint (m, >=, previous);
       previous = m;
     }
-  /* sync moves B's cursor to A's moment */
-  fl_sim_seek (a, ta / 3);
-  g_assert_true (fl_compare_sync (cmp));
-  g_assert_cmpuint (fl_sim_get_step (b), ==, fl_compare_map_step (cmp, 0, ta / 3));
+  /* a seek moves B's cursor to A's moment */
+  g_assert_true (fl_compare_seek (cmp, ta / 3));
+  g_assert_cmpuint (fl_cursor_get_step (fl_compare_get_cursor (cmp, 0)), ==, ta / 3);
+  g_assert_cmpuint (fl_cursor_get_step (fl_compare_get_cursor (cmp, 1)), ==,
+                    fl_compare_map_step (cmp, 0, ta / 3));
 }
 
 static guint
@@ -511,30 +503,32 @@ stop_after_two (guint64 done, guint64 total, gpointer data)
   return done < 2;
 }
 
-/* A range as one PDF with a page per step and as a numbered PNG or SVG series; the
- * simulation is back at its step afterwards, whatever happened. */
+/* A range as one PDF with a page per step and as a numbered PNG or SVG series; the export
+ * walks a cursor of its own: one the caller holds on the same run stays where it was,
+ * whatever happened. */
 static void
 test_range_export (void)
 {
   g_autofree char *tmp = g_dir_make_tmp ("faultline-range-XXXXXX", NULL);
-  g_autoptr (FlSim) sim = sim_for ("spf-vs-munmap", NULL, NULL, 0);
-  fl_sim_seek (sim, 17);
-  guint64 hash = fl_sim_get_state_hash (sim);
+  g_autoptr (FlRun) run = fl_test_run_for ("spf-vs-munmap", NULL, NULL, 0);
+  g_autoptr (FlCursor) cursor = fl_cursor_new (run);
+  g_assert_true (fl_cursor_seek (cursor, 17));
+  guint64 hash = fl_cursor_get_state_hash (cursor);
   FlPalette pal;
   fl_palette_init_light (&pal);
   FlViewport vp = { .width = 800, .height = 450, .font_scale = 1.0 };
   g_autoptr (GError) error = NULL;
 
   g_autofree char *pdf = g_build_filename (tmp, "range.pdf", NULL);
-  g_assert_true (fl_export_range (FL_VIEW_LANES, sim, 0, 5, &vp, &pal, "pdf", pdf, NULL, NULL,
+  g_assert_true (fl_export_range (FL_VIEW_LANES, run, 0, 5, &vp, &pal, "pdf", pdf, NULL, NULL,
                                   &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (fl_sim_get_step (sim), ==, 17);
-  g_assert_cmpuint (fl_sim_get_state_hash (sim), ==, hash);
+  g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 17);
+  g_assert_cmpuint (fl_cursor_get_state_hash (cursor), ==, hash);
   g_autoptr (GBytes) bytes = read_file (pdf);
   g_assert_cmpuint (count_pages (bytes), ==, 6);
   /* reproducible: the same range gives the same bytes */
-  g_assert_true (fl_export_range (FL_VIEW_LANES, sim, 0, 5, &vp, &pal, "pdf", pdf, NULL, NULL,
+  g_assert_true (fl_export_range (FL_VIEW_LANES, run, 0, 5, &vp, &pal, "pdf", pdf, NULL, NULL,
                                   &error));
   g_autoptr (GBytes) again = read_file (pdf);
   g_assert_true (g_bytes_equal (bytes, again));
@@ -544,7 +538,7 @@ test_range_export (void)
     {
       g_autofree char *name = g_strdup_printf ("slide.%s", series[k]);
       g_autofree char *prefix = g_build_filename (tmp, name, NULL);
-      g_assert_true (fl_export_range (FL_VIEW_COUNTERS, sim, 40, 47, &vp, &pal, series[k], prefix,
+      g_assert_true (fl_export_range (FL_VIEW_COUNTERS, run, 40, 47, &vp, &pal, series[k], prefix,
                                       NULL, NULL, &error));
       g_assert_no_error (error);
       for (guint64 step = 39; step <= 48; step++)
@@ -553,35 +547,35 @@ test_range_export (void)
           g_assert_true (g_str_has_suffix (file, series[k]));
           g_assert_cmpint (g_file_test (file, G_FILE_TEST_EXISTS), ==, step >= 40 && step <= 47);
         }
-      g_assert_cmpuint (fl_sim_get_step (sim), ==, 17);
+      g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 17);
     }
   g_autofree char *named = fl_export_range_file_name ("/x/race.png", 123, "png");
   g_assert_cmpstr (named, ==, "/x/race-000123.png");
 
   /* refused: backwards, past the end, cancelled (and still back at step 17) */
-  g_assert_false (fl_export_range (FL_VIEW_LANES, sim, 5, 2, &vp, &pal, "pdf", pdf, NULL, NULL,
+  g_assert_false (fl_export_range (FL_VIEW_LANES, run, 5, 2, &vp, &pal, "pdf", pdf, NULL, NULL,
                                    &error));
   g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE);
   g_clear_error (&error);
-  g_assert_false (fl_export_range (FL_VIEW_LANES, sim, 0, 100000, &vp, &pal, "pdf", pdf, NULL,
+  g_assert_false (fl_export_range (FL_VIEW_LANES, run, 0, 100000, &vp, &pal, "pdf", pdf, NULL,
                                    NULL, &error));
   g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE);
   g_clear_error (&error);
-  g_assert_false (fl_export_range (FL_VIEW_LANES, sim, 0, 5, &vp, &pal, "gif", pdf, NULL, NULL,
+  g_assert_false (fl_export_range (FL_VIEW_LANES, run, 0, 5, &vp, &pal, "gif", pdf, NULL, NULL,
                                    &error));
   g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT);
   g_clear_error (&error);
   g_autofree char *cancelled = g_build_filename (tmp, "cancelled.pdf", NULL);
-  g_assert_false (fl_export_range (FL_VIEW_LANES, sim, 0, 5, &vp, &pal, "pdf", cancelled,
+  g_assert_false (fl_export_range (FL_VIEW_LANES, run, 0, 5, &vp, &pal, "pdf", cancelled,
                                    stop_after_two, NULL, &error));
   g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_CANCELLED);
   g_clear_error (&error);
   g_assert_false (g_file_test (cancelled, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (fl_sim_get_step (sim), ==, 17);
-  g_assert_cmpuint (fl_sim_get_state_hash (sim), ==, hash);
+  g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 17);
+  g_assert_cmpuint (fl_cursor_get_state_hash (cursor), ==, hash);
 
   /* too many pages: refused before drawing any */
-  g_autoptr (FlSim) big = sim_for ("multi-fault", NULL, NULL, 6000);
+  g_autoptr (FlRun) big = fl_test_run_for ("multi-fault", NULL, NULL, 6000);
   g_assert_false (fl_export_range (FL_VIEW_LANES, big, 0, 5500, &vp, &pal, "pdf", pdf, NULL,
                                    NULL, &error));
   g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_TOO_MANY);

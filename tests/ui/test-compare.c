@@ -132,8 +132,8 @@ fl_check_compare (GtkApplication *app, GtkWindow *window, gpointer data)
   for (guint i = 0; i < 5; i++)
     g_action_group_activate_action (G_ACTION_GROUP (window), "step-forward", NULL);
   g_assert_cmpuint (fl_session_get_step (session), ==, 5);
-  g_assert_cmpuint (fl_sim_get_step (fl_compare_get_sim (fl_compare_page_get_compare (page), 1)),
-                    >, 0);
+  g_assert_cmpuint (fl_cursor_get_step (fl_compare_get_cursor (fl_compare_page_get_compare (page),
+                                                          1)), >, 0);
   g_assert_cmpstr (fl_compare_page_get_description (page), !=, before);
   fl_assert_described (page);
 

@@ -75,7 +75,7 @@ fl_session_new_loaded (const char *scenario, FlLoadLog *log)
   g_assert_true (fl_session_is_loading (session));
   fl_wait_loaded (session);
   g_assert_cmpuint (log->failures, ==, 0);
-  g_assert_nonnull (fl_session_get_sim (session));
+  g_assert_nonnull (fl_session_get_run (session));
   return session;
 }
 
@@ -591,7 +591,7 @@ test_export_matches_painters (void)
         g_assert_true (fl_export_dialog_export_to (session, views[v], &viewport, &palette,
                                                    path, &error));
         g_assert_no_error (error);
-        g_assert_true (fl_export_view (views[v], fl_session_get_sim (session), &viewport,
+        g_assert_true (fl_export_view (views[v], fl_session_get_cursor (session), &viewport,
                                        &palette, formats[f].format, reference, &error));
         g_assert_no_error (error);
 
@@ -765,7 +765,7 @@ fl_painted (FlSession *session, const FlViewport *viewport, gboolean dark, const
     fl_palette_init_dark (&palette);
   else
     fl_palette_init_light (&palette);
-  g_assert_true (fl_export_view (FL_VIEW_LANES, fl_session_get_sim (session), viewport, &palette,
+  g_assert_true (fl_export_view (FL_VIEW_LANES, fl_session_get_cursor (session), viewport, &palette,
                                  format, path, &error));
   g_assert_no_error (error);
   bytes = fl_read_bytes (path);

@@ -191,7 +191,7 @@ fl_check_editor (GtkApplication *app, GtkWindow *window, gpointer data)
   const char *status;
 
   /* nothing to edit before a run is on screen */
-  if (fl_session_get_sim (session) == NULL)
+  if (fl_session_get_run (session) == NULL)
     g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "edit-scenario"));
   fl_window_set_scenario (FL_WINDOW (window), SCENARIO);
   fl_test_wait_loaded (session);
@@ -226,7 +226,7 @@ fl_check_editor (GtkApplication *app, GtkWindow *window, gpointer data)
   builtin = fl_scenario_load_builtin (SCENARIO, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (text, ==, builtin->text);
-  g_assert_true (fl_scenario_equal (builtin, fl_sim_get_scenario (fl_session_get_sim (session))));
+  g_assert_true (fl_scenario_equal (builtin, fl_run_get_scenario (fl_session_get_run (session))));
   g_assert_cmpstr (fl_editor_window_get_name (editor), ==, SCENARIO);
   g_assert_null (fl_editor_window_get_file (editor));   /* a built-in is never overwritten */
   g_assert_cmpuint (fl_editor_window_get_error_line (editor), ==, 0);
@@ -269,7 +269,7 @@ fl_check_editor (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_false (fl_session_is_loading (session));
   g_assert_nonnull (fl_editor_window_get_message (editor));
   g_assert_nonnull (strstr (fl_editor_window_get_message (editor), "Line 7: "));
-  g_assert_true (fl_scenario_equal (builtin, fl_sim_get_scenario (fl_session_get_sim (session))));
+  g_assert_true (fl_scenario_equal (builtin, fl_run_get_scenario (fl_session_get_run (session))));
   g_assert_false (fl_editor_window_run (editor, &error));
   g_assert_error (error, FL_EDITOR_ERROR, FL_EDITOR_ERROR_INVALID);
   g_clear_error (&error);
@@ -286,7 +286,7 @@ fl_check_editor (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_wait_loaded (session);
   valid = fl_scenario_parse (fl_valid_text, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (fl_scenario_equal (valid, fl_sim_get_scenario (fl_session_get_sim (session))));
+  g_assert_true (fl_scenario_equal (valid, fl_run_get_scenario (fl_session_get_run (session))));
   g_assert_cmpstr (fl_session_get_title (session), ==, "Edited in the editor");
   g_assert_cmpstr (fl_session_get_name (session), ==, SCENARIO);
 

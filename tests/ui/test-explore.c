@@ -119,8 +119,7 @@ check_found (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_settle ();
   g_assert_true (g_str_has_suffix (fl_session_get_name (session), "use-after-free"));
   /* at the step that found it: the finding is there, at this step */
-  FlSim *sim = fl_session_get_sim (session);
-  GPtrArray *findings = fl_sim_get_findings (sim);
+  const GPtrArray *findings = fl_run_get_findings (fl_session_get_run (session));
   g_assert_cmpuint (findings->len, >, 0);
   const FlFinding *f = g_ptr_array_index (findings, 0);
   g_assert_cmpint (f->kind, ==, FL_FINDING_USE_AFTER_FREE);

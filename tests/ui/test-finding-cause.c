@@ -28,10 +28,10 @@ fl_open_with (GtkWindow *window, const char *scenario, const char *key, const ch
 }
 
 /* The run's findings, of which there must be `n`. */
-static GPtrArray *
+static const GPtrArray *
 fl_findings (FlSession *session, guint n)
 {
-  GPtrArray *findings = fl_sim_get_findings (fl_session_get_sim (session));
+  const GPtrArray *findings = fl_run_get_findings (fl_session_get_run (session));
   g_assert_cmpuint (findings->len, ==, n);
   return findings;
 }
@@ -43,7 +43,7 @@ fl_assert_says (GtkWindow *window, FlSession *session, FlView view, const char *
   FlViewArea *area = fl_test_show_view (window, view);
   FlViewport viewport;
   fl_view_area_get_viewport (area, &viewport);
-  g_autofree char *text = fl_view_describe (view, fl_session_get_sim (session), &viewport);
+  g_autofree char *text = fl_view_describe (view, fl_session_get_cursor (session), &viewport);
   g_autofree char *mismatch =
     gtk_test_accessible_check_property (GTK_ACCESSIBLE (area),
                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text);
@@ -132,7 +132,7 @@ static void
 fl_check_freed_table (GtkApplication *app, GtkWindow *window, gpointer data)
 {
   FlSession *session = fl_open_with (window, "spf-ptl-vs-munmap", "spf", "v2-as-posted");
-  GPtrArray *findings = fl_findings (session, 2);
+  const GPtrArray *findings = fl_findings (session, 2);
   const FlFinding *freed = g_ptr_array_index (findings, 0);
   const FlFinding *unlock = g_ptr_array_index (findings, 1);
   g_assert_cmpint (freed->kind, ==, FL_FINDING_FREED_WHILE_LOCKED);

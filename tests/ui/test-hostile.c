@@ -54,34 +54,34 @@ fl_check_corpus (GtkApplication *app, GtkWindow *window, gpointer data)
     {
       const Case *c = &cases[i];
       g_autofree char *path = hostile_path (c->file);
-      FlSim *sim;
+      const FlRun *run_shown;
 
       g_test_message ("opening %s", c->file);
       fl_session_load (session, path);
       wait_not_loading (session);
       fl_test_settle ();
-      sim = fl_session_get_sim (session);
+      run_shown = fl_session_get_run (session);
       if (c->refused)
         {
           const char *error = fl_window_get_load_error (win);
           g_autofree char *where = g_strconcat (path, c->says, NULL);
 
-          g_assert_null (sim);
+          g_assert_null (run_shown);
           g_assert_nonnull (error);
           g_assert_nonnull (strstr (error, where));
         }
       else if (c->says == NULL)
         {
           /* shown from its first step: over, with nothing that stopped it */
-          g_assert_nonnull (sim);
-          g_assert_cmpuint (fl_sim_get_total_steps (sim), >, 0);
-          g_assert_null (fl_sim_get_stop_message (sim));
+          g_assert_nonnull (run_shown);
+          g_assert_cmpuint (fl_run_get_total_steps (run_shown), >, 0);
+          g_assert_null (fl_run_get_stop_message (run_shown));
           g_assert_null (fl_window_get_load_error (win));
         }
       else
         {
-          g_assert_nonnull (sim);
-          g_assert_nonnull (fl_sim_get_stop_message (sim));
+          g_assert_nonnull (run_shown);
+          g_assert_nonnull (fl_run_get_stop_message (run_shown));
           g_assert_nonnull (fl_window_get_message (win));
           g_assert_nonnull (strstr (fl_window_get_message (win), "stopped at "));
           g_assert_nonnull (strstr (fl_window_get_message (win), c->says));
@@ -104,7 +104,7 @@ fl_check_stop_loading (GtkApplication *app, GtkWindow *window, gpointer data)
   FlWindow *win = FL_WINDOW (window);
   FlSession *session = fl_window_get_session (win);
   g_autofree char *path = hostile_path ("repeat-nested-huge.fault");
-  FlSim *sim;
+  const FlRun *run_shown;
 
   fl_test_wait_loaded (session);
   fl_session_load (session, path);
@@ -113,10 +113,10 @@ fl_check_stop_loading (GtkApplication *app, GtkWindow *window, gpointer data)
   wait_not_loading (session);
   fl_test_settle ();
 
-  sim = fl_session_get_sim (session);
-  g_assert_nonnull (sim);
-  g_assert_cmpint (fl_sim_get_stop_reason (sim), ==, FL_STOP_INTERRUPTED);
-  g_assert_cmpuint (fl_sim_get_total_steps (sim), <, 10000000);
+  run_shown = fl_session_get_run (session);
+  g_assert_nonnull (run_shown);
+  g_assert_cmpint (fl_run_get_stop_reason (run_shown), ==, FL_STOP_INTERRUPTED);
+  g_assert_cmpuint (fl_run_get_total_steps (run_shown), <, 10000000);
   g_assert_nonnull (fl_window_get_message (win));
   g_assert_nonnull (strstr (fl_window_get_message (win), "(interrupted)"));
 }

@@ -24,45 +24,45 @@ fl_find_lanes (GtkWindow *window)
 
 /* The whole run's span, as the lanes show it when zoomed to fit. */
 static guint64
-fl_run_cycles (FlLanesArea *lanes, FlSim *sim)
+fl_run_cycles (FlLanesArea *lanes, const FlCursor *cursor)
 {
   FlViewport viewport;
   guint64 t1 = 0;
 
   fl_view_area_get_viewport (FL_VIEW_AREA (lanes), &viewport);
   viewport.time_start = viewport.time_end = 0;
-  g_assert_true (fl_lanes_time_axis (sim, &viewport, NULL, NULL, NULL, &t1));
+  g_assert_true (fl_lanes_time_axis (cursor, &viewport, NULL, NULL, NULL, &t1));
   return t1;
 }
 
 static char *
-fl_lanes_description (FlLanesArea *lanes, FlSim *sim)
+fl_lanes_description (FlLanesArea *lanes, const FlCursor *cursor)
 {
   FlViewport viewport;
 
   fl_view_area_get_viewport (FL_VIEW_AREA (lanes), &viewport);
-  return fl_view_describe (FL_VIEW_LANES, sim, &viewport);
+  return fl_view_describe (FL_VIEW_LANES, cursor, &viewport);
 }
 
 /* The cursor is on screen, inside the lanes and not at their far edge, and the words say
  * which window of time is shown. */
 static void
-fl_assert_follows (FlLanesArea *lanes, FlSim *sim, const char *where)
+fl_assert_follows (FlLanesArea *lanes, const FlCursor *cursor, const char *where)
 {
   FlViewport viewport;
-  guint64 now = fl_lanes_cursor_cycle (sim);
-  g_autofree char *description = fl_lanes_description (lanes, sim);
+  guint64 now = fl_lanes_cursor_cycle (cursor);
+  g_autofree char *description = fl_lanes_description (lanes, cursor);
   g_autofree char *showing = NULL;
 
   fl_view_area_get_viewport (FL_VIEW_AREA (lanes), &viewport);
   if (viewport.time_end <= viewport.time_start)
     g_error ("%s: the lanes show the whole run (%" G_GUINT64_FORMAT " cycles) at cycle %"
-             G_GUINT64_FORMAT, where, fl_run_cycles (lanes, sim), now);
+             G_GUINT64_FORMAT, where, fl_run_cycles (lanes, cursor), now);
   g_assert_cmpuint (now, >=, viewport.time_start);
   g_assert_cmpuint (now, <=, viewport.time_end);
   /* a window of at most a few percent of the run, not most of it */
   g_assert_cmpuint (viewport.time_end - viewport.time_start, <,
-                    fl_run_cycles (lanes, sim) / 20);
+                    fl_run_cycles (lanes, cursor) / 20);
   showing = g_strdup_printf ("Showing cycles %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
                              viewport.time_start, viewport.time_end);
   if (strstr (description, showing) == NULL)
@@ -71,7 +71,7 @@ fl_assert_follows (FlLanesArea *lanes, FlSim *sim, const char *where)
 
 typedef struct {
   FlLanesArea *lanes;
-  FlSim       *sim;
+  const FlCursor       *cursor;
   guint        steps;
 } Playing;
 
@@ -79,7 +79,7 @@ static void
 fl_on_step (FlSession *session, GParamSpec *pspec, Playing *playing)
 {
   /* connected after the lanes: they have moved on when this runs */
-  fl_assert_follows (playing->lanes, playing->sim, "while playing");
+  fl_assert_follows (playing->lanes, playing->cursor, "while playing");
   playing->steps++;
 }
 
@@ -89,13 +89,13 @@ fl_check_follow (GtkApplication *app, GtkWindow *window, gpointer data)
   static const int sizes[][2] = { { 1024, 700 }, { 1280, 800 }, { 1920, 1080 } };
   FlSession *session = fl_window_get_session (FL_WINDOW (window));
   FlLanesArea *lanes;
-  FlSim *sim;
+  const FlCursor *cursor;
   Playing playing = { 0 };
   gulong handler;
 
   fl_window_set_scenario (FL_WINDOW (window), "will-it-scale-pf1");
   fl_test_wait_loaded (session);
-  sim = fl_session_get_sim (session);
+  cursor = fl_session_get_cursor (session);
   lanes = fl_find_lanes (window);
   g_assert_cmpuint (fl_session_get_total_steps (session), >, 1000000);
 
@@ -106,17 +106,17 @@ fl_check_follow (GtkApplication *app, GtkWindow *window, gpointer data)
       fl_test_fit_window (window, sizes[s][0], sizes[s][1]);
       fl_session_seek (session, 40);
       fl_test_settle ();
-      fl_assert_follows (lanes, sim, where);
+      fl_assert_follows (lanes, cursor, where);
       /* a jump far ahead takes the window along */
       fl_session_seek (session, 1500000);
       fl_test_settle ();
-      fl_assert_follows (lanes, sim, where);
+      fl_assert_follows (lanes, cursor, where);
     }
 
   /* on through the run as playing goes (a seek per frame): at every step the cursor is in
    * the window */
   playing.lanes = lanes;
-  playing.sim = sim;
+  playing.cursor = cursor;
   handler = g_signal_connect (session, "notify::step", G_CALLBACK (fl_on_step), &playing);
   fl_session_seek (session, 2000000);
   for (guint i = 0; i < 3000; i++)
@@ -131,12 +131,12 @@ fl_check_follow (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_settle ();
   g_assert_true (fl_lanes_area_get_whole_run (lanes));
   {
-    g_autofree char *description = fl_lanes_description (lanes, sim);
+    g_autofree char *description = fl_lanes_description (lanes, cursor);
 
     g_assert_null (strstr (description, "Showing cycles"));
   }
   fl_lanes_area_toggle_whole_run (lanes);
-  fl_assert_follows (lanes, sim, "after F twice");
+  fl_assert_follows (lanes, cursor, "after F twice");
 
   /* a short run shows all of itself at every step */
   fl_window_set_scenario (FL_WINDOW (window), "spf-vs-munmap");

@@ -66,16 +66,16 @@ fl_cpu_named (const char *text)
   return *end == '\0' ? (int) n : -1;
 }
 
-static void fl_check_lanes_at (FlSim *sim, const FlViewport *viewport, guint ncpus,
+static void fl_check_lanes_at (const FlCursor *cursor, const FlViewport *viewport, guint ncpus,
                                const char *where);
 
 static void
-fl_check_lanes (FlSim *sim, FlViewArea *lanes, guint ncpus, const char *where)
+fl_check_lanes (const FlCursor *cursor, FlViewArea *lanes, guint ncpus, const char *where)
 {
   FlViewport viewport;
 
   fl_get_viewport (lanes, &viewport);
-  fl_check_lanes_at (sim, &viewport, ncpus, where);
+  fl_check_lanes_at (cursor, &viewport, ncpus, where);
   /* and at every height the paned may give them, from its least up */
   for (double height = 110; height <= viewport.height; height += 3)
     {
@@ -83,12 +83,12 @@ fl_check_lanes (FlSim *sim, FlViewArea *lanes, guint ncpus, const char *where)
       g_autofree char *at = g_strdup_printf ("%s, lanes %.0f px tall", where, height);
 
       shorter.height = height;
-      fl_check_lanes_at (sim, &shorter, ncpus, at);
+      fl_check_lanes_at (cursor, &shorter, ncpus, at);
     }
 }
 
 static void
-fl_check_lanes_at (FlSim *sim, const FlViewport *at, guint ncpus, const char *where)
+fl_check_lanes_at (const FlCursor *cursor, const FlViewport *at, guint ncpus, const char *where)
 {
   FlViewport viewport = *at;
   g_autoptr(GArray) texts = NULL;
@@ -96,15 +96,15 @@ fl_check_lanes_at (FlSim *sim, const FlViewport *at, guint ncpus, const char *wh
   double x0, width;
   guint first, shown;
 
-  g_assert_true (fl_lanes_time_axis (sim, &viewport, &x0, &width, NULL, NULL));
-  shown = fl_lanes_shown (sim, &viewport, &first);
+  g_assert_true (fl_lanes_time_axis (cursor, &viewport, &x0, &width, NULL, NULL));
+  shown = fl_lanes_shown (cursor, &viewport, &first);
   if (viewport.height == at->height && strstr (where, "tall") == NULL)
     g_test_message ("%s: lanes %ux%u px show cpu%u..cpu%u", where, (guint) viewport.width,
                     (guint) viewport.height, first, first + shown - 1);
   /* two at the least the lanes widget is given (110 px), more from there */
   g_assert_cmpuint (shown, >=, MIN (ncpus, viewport.height >= 140 ? 3u : 2u));
 
-  texts = fl_view_texts (FL_VIEW_LANES, sim, &viewport);
+  texts = fl_view_texts (FL_VIEW_LANES, cursor, &viewport);
   for (guint i = 0; i < texts->len; i++)
     {
       const FlElidedText *t = &g_array_index (texts, FlElidedText, i);
@@ -116,11 +116,11 @@ fl_check_lanes_at (FlSim *sim, const FlViewport *at, guint ncpus, const char *wh
         continue;
       /* a label left of the lanes names the lane at its height: a click there lands on
        * it (a lane without events takes no clicks) */
-      if (fl_lanes_hit (sim, &viewport, x0 + 1, y, &hit_cpu, NULL) && hit_cpu != (guint) cpu)
+      if (fl_lanes_hit (cursor, &viewport, x0 + 1, y, &hit_cpu, NULL) && hit_cpu != (guint) cpu)
         g_error ("%s: the label %s at y %.1f lies on the lane of cpu%u", where, t->text, y,
                  hit_cpu);
       double top, height;
-      g_assert_true (fl_lanes_lane_box (sim, &viewport, (guint) cpu, &top, &height));
+      g_assert_true (fl_lanes_lane_box (cursor, &viewport, (guint) cpu, &top, &height));
       g_assert_cmpfloat (y, >=, top);
       g_assert_cmpfloat (y, <=, top + height);
       g_assert_cmpfloat (t->height, >=, READABLE_LINE);
@@ -134,14 +134,14 @@ fl_check_lanes_at (FlSim *sim, const FlViewport *at, guint ncpus, const char *wh
 /* Every CPU is named in the RCU view: by a chip of its own, or by the row of the grid it
  * is in, whose label ("cpu32") sits on that row. */
 static void
-fl_check_rcu (FlSim *sim, FlViewArea *rcu, guint ncpus, const char *where)
+fl_check_rcu (const FlCursor *cursor, FlViewArea *rcu, guint ncpus, const char *where)
 {
   FlViewport viewport;
   g_autoptr(GArray) texts = NULL;
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (int));
 
   fl_get_viewport (rcu, &viewport);
-  texts = fl_view_texts (FL_VIEW_RCU, sim, &viewport);
+  texts = fl_view_texts (FL_VIEW_RCU, cursor, &viewport);
   for (guint i = 0; i < texts->len; i++)
     {
       const FlElidedText *t = &g_array_index (texts, FlElidedText, i);
@@ -168,7 +168,7 @@ fl_check_rcu (FlSim *sim, FlViewArea *rcu, guint ncpus, const char *where)
 /* The cache view's column heads (the CPU numbers in its first row) stand a readable
  * column apart, and when some CPUs have no column, the view says how many. */
 static void
-fl_check_cache (FlSim *sim, FlViewArea *cache, guint ncpus, const char *where)
+fl_check_cache (const FlCursor *cursor, FlViewArea *cache, guint ncpus, const char *where)
 {
   FlViewport viewport;
   g_autoptr(GArray) texts = NULL;
@@ -179,7 +179,7 @@ fl_check_cache (FlSim *sim, FlViewArea *cache, guint ncpus, const char *where)
   guint distinct = 0;
 
   fl_get_viewport (cache, &viewport);
-  texts = fl_view_texts (FL_VIEW_CACHE, sim, &viewport);
+  texts = fl_view_texts (FL_VIEW_CACHE, cursor, &viewport);
   for (guint i = 0; i < texts->len; i++)
     {
       const FlElidedText *t = &g_array_index (texts, FlElidedText, i);
@@ -234,7 +234,7 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
 {
   const Machine *machine = data;
   FlSession *session = fl_window_get_session (FL_WINDOW (window));
-  FlSim *sim;
+  const FlCursor *cursor;
 
   fl_window_set_scenario (FL_WINDOW (window), "multi-fault");
   fl_test_wait_loaded (session);
@@ -254,8 +254,8 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
     g_assert_true (fl_session_set_switch (session, "fault-path", "speculative", &error));
     fl_test_wait_loaded (session);
   }
-  sim = fl_session_get_sim (session);
-  g_assert_cmpuint (fl_sim_get_state (sim)->sizes.ncpus, ==, machine->ncpus);
+  cursor = fl_session_get_cursor (session);
+  g_assert_cmpuint (fl_cursor_get_state (cursor)->sizes.ncpus, ==, machine->ncpus);
   fl_session_seek (session, MIN (3000, fl_session_get_total_steps (session)));
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
@@ -264,9 +264,9 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
                                                 sizes[s][0], sizes[s][1]);
 
       fl_test_fit_window_scaled (window, sizes[s][0], sizes[s][1], &scale_w, &scale_h);
-      fl_check_lanes (sim, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LANES), machine->ncpus, where);
-      fl_check_rcu (sim, fl_test_show_view (window, FL_VIEW_RCU), machine->ncpus, where);
-      fl_check_cache (sim, fl_test_show_view (window, FL_VIEW_CACHE), machine->ncpus, where);
+      fl_check_lanes (cursor, fl_test_find_view (GTK_WIDGET (window), FL_VIEW_LANES), machine->ncpus, where);
+      fl_check_rcu (cursor, fl_test_show_view (window, FL_VIEW_RCU), machine->ncpus, where);
+      fl_check_cache (cursor, fl_test_show_view (window, FL_VIEW_CACHE), machine->ncpus, where);
     }
 
   /* a CPU chosen out of sight brings its lane on screen, named */
@@ -279,12 +279,12 @@ fl_check_machine (GtkApplication *app, GtkWindow *window, gpointer data)
     fl_session_select_cpu (session, last);
     fl_test_settle ();
     fl_view_area_get_viewport (lanes, &viewport);
-    g_assert_true (fl_lanes_lane_box (sim, &viewport, last, NULL, NULL));
-    fl_check_lanes (sim, lanes, machine->ncpus, "after selecting the last CPU");
+    g_assert_true (fl_lanes_lane_box (cursor, &viewport, last, NULL, NULL));
+    fl_check_lanes (cursor, lanes, machine->ncpus, "after selecting the last CPU");
     fl_session_select_cpu (session, 0);
     fl_test_settle ();
     fl_view_area_get_viewport (lanes, &viewport);
-    g_assert_true (fl_lanes_lane_box (sim, &viewport, 0, NULL, NULL));
+    g_assert_true (fl_lanes_lane_box (cursor, &viewport, 0, NULL, NULL));
   }
 }
 

@@ -2,6 +2,7 @@
  * step, exports are what the painter draws, vector exports are reproducible, and the lanes
  * of a 64-CPU run draw in bounded time. */
 #include "fl-paint.h"
+#include "painter-test-helpers.h"
 #include "fl-config.h"
 #include "fl-loc.h"
 
@@ -131,13 +132,13 @@ test_every_view_draws (Fixture *f, gconstpointer data)
           for (guint v = 0; v < FL_VIEW_N; v++)
             {
               f->viewport.selected_cpu = i % 2;
-              cairo_surface_t *s = fl_paint_view_image (v, f->sim, &f->viewport, &palette);
+              cairo_surface_t *s = fl_paint_view_image (v, fl_test_cursor (f->sim), &f->viewport, &palette);
               g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
               g_autofree char *what = g_strdup_printf ("%s view at step %" G_GUINT64_FORMAT "%s",
                                                        fl_view_name (v), steps[i], dark ? " (dark)" : "");
               assert_not_blank (s, what);
               cairo_surface_destroy (s);
-              g_autofree char *text = fl_view_describe (v, f->sim, &f->viewport);
+              g_autofree char *text = fl_view_describe (v, fl_test_cursor (f->sim), &f->viewport);
               g_assert_nonnull (text);
               g_assert_cmpuint (strlen (text), >, 10);
             }
@@ -145,12 +146,16 @@ test_every_view_draws (Fixture *f, gconstpointer data)
     }
 }
 
-/* Drawing leaves the simulation and the Cairo context as they were. */
+/* Drawing leaves the cursor, its run and the Cairo context as they were. */
 static void
 test_no_side_effects (Fixture *f, gconstpointer data)
 {
   fl_sim_run (f->sim, 30);
   guint64 hash = fl_sim_get_state_hash (f->sim);
+  g_autoptr (FlCursor) cursor = fl_test_cursor_of (f->sim);
+  const FlRun *run = fl_cursor_get_run (cursor);
+  guint64 events_hash = fl_run_get_hash (run);
+  g_assert_cmpuint (fl_cursor_get_state_hash (cursor), ==, hash);
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 360);
   cairo_t *cr = cairo_create (s);
   cairo_translate (cr, 3, 4);
@@ -160,13 +165,15 @@ test_no_side_effects (Fixture *f, gconstpointer data)
   cairo_get_matrix (cr, &before);
   FlViewport vp = { .width = 600, .height = 340, .font_scale = 1 };
   for (guint v = 0; v < FL_VIEW_N; v++)
-    fl_paint_view (v, cr, f->sim, &vp, &f->palette);
+    fl_paint_view (v, cr, cursor, &vp, &f->palette);
   cairo_get_matrix (cr, &after);
   g_assert_cmpmem (&before, sizeof before, &after, sizeof after);
   g_assert_cmpfloat (cairo_get_line_width (cr), ==, 7);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpuint (fl_sim_get_step (f->sim), ==, 30);
-  g_assert_cmpuint (fl_sim_get_state_hash (f->sim), ==, hash);
+  g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 30);
+  g_assert_cmpuint (fl_cursor_get_state_hash (cursor), ==, hash);
+  g_assert_cmpuint (fl_run_get_hash (run), ==, events_hash);
+  g_assert_cmpuint (fl_run_get_total_steps (run), ==, 30);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
@@ -186,7 +193,7 @@ static void
 export_to (Fixture *f, FlView view, const char *format, const char *path)
 {
   g_autoptr (GError) error = NULL;
-  g_assert_true (fl_export_view (view, f->sim, &f->viewport, &f->palette, format, path, &error));
+  g_assert_true (fl_export_view (view, fl_test_cursor (f->sim), &f->viewport, &f->palette, format, path, &error));
   g_assert_no_error (error);
 }
 
@@ -222,7 +229,7 @@ test_exports (Fixture *f, gconstpointer data)
       /* the PNG holds exactly what the painter draws */
       g_autofree char *png = g_strdup_printf ("%s/%s-1.png", f->tmp, name);
       cairo_surface_t *from_file = cairo_image_surface_create_from_png (png);
-      cairo_surface_t *painted = fl_paint_view_image (v, f->sim, &f->viewport, &f->palette);
+      cairo_surface_t *painted = fl_paint_view_image (v, fl_test_cursor (f->sim), &f->viewport, &f->palette);
       g_assert_cmpint (cairo_surface_status (from_file), ==, CAIRO_STATUS_SUCCESS);
       cairo_surface_flush (painted);
       int w = cairo_image_surface_get_width (painted), h = cairo_image_surface_get_height (painted);
@@ -288,17 +295,17 @@ test_export_errors (Fixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = g_build_filename (f->tmp, "x.gif", NULL);
-  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &f->viewport, &f->palette, "gif", path, &error));
+  g_assert_false (fl_export_view (FL_VIEW_VMA, fl_test_cursor (f->sim), &f->viewport, &f->palette, "gif", path, &error));
   g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_FORMAT);
   g_clear_error (&error);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   g_autofree char *missing = g_build_filename (f->tmp, "no", "such", "dir.png", NULL);
-  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &f->viewport, &f->palette, "png", missing, &error));
+  g_assert_false (fl_export_view (FL_VIEW_VMA, fl_test_cursor (f->sim), &f->viewport, &f->palette, "png", missing, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_clear_error (&error);
   FlViewport empty = f->viewport;
   empty.width = 0;
-  g_assert_false (fl_export_view (FL_VIEW_VMA, f->sim, &empty, &f->palette, "png", path, &error));
+  g_assert_false (fl_export_view (FL_VIEW_VMA, fl_test_cursor (f->sim), &empty, &f->palette, "png", path, &error));
   g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_SIZE);
 }
 
@@ -312,11 +319,11 @@ test_finding_views (void)
   FlPalette palette;
   fl_palette_init_light (&palette);
   FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1 };
-  g_autofree char *text = fl_view_describe (FL_VIEW_COUNTERS, sim, &vp);
+  g_autofree char *text = fl_view_describe (FL_VIEW_COUNTERS, fl_test_cursor (sim), &vp);
   g_assert_nonnull (strstr (text, "use-after-free"));
   for (guint v = 0; v < FL_VIEW_N; v++)
     {
-      cairo_surface_t *s = fl_paint_view_image (v, sim, &vp, &palette);
+      cairo_surface_t *s = fl_paint_view_image (v, fl_test_cursor (sim), &vp, &palette);
       assert_not_blank (s, fl_view_name (v));
       cairo_surface_destroy (s);
     }
@@ -337,12 +344,13 @@ test_builtin_scenarios (void)
       g_autoptr (FlSim) sim = fl_sim_new (scenario, NULL, scenario->seed, &error);
       g_assert_no_error (error);
       fl_sim_run (sim, 2000);
+      g_autoptr (FlCursor) cursor = fl_test_cursor_of (sim);
       static const double sizes[][2] = { { 320, 200 }, { 1920, 1080 } };
       for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
         for (guint v = 0; v < FL_VIEW_N; v++)
           {
             FlViewport vp = { .width = sizes[k][0], .height = sizes[k][1], .font_scale = 1 };
-            cairo_surface_t *s = fl_paint_view_image (v, sim, &vp, &palette);
+            cairo_surface_t *s = fl_paint_view_image (v, cursor, &vp, &palette);
             g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
             cairo_surface_destroy (s);
           }
@@ -389,10 +397,11 @@ check_views_agree (FlSim *sim, const char *id)
 {
   for (;;)
     {
-      g_autofree char *lanes = fl_view_describe (FL_VIEW_LANES, sim, NULL);
-      g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, sim, NULL);
-      g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, sim, NULL);
-      g_autofree char *rcu = fl_view_describe (FL_VIEW_RCU, sim, NULL);
+      g_autoptr (FlCursor) cursor = fl_test_cursor_of (sim);
+      g_autofree char *lanes = fl_view_describe (FL_VIEW_LANES, cursor, NULL);
+      g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, cursor, NULL);
+      g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, cursor, NULL);
+      g_autofree char *rcu = fl_view_describe (FL_VIEW_RCU, cursor, NULL);
       guint64 step = fl_sim_get_step (sim);
       if (step > 0 && number_after (lanes, "Cursor at cycle ") != number_after (counters, " errors; "))
         g_error ("%s step %" G_GUINT64_FORMAT ": lanes '%s', counters '%s'", id, step, lanes,
@@ -423,7 +432,7 @@ test_views_agree (void)
   g_autoptr (FlSim) munmap = sim_for ("spf-vs-munmap", NULL, NULL);
   fl_sim_run (munmap, 30);
   g_assert_cmpuint (fl_sim_get_step (munmap), ==, 30);
-  g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, munmap, NULL);
+  g_autofree char *vma = fl_view_describe (FL_VIEW_VMA, fl_test_cursor (munmap), NULL);
   g_assert_nonnull (strstr (vma, "Unlinked, not yet freed: VMA 1."));
 }
 
@@ -442,7 +451,7 @@ test_lanes_hit (Fixture *f, gconstpointer data)
 {
   fl_sim_run (f->sim, 0);
   guint64 total = fl_sim_get_total_steps (f->sim);
-  cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, f->sim, &f->viewport, &f->palette);
+  cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, fl_test_cursor (f->sim), &f->viewport, &f->palette);
   cairo_surface_flush (s);
   guint hits[2] = { 0, 0 };
   gint last_cpu = -1;
@@ -452,7 +461,7 @@ test_lanes_hit (Fixture *f, gconstpointer data)
         double x = WIDTH * i / 10.0;
         guint cpu = 99;
         guint64 step = 0;
-        if (!fl_lanes_hit (f->sim, &f->viewport, x, y + 0.5, &cpu, &step))
+        if (!fl_lanes_hit (fl_test_cursor (f->sim), &f->viewport, x, y + 0.5, &cpu, &step))
           continue;
         g_assert_cmpuint (cpu, <, 2);
         g_assert_cmpuint (step, >=, 1);
@@ -471,18 +480,19 @@ test_lanes_hit (Fixture *f, gconstpointer data)
       }
   g_assert_cmpuint (hits[0], >, 0);
   g_assert_cmpuint (hits[1], >, 0);
-  g_assert_false (fl_lanes_hit (f->sim, &f->viewport, WIDTH / 2.0, 2, NULL, NULL));
-  g_assert_false (fl_lanes_hit (f->sim, &f->viewport, WIDTH / 2.0, HEIGHT - 2, NULL, NULL));
+  g_assert_false (fl_lanes_hit (fl_test_cursor (f->sim), &f->viewport, WIDTH / 2.0, 2, NULL, NULL));
+  g_assert_false (fl_lanes_hit (fl_test_cursor (f->sim), &f->viewport, WIDTH / 2.0, HEIGHT - 2, NULL, NULL));
   cairo_surface_destroy (s);
 }
 
 /* Where the last step taken ended, as the lanes draw the present up to there. */
 static guint64
-last_end_of (FlSim *sim)
+last_end_of (const FlCursor *cursor)
 {
-  guint64 step = fl_sim_get_step (sim);
-  gsize i = step ? fl_sim_find_step (sim, step) : 0;
-  return i > 0 ? fl_sim_get_event (sim, i - 1).cycle : 0;
+  const FlRun *run = fl_cursor_get_run (cursor);
+  guint64 step = fl_cursor_get_step (cursor);
+  gsize i = step ? fl_run_find_step (run, step) : 0;
+  return i > 0 ? fl_run_get_event (run, i - 1).cycle : 0;
 }
 
 /* At every step of every built-in, each CPU's lane at its own clock, where what it does now
@@ -498,20 +508,21 @@ test_lanes_status (void)
     {
       g_autoptr (FlSim) sim = sim_for (ids[i], NULL, NULL);
       fl_sim_run (sim, 20000);
+      g_autoptr (FlCursor) cursor = fl_test_cursor_of (sim);
       guint64 total = fl_sim_get_total_steps (sim);
       guint64 every = MAX (total / 1500, 1);
       for (guint64 n = 1; n <= total; n += every)
         {
-          g_assert_true (fl_sim_seek (sim, n));
-          const FlState *st = fl_sim_get_state (sim);
-          guint64 until = last_end_of (sim);
+          g_assert_true (fl_cursor_seek (cursor, n));
+          const FlState *st = fl_cursor_get_state (cursor);
+          guint64 until = last_end_of (cursor);
           for (guint c = 0; c < st->sizes.ncpus; c++)
             {
               const FlCpu *cpu = &st->cpus[c];
               if (cpu->clock >= until)
                 continue;
               gboolean done = FALSE;
-              int act = fl_lanes_shown_at (sim, c, cpu->clock, &done);
+              int act = fl_lanes_shown_at (cursor, c, cpu->clock, &done);
               int want = -1;
               switch (cpu->status)
                 {
@@ -541,9 +552,9 @@ test_lanes_status (void)
                           && e.val == FL_FAULT_PATH_SPECULATIVE;
           if (!ipi && !spec)
             continue;
-          g_assert_true (fl_sim_seek (sim, e.step + 1));
+          g_assert_true (fl_cursor_seek (cursor, e.step + 1));
           gboolean done = FALSE;
-          int act = fl_lanes_shown_at (sim, e.cpu, e.cycle - 1, &done);
+          int act = fl_lanes_shown_at (cursor, e.cpu, e.cycle - 1, &done);
           g_assert_true (done);
           g_assert_cmpint (act, ==, ipi ? FL_ACT_IPI_HANDLER : FL_ACT_SPEC_FAULT);
           handlers += ipi;
@@ -563,13 +574,13 @@ lane_pixel (FlSim *sim, cairo_surface_t *s, const FlViewport *vp, guint cpu, gui
 {
   double x0, w;
   guint64 t0, t1;
-  g_assert_true (fl_lanes_time_axis (sim, vp, &x0, &w, &t0, &t1));
+  g_assert_true (fl_lanes_time_axis (fl_test_cursor (sim), vp, &x0, &w, &t0, &t1));
   double x = x0 + (double) (cycle - t0) / (double) (t1 - t0) * w;
   int top = -1, bottom = -1;
   for (int y = 0; y < (int) vp->height; y++)
     {
       guint hit = 99;
-      if (fl_lanes_hit (sim, vp, x, y + 0.5, &hit, NULL) && hit == cpu)
+      if (fl_lanes_hit (fl_test_cursor (sim), vp, x, y + 0.5, &hit, NULL) && hit == cpu)
         {
           if (top < 0)
             top = y;
@@ -607,7 +618,7 @@ test_lanes_report (Fixture *f, gconstpointer data)
         }
       g_assert_cmpuint (cycle, >, 0);
       g_assert_true (fl_sim_seek (sim, cases[i].step));
-      cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, sim, &vp, &f->palette);
+      cairo_surface_t *s = fl_paint_view_image (FL_VIEW_LANES, fl_test_cursor (sim), &vp, &f->palette);
       cairo_surface_flush (s);
       guint32 px = lane_pixel (sim, s, &vp, cases[i].cpu, cycle);
       if (!pixel_is (px, &f->palette.activity[cases[i].want])
@@ -621,7 +632,7 @@ test_lanes_report (Fixture *f, gconstpointer data)
   g_autofree char *path = g_build_filename (f->tmp, "lanes.svg", NULL);
   g_autoptr (GError) error = NULL;
   fl_sim_run (f->sim, 0);
-  g_assert_true (fl_export_view (FL_VIEW_LANES, f->sim, &f->viewport, &f->palette, "svg", path,
+  g_assert_true (fl_export_view (FL_VIEW_LANES, fl_test_cursor (f->sim), &f->viewport, &f->palette, "svg", path,
                                  &error));
   g_assert_no_error (error);
   g_autofree char *svg = NULL;
@@ -732,11 +743,13 @@ test_lanes_64_cpus (void)
   FlViewport vp = { .width = WIDTH, .height = HEIGHT, .font_scale = 1 };
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (s);
+  /* the run is made once; its lanes' pass over the events is made by the first frame */
+  g_autoptr (FlCursor) cursor = fl_test_cursor_of (sim);
   double best = G_MAXDOUBLE;
   for (guint i = 0; i < 3; i++)
     {
       gint64 a = g_get_monotonic_time ();
-      fl_paint_view (FL_VIEW_LANES, cr, sim, &vp, &palette);
+      fl_paint_view (FL_VIEW_LANES, cr, cursor, &vp, &palette);
       cairo_surface_flush (s);
       best = MIN (best, (g_get_monotonic_time () - a) / 1e3);
     }
@@ -750,7 +763,7 @@ test_lanes_64_cpus (void)
   vp.time_start = k.cycles / 3;
   vp.time_end = vp.time_start + 20000;
   gint64 a = g_get_monotonic_time ();
-  fl_paint_view (FL_VIEW_LANES, cr, sim, &vp, &palette);
+  fl_paint_view (FL_VIEW_LANES, cr, cursor, &vp, &palette);
   cairo_surface_flush (s);
   g_test_message ("zoomed lanes: %.1f ms", (g_get_monotonic_time () - a) / 1e3);
   assert_not_blank (s, "zoomed lanes of 64 CPUs");
@@ -760,7 +773,7 @@ test_lanes_64_cpus (void)
   for (guint v = 0; v < FL_VIEW_N; v++)
     {
       a = g_get_monotonic_time ();
-      fl_paint_view (v, cr, sim, &vp, &palette);
+      fl_paint_view (v, cr, cursor, &vp, &palette);
       cairo_surface_flush (s);
       g_test_message ("%s view of 64 CPUs: %.1f ms", fl_view_name (v), (g_get_monotonic_time () - a) / 1e3);
     }
@@ -793,7 +806,7 @@ test_cache_labels_apart (void)
               {
                 FlViewport vp = { .width = sizes[z][0], .height = sizes[z][1],
                                   .font_scale = scales[f] };
-                g_autoptr (GArray) boxes = fl_cache_label_boxes (sim, &vp);
+                g_autoptr (GArray) boxes = fl_cache_label_boxes (fl_test_cursor (sim), &vp);
                 /* up to the presentation's scale some rows always fit; beyond it, in a
                  * small pane, the legend may take what is left */
                 if (vp.font_scale <= 1.6)
@@ -831,12 +844,12 @@ test_cache_labels_apart (void)
   g_autoptr (FlSim) sim = sim_for ("rwsem-generic-bounce", NULL, NULL);
   fl_sim_run (sim, 0);
   FlViewport small = { .width = 420, .height = 300, .font_scale = 1.6 };
-  g_autoptr (GArray) boxes = fl_cache_label_boxes (sim, &small);
+  g_autoptr (GArray) boxes = fl_cache_label_boxes (fl_test_cursor (sim), &small);
   gboolean named = FALSE;
   for (guint a = 0; a < boxes->len; a++)
     {
       const FlLabelBox *x = &g_array_index (boxes, FlLabelBox, a);
-      g_autofree char *text = x->line ? fl_cache_describe_line (sim, x->line) : NULL;
+      g_autofree char *text = x->line ? fl_cache_describe_line (fl_test_cursor (sim), x->line) : NULL;
       named |= text != NULL && g_str_has_prefix (text, "mmap_sem (wait_lock, activity): ");
     }
   g_assert_true (named);
@@ -846,7 +859,7 @@ test_cache_labels_apart (void)
 static gboolean
 view_drew (FlView view, FlSim *sim, const FlViewport *vp, const char *needle)
 {
-  g_autoptr (GArray) texts = fl_view_texts (view, sim, vp);
+  g_autoptr (GArray) texts = fl_view_texts (view, fl_test_cursor (sim), vp);
   for (guint i = 0; i < texts->len; i++)
     if (strstr (g_array_index (texts, FlElidedText, i).text, needle) != NULL)
       return TRUE;
@@ -874,7 +887,7 @@ test_vma_ranges_whole (void)
       cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 576, 330);
       cairo_t *cr = cairo_create (s);
       g_autoptr (GArray) elided = fl_elided_texts_new ();
-      fl_paint_view_noting (FL_VIEW_VMA, cr, sim, &vp, &palette, elided);
+      fl_paint_view_noting (FL_VIEW_VMA, cr, fl_test_cursor (sim), &vp, &palette, elided);
       for (guint k = 0; k < elided->len; k++)
         if (strstr (g_array_index (elided, FlElidedText, k).text, "–") != NULL)
           g_error ("at ×%.2f the VMA tree cut the range %s", scales[i],

@@ -33,14 +33,14 @@ fl_is_scenario_label (GtkWidget *widget, gconstpointer data)
 /* The painters' texts of a view as the window shows it, at the size asked for when the
  * screen is smaller (scale_w, scale_h). */
 static GArray *
-fl_texts_of (GtkWindow *window, FlSim *sim, FlView view, double scale_w, double scale_h,
+fl_texts_of (GtkWindow *window, const FlCursor *cursor, FlView view, double scale_w, double scale_h,
              FlViewport *viewport)
 {
   fl_view_area_get_viewport (fl_test_show_view (window, view), viewport);
   viewport->width = floor (viewport->width * scale_w);
   viewport->height = floor (viewport->height * scale_h);
   g_assert_cmpfloat (viewport->width, >, 1);
-  return fl_view_texts (view, sim, viewport);
+  return fl_view_texts (view, cursor, viewport);
 }
 
 static gboolean
@@ -68,9 +68,9 @@ fl_count_code_lines (GArray *texts)
 }
 
 static guint
-fl_count_cache_rows (FlSim *sim, const FlViewport *viewport)
+fl_count_cache_rows (const FlCursor *cursor, const FlViewport *viewport)
 {
-  g_autoptr(GArray) boxes = fl_cache_label_boxes (sim, viewport);
+  g_autoptr(GArray) boxes = fl_cache_label_boxes (cursor, viewport);
   guint n = 0;
 
   for (guint i = 0; i < boxes->len; i++)
@@ -88,12 +88,12 @@ fl_check_sizes (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_wait_loaded (session);
   for (guint k = 0; k < G_N_ELEMENTS (scenarios); k++)
     {
-      FlSim *sim;
+      const FlCursor *cursor;
 
       fl_window_set_scenario (FL_WINDOW (window), scenarios[k]);
       fl_test_wait_loaded (session);
       fl_session_seek (session, MIN (30, fl_session_get_total_steps (session)));
-      sim = fl_session_get_sim (session);
+      cursor = fl_session_get_cursor (session);
       for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
         {
           double scale_w, scale_h;
@@ -113,9 +113,9 @@ fl_check_sizes (GtkApplication *app, GtkWindow *window, gpointer data)
           g_assert_nonnull (label);
           g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
 
-          listing = fl_texts_of (window, sim, FL_VIEW_LISTING, scale_w, scale_h, &viewport);
+          listing = fl_texts_of (window, cursor, FL_VIEW_LISTING, scale_w, scale_h, &viewport);
           lines = fl_count_code_lines (listing);
-          cache = fl_texts_of (window, sim, FL_VIEW_CACHE, scale_w, scale_h, &viewport);
+          cache = fl_texts_of (window, cursor, FL_VIEW_CACHE, scale_w, scale_h, &viewport);
           g_test_message ("%s at %dx%d: %s, listing %u lines, cache %ux%.0f px", scenarios[k],
                           sizes[s][0], sizes[s][1],
                           fl_panels_is_compact (panels) ? "tabs" : "grid", lines,
@@ -132,7 +132,7 @@ fl_check_sizes (GtkApplication *app, GtkWindow *window, gpointer data)
           g_assert_cmpuint (lines, >=, MIN_CODE_LINES);
           tall = viewport;
           tall.height = 2000;
-          g_assert_cmpuint (fl_count_cache_rows (sim, &viewport), ==, fl_count_cache_rows (sim, &tall));
+          g_assert_cmpuint (fl_count_cache_rows (cursor, &viewport), ==, fl_count_cache_rows (cursor, &tall));
         }
     }
 }
@@ -188,7 +188,7 @@ fl_check_presenting (GtkApplication *app, GtkWindow *window, gpointer data)
                      sizes[s][1], at.origin.x, at.origin.y, at.size.width, at.size.height,
                      fl_view_name (fl_view_area_get_view (views->pdata[i])));
         }
-      lanes = fl_texts_of (window, fl_session_get_sim (session), FL_VIEW_LANES, 1, 1, &viewport);
+      lanes = fl_texts_of (window, fl_session_get_cursor (session), FL_VIEW_LANES, 1, 1, &viewport);
       g_test_message ("at %dx%d presenting: lanes %.0fx%.0f px, caption %.0f px tall", sizes[s][0],
                       sizes[s][1], viewport.width, viewport.height, at.size.height);
       g_assert_true (fl_texts_have (lanes, "finding"));
@@ -222,11 +222,11 @@ fl_check_lecture (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_show_view (window, FL_VIEW_RCU);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fl_test_find_view (GTK_WIDGET (window), FL_VIEW_VMA))));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fl_test_find_view (GTK_WIDGET (window), FL_VIEW_RCU))));
-  listing = fl_texts_of (window, fl_session_get_sim (session), FL_VIEW_LISTING, 1, 1, &viewport);
+  listing = fl_texts_of (window, fl_session_get_cursor (session), FL_VIEW_LISTING, 1, 1, &viewport);
   g_assert_cmpfloat (viewport.font_scale, ==, 1.75);
   g_assert_cmpuint (fl_count_code_lines (listing), >=, MIN_LECTURE_LINES);
   /* the box of the unlinked VMA: its range in type at least 1.75 times 13 px */
-  vma = fl_texts_of (window, fl_session_get_sim (session), FL_VIEW_VMA, 1, 1, &viewport);
+  vma = fl_texts_of (window, fl_session_get_cursor (session), FL_VIEW_VMA, 1, 1, &viewport);
   guint ranges = 0;
   for (guint i = 0; i < vma->len; i++)
     {

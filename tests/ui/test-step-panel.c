@@ -4,6 +4,7 @@
  * for the CPU that took it. Checked on the listing's accessible description, which the
  * same painter code writes as it draws. */
 #include <string.h>
+#include "painter-test-helpers.h"
 
 #include "fl-cpu-view.h"
 #include "fl-listing.h"
@@ -28,10 +29,16 @@ run_to (const char *id, const char *key, const char *value, guint64 steps)
 }
 
 static char *
-listing_text (FlSim *sim, guint cpu)
+listing_text_at (const FlCursor *cursor, guint cpu)
 {
   FlViewport vp = { .width = 900, .height = 600, .font_scale = 1, .selected_cpu = cpu };
-  return fl_view_describe (FL_VIEW_LISTING, sim, &vp);
+  return fl_view_describe (FL_VIEW_LISTING, cursor, &vp);
+}
+
+static char *
+listing_text (FlSim *sim, guint cpu)
+{
+  return listing_text_at (fl_test_cursor (sim), cpu);
 }
 
 #define assert_has(text, part) \
@@ -108,7 +115,7 @@ test_missed_walk (void)
                     "rotate-left at VMA 1 (step 21) moved it above VMA 1");
   assert_lacks (text, "a writer's rotation may have moved the VMA");
   FlViewport vp = { .width = 900, .height = 600, .font_scale = 1 };
-  g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, sim, &vp);
+  g_autofree char *counters = fl_view_describe (FL_VIEW_COUNTERS, fl_test_cursor (sim), &vp);
   assert_has (counters, "1 of the retried missed its VMA in the tree.");
   /* one step on, the next line's own why again */
   g_assert_true (fl_sim_step (sim));
@@ -139,6 +146,9 @@ test_every_step (void)
   for (guint i = 0; ids[i]; i++)
     {
       g_autoptr (FlSim) sim = run_to (ids[i], NULL, NULL, 0);
+      /* the views draw the run as far as it goes: one cursor over it follows the stepping */
+      g_autoptr (FlSim) whole = run_to (ids[i], NULL, NULL, LONG_RUN);
+      g_autoptr (FlCursor) cursor = fl_test_cursor_of (whole);
       const FlConfig *config = fl_sim_get_config (sim);
       guint ncpus = fl_sim_get_state (sim)->sizes.ncpus;
       while (fl_sim_get_step (sim) < LONG_RUN && fl_sim_step (sim))
@@ -156,14 +166,15 @@ test_every_step (void)
                                  : line >= 0 && listing->lines[line].why[0]
                                  ? g_strdup_printf ("Why: %s", listing->lines[line].why) : NULL;
           /* the selected CPU changes what the listing shows, never what the box says */
+          g_assert_true (fl_cursor_seek (cursor, step));
           for (guint cpu = 0; cpu < ncpus && cpu < 3; cpu++)
             {
-              g_autofree char *text = listing_text (sim, cpu);
+              g_autofree char *text = listing_text_at (cursor, cpu);
               assert_has (text, head);
               if (why)
                 assert_has (text, why);
               FlCpuView v;
-              fl_sim_get_cpu_view (sim, cpu, &v);
+              fl_cursor_get_cpu_view (cursor, cpu, &v);
               if (fl_cpu_view_is_waiting (&v))
                 assert_has (text, "waiting at line");
             }

@@ -201,7 +201,7 @@ fl_check_open_run (FlStoreBrowser *browser, FlWindow *window)
   g_autoptr(FlRunItem) run = NULL;
   g_autofree char *hash = NULL;
   g_autofree char *rwsem = NULL;
-  FlSim *sim;
+  const FlRun *run_shown;
   gint64 deadline;
   gulong id;
 
@@ -228,12 +228,12 @@ fl_check_open_run (FlStoreBrowser *browser, FlWindow *window)
   g_assert_true (checked.matches);
 
   /* the window's run is the recorded one: seed, switches, steps and event stream */
-  sim = fl_session_get_sim (session);
-  hash = fl_store_sim_hash_text (sim);
+  run_shown = fl_session_get_run (session);
+  hash = fl_store_run_hash_text (run_shown);
   g_assert_cmpstr (hash, ==, fx.hash);
-  g_assert_cmpuint (fl_sim_get_total_steps (sim), ==, fx.steps);
-  g_assert_cmpuint (fl_sim_get_seed (sim), ==, SEED);
-  g_assert_cmpint (fl_sim_get_policy (sim), ==, FL_SCHED_RANDOM);
+  g_assert_cmpuint (fl_run_get_total_steps (run_shown), ==, fx.steps);
+  g_assert_cmpuint (fl_run_get_seed (run_shown), ==, SEED);
+  g_assert_cmpint (fl_run_get_policy (run_shown), ==, FL_SCHED_RANDOM);
   rwsem = fl_session_get_switch (session, "rwsem");
   g_assert_cmpstr (rwsem, ==, "xadd");
   g_assert_cmpstr (fl_session_get_name (session), ==, RECORDED);

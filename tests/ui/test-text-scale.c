@@ -28,7 +28,7 @@ fl_compare_doubles (gconstpointer a, gconstpointer b)
  * legend more or less does not move it. The panel is taken as large as it would be at the
  * size asked for when the screen is smaller (scale_w, scale_h). */
 static double
-fl_text_height_of (GtkWindow *window, FlSim *sim, FlView view, double scale_w, double scale_h)
+fl_text_height_of (GtkWindow *window, const FlCursor *cursor, FlView view, double scale_w, double scale_h)
 {
   FlViewport viewport;
   g_autoptr(GArray) texts = NULL;
@@ -37,7 +37,7 @@ fl_text_height_of (GtkWindow *window, FlSim *sim, FlView view, double scale_w, d
   fl_view_area_get_viewport (fl_test_find_view (GTK_WIDGET (window), view), &viewport);
   viewport.width = floor (viewport.width * scale_w);
   viewport.height = floor (viewport.height * scale_h);
-  texts = fl_view_texts (view, sim, &viewport);
+  texts = fl_view_texts (view, cursor, &viewport);
   for (guint i = 0; i < texts->len; i++)
     g_array_append_val (heights, g_array_index (texts, FlElidedText, i).height);
   g_assert_cmpuint (heights->len, >, 0);
@@ -109,13 +109,13 @@ static void
 fl_check_steps (GtkApplication *app, GtkWindow *window, gpointer data)
 {
   FlSession *session = fl_window_get_session (FL_WINDOW (window));
-  FlSim *sim;
+  const FlCursor *cursor;
 
   fl_test_wait_loaded (session);
   fl_window_set_scenario (FL_WINDOW (window), "spf-vs-munmap");
   fl_test_wait_loaded (session);
   fl_session_seek (session, 30);
-  sim = fl_session_get_sim (session);
+  cursor = fl_session_get_cursor (session);
   fl_check_keys_and_menu (app, window);
   g_assert_cmpfloat (fl_font_scale_of (window, FL_VIEW_LISTING), ==, 1.0);
 
@@ -126,14 +126,14 @@ fl_check_steps (GtkApplication *app, GtkWindow *window, gpointer data)
 
       fl_test_fit_window_scaled (window, sizes[s][0], sizes[s][1], &scale_w, &scale_h);
       for (guint v = 0; v < G_N_ELEMENTS (checked); v++)
-        normal[v] = fl_text_height_of (window, sim, checked[v], scale_w, scale_h);
+        normal[v] = fl_text_height_of (window, cursor, checked[v], scale_w, scale_h);
       /* two steps up: 1.25 times the type, in every view */
       g_action_group_activate_action (G_ACTION_GROUP (window), "text-larger", NULL);
       g_action_group_activate_action (G_ACTION_GROUP (window), "text-larger", NULL);
       fl_test_settle ();
       for (guint v = 0; v < G_N_ELEMENTS (checked); v++)
         {
-          double larger = fl_text_height_of (window, sim, checked[v], scale_w, scale_h);
+          double larger = fl_text_height_of (window, cursor, checked[v], scale_w, scale_h);
 
           g_test_message ("%dx%d %s: text %.1f px, %.1f px at 1.25", sizes[s][0], sizes[s][1],
                           fl_view_name (checked[v]), normal[v], larger);
@@ -145,7 +145,7 @@ fl_check_steps (GtkApplication *app, GtkWindow *window, gpointer data)
       g_action_group_activate_action (G_ACTION_GROUP (window), "text-smaller", NULL);
       fl_test_settle ();
       g_assert_cmpfloat (fl_font_scale_of (window, FL_VIEW_LISTING), ==, 0.9);
-      g_assert_cmpfloat (fl_text_height_of (window, sim, FL_VIEW_LISTING, scale_w, scale_h), <,
+      g_assert_cmpfloat (fl_text_height_of (window, cursor, FL_VIEW_LISTING, scale_w, scale_h), <,
                          normal[0]);
       g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
       fl_test_settle ();
@@ -182,11 +182,11 @@ fl_check_remembered (GtkApplication *app, GtkWindow *window, gpointer data)
       fl_view_area_get_viewport (views->pdata[i], &viewport);
       g_assert_cmpfloat (viewport.font_scale, ==, 1.5);
     }
-  before = fl_text_height_of (window, fl_session_get_sim (session), FL_VIEW_LISTING, 1, 1);
+  before = fl_text_height_of (window, fl_session_get_cursor (session), FL_VIEW_LISTING, 1, 1);
   g_action_group_activate_action (G_ACTION_GROUP (window), "text-normal", NULL);
   fl_test_settle ();
   g_assert_cmpfloat (fl_font_scale_of (window, FL_VIEW_LISTING), ==, 1.0);
-  g_assert_cmpfloat (fl_text_height_of (window, fl_session_get_sim (session), FL_VIEW_LISTING,
+  g_assert_cmpfloat (fl_text_height_of (window, fl_session_get_cursor (session), FL_VIEW_LISTING,
                                         1, 1), <, before / 1.3);
 }
 
@@ -257,7 +257,7 @@ fl_check_listing_wraps (GtkApplication *app, GtkWindow *window, gpointer data)
   viewport.width = 620;
   viewport.height = 540;
   g_assert_cmpfloat (viewport.font_scale, ==, 1.75);
-  g_autoptr(GArray) texts = fl_view_texts (FL_VIEW_LISTING, fl_session_get_sim (session),
+  g_autoptr(GArray) texts = fl_view_texts (FL_VIEW_LISTING, fl_session_get_cursor (session),
                                            &viewport);
   for (guint i = 0; i < texts->len; i++)
     {

@@ -34,19 +34,19 @@ fl_activate (GtkWindow *window, const char *action)
 }
 
 static char *
-fl_describe_widget (FlViewArea *area, FlSim *sim)
+fl_describe_widget (FlViewArea *area, const FlCursor *cursor)
 {
   FlViewport viewport;
 
   fl_view_area_get_viewport (area, &viewport);
-  return fl_view_describe (fl_view_area_get_view (area), sim, &viewport);
+  return fl_view_describe (fl_view_area_get_view (area), cursor, &viewport);
 }
 
 /* The widget tells assistive technologies what its painter says about this state. */
 static void
-fl_assert_described (FlViewArea *area, FlSim *sim)
+fl_assert_described (FlViewArea *area, const FlCursor *cursor)
 {
-  g_autofree char *expected = fl_describe_widget (area, sim);
+  g_autofree char *expected = fl_describe_widget (area, cursor);
   g_autofree char *mismatch =
     gtk_test_accessible_check_property (GTK_ACCESSIBLE (area),
                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
@@ -72,17 +72,17 @@ fl_check_builtins (GtkApplication *app, GtkWindow *window, gpointer data)
   for (guint i = 0; ids[i] != NULL; i++)
     {
       FlSession *session = fl_open (window, ids[i]);
-      FlSim *sim = fl_session_get_sim (session);
+      const FlCursor *cursor = fl_session_get_cursor (session);
 
       g_test_message ("%s: %" G_GUINT64_FORMAT " steps", ids[i],
                       fl_session_get_total_steps (session));
       g_assert_cmpuint (fl_session_get_total_steps (session), >, 0);
       g_assert_cmpuint (fl_session_get_step (session), ==, 0);
       g_assert_cmpstr (fl_session_get_title (session), !=, "");
-      g_assert_cmpuint (fl_session_get_n_cpus (session), ==, fl_sim_get_config (sim)->cpus);
+      g_assert_cmpuint (fl_session_get_n_cpus (session), ==, fl_run_get_config (fl_cursor_get_run (cursor))->cpus);
       gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
       for (guint v = 0; v < views->len; v++)
-        fl_assert_described (g_ptr_array_index (views, v), sim);
+        fl_assert_described (g_ptr_array_index (views, v), cursor);
     }
 }
 
@@ -98,7 +98,7 @@ static void
 fl_check_step_actions (GtkApplication *app, GtkWindow *window, gpointer data)
 {
   FlSession *session = fl_open (window, "spf-vs-munmap");
-  FlSim *sim = fl_session_get_sim (session);
+  const FlCursor *cursor = fl_session_get_cursor (session);
   g_autoptr(GPtrArray) views = fl_test_find_views (GTK_WIDGET (window));
   g_autoptr(GPtrArray) at_start = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) last = NULL;
@@ -108,8 +108,8 @@ fl_check_step_actions (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-back"));
   for (guint v = 0; v < views->len; v++)
     {
-      fl_assert_described (g_ptr_array_index (views, v), sim);
-      g_ptr_array_add (at_start, fl_describe_widget (g_ptr_array_index (views, v), sim));
+      fl_assert_described (g_ptr_array_index (views, v), cursor);
+      g_ptr_array_add (at_start, fl_describe_widget (g_ptr_array_index (views, v), cursor));
     }
 
   /* forward through the whole run, one action at a time: every view's words follow */
@@ -124,9 +124,9 @@ fl_check_step_actions (GtkApplication *app, GtkWindow *window, gpointer data)
       for (guint v = 0; v < views->len; v++)
         {
           FlViewArea *area = g_ptr_array_index (views, v);
-          char *now = fl_describe_widget (area, sim);
+          char *now = fl_describe_widget (area, cursor);
 
-          fl_assert_described (area, sim);
+          fl_assert_described (area, cursor);
           if (g_strcmp0 (now, g_ptr_array_index (last, v)) != 0)
             changes[v]++;
           g_free (g_ptr_array_index (last, v));
@@ -152,9 +152,9 @@ fl_check_step_actions (GtkApplication *app, GtkWindow *window, gpointer data)
     }
   for (guint v = 0; v < views->len; v++)
     {
-      g_autofree char *now = fl_describe_widget (g_ptr_array_index (views, v), sim);
+      g_autofree char *now = fl_describe_widget (g_ptr_array_index (views, v), cursor);
 
-      fl_assert_described (g_ptr_array_index (views, v), sim);
+      fl_assert_described (g_ptr_array_index (views, v), cursor);
       g_assert_cmpstr (now, ==, g_ptr_array_index (at_start, v));
     }
 
@@ -167,20 +167,20 @@ fl_check_step_actions (GtkApplication *app, GtkWindow *window, gpointer data)
   g_action_group_activate_action (G_ACTION_GROUP (window), "select-cpu", g_variant_new_uint32 (1));
   g_assert_cmpuint (fl_session_get_selected_cpu (session), ==, 1);
   for (guint v = 0; v < views->len; v++)
-    fl_assert_described (g_ptr_array_index (views, v), sim);
+    fl_assert_described (g_ptr_array_index (views, v), cursor);
 
   /* Shift+Right: cpu1 alone takes a step; the rest of the run is simulated again */
   fl_activate (window, "step-cpu");
   fl_test_wait_loaded (session);
-  sim = fl_session_get_sim (session);
+  cursor = fl_session_get_cursor (session);
   g_assert_cmpuint (fl_session_get_step (session), ==, 1);
-  g_assert_cmpuint (fl_sim_get_events (sim, NULL)[0].cpu, ==, 1);
-  g_assert_cmpuint (fl_session_get_total_steps (session), ==, fl_sim_get_total_steps (sim));
+  g_assert_cmpuint (fl_run_get_events (fl_cursor_get_run (cursor), NULL)[0].cpu, ==, 1);
+  g_assert_cmpuint (fl_session_get_total_steps (session), ==, fl_run_get_total_steps (fl_cursor_get_run (cursor)));
   g_assert_cmpuint (fl_session_get_total_steps (session), >, 1);
   fl_activate (window, "end");
-  g_assert_cmpuint (fl_session_get_step (session), ==, fl_sim_get_total_steps (sim));
+  g_assert_cmpuint (fl_session_get_step (session), ==, fl_run_get_total_steps (fl_cursor_get_run (cursor)));
   for (guint v = 0; v < views->len; v++)
-    fl_assert_described (g_ptr_array_index (views, v), sim);
+    fl_assert_described (g_ptr_array_index (views, v), cursor);
 }
 
 static void
@@ -200,9 +200,9 @@ fl_check_finding (GtkApplication *app, GtkWindow *window, gpointer data)
   g_autoptr(GError) error = NULL;
   g_autofree char *value = NULL;
   const FlFinding *finding;
-  GPtrArray *findings;
+  const GPtrArray *findings;
 
-  g_assert_cmpuint (fl_sim_get_findings (fl_session_get_sim (session))->len, ==, 0);
+  g_assert_cmpuint (fl_run_get_findings (fl_session_get_run (session))->len, ==, 0);
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "next-finding"));
 
   /* without RCU the VMA munmap frees is gone under the speculative fault */
@@ -211,7 +211,7 @@ fl_check_finding (GtkApplication *app, GtkWindow *window, gpointer data)
   fl_test_wait_loaded (session);
   value = fl_session_get_switch (session, "vma-free");
   g_assert_cmpstr (value, ==, "immediate");
-  findings = fl_sim_get_findings (fl_session_get_sim (session));
+  findings = fl_run_get_findings (fl_session_get_run (session));
   g_assert_cmpuint (findings->len, >, 0);
   finding = g_ptr_array_index (findings, 0);
 
@@ -247,7 +247,7 @@ fl_check_finding (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_false (fl_session_is_loading (session));
   fl_session_reset_switches (session);
   fl_test_wait_loaded (session);
-  g_assert_cmpuint (fl_sim_get_findings (fl_session_get_sim (session))->len, ==, 0);
+  g_assert_cmpuint (fl_run_get_findings (fl_session_get_run (session))->len, ==, 0);
 }
 
 static void
@@ -259,7 +259,7 @@ test_views_finding (void)
 /* ---- /ui/views/pixels ---- */
 
 static void
-fl_compare_view (FlViewArea *area, FlSim *sim)
+fl_compare_view (FlViewArea *area, const FlCursor *cursor)
 {
   g_autoptr(GdkTexture) texture = fl_test_render_widget (GTK_WIDGET (area));
   int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
@@ -279,7 +279,7 @@ fl_compare_view (FlViewArea *area, FlSim *sim)
 
   /* both are premultiplied BGRA in memory on this little-endian machine: cairo's ARGB32 */
   gdk_texture_download (texture, shown, (gsize) width * 4);
-  painted = fl_paint_view_image (fl_view_area_get_view (area), sim, &viewport, &palette);
+  painted = fl_paint_view_image (fl_view_area_get_view (area), cursor, &viewport, &palette);
   g_assert_cmpint (cairo_surface_status (painted), ==, CAIRO_STATUS_SUCCESS);
   cairo_surface_flush (painted);
   expected = cairo_image_surface_get_data (painted);
@@ -316,7 +316,7 @@ fl_check_pixels (GtkApplication *app, GtkWindow *window, gpointer data)
   /* each on screen: at the default 1280×800 the panels are tabs (fl-panels.h) */
   for (guint v = 0; v < views->len; v++)
     fl_compare_view (fl_test_show_view (window, fl_view_area_get_view (views->pdata[v])),
-                     fl_session_get_sim (session));
+                     fl_session_get_cursor (session));
 }
 
 static void
@@ -330,7 +330,7 @@ test_views_pixels (void)
 /* Paints `view` at `viewport` into a surface, `dx`, `dy` from its corner, noting what it
  * shortens. */
 static GArray *
-fl_paint_noting (FlSim *sim, FlView view, const FlViewport *viewport, double dx, double dy)
+fl_paint_noting (const FlCursor *cursor, FlView view, const FlViewport *viewport, double dx, double dy)
 {
   GArray *elided = fl_elided_texts_new ();
   FlPalette palette;
@@ -339,7 +339,7 @@ fl_paint_noting (FlSim *sim, FlView view, const FlViewport *viewport, double dx,
 
   fl_palette_init_light (&palette);
   cairo_translate (cr, dx, dy);
-  fl_paint_view_noting (view, cr, sim, viewport, &palette, elided);
+  fl_paint_view_noting (view, cr, cursor, viewport, &palette, elided);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return elided;
@@ -349,7 +349,7 @@ static void
 fl_check_elided (GtkApplication *app, GtkWindow *window, gpointer data)
 {
   FlSession *session = fl_open (window, "spf-vs-munmap");
-  FlSim *sim = fl_session_get_sim (session);
+  const FlCursor *cursor = fl_session_get_cursor (session);
   /* narrower than the listing is laid out for: drawn scaled down, and its titles shortened */
   FlViewport narrow = { .width = 240, .height = 200, .font_scale = 1 };
   FlViewport wide = { .width = 1600, .height = 800, .font_scale = 1 };
@@ -358,9 +358,9 @@ fl_check_elided (GtkApplication *app, GtkWindow *window, gpointer data)
   g_autoptr(GArray) roomy = NULL;
 
   fl_session_seek (session, 40);
-  at_corner = fl_paint_noting (sim, FL_VIEW_LISTING, &narrow, 0, 0);
-  moved = fl_paint_noting (sim, FL_VIEW_LISTING, &narrow, 37, 11);
-  roomy = fl_paint_noting (sim, FL_VIEW_LISTING, &wide, 0, 0);
+  at_corner = fl_paint_noting (cursor, FL_VIEW_LISTING, &narrow, 0, 0);
+  moved = fl_paint_noting (cursor, FL_VIEW_LISTING, &narrow, 37, 11);
+  roomy = fl_paint_noting (cursor, FL_VIEW_LISTING, &wide, 0, 0);
 
   g_assert_cmpuint (at_corner->len, >, 0);
   /* boxes in the view's own units, wherever the view is drawn on the surface */
@@ -418,7 +418,7 @@ fl_check_lanes (GtkApplication *app, GtkWindow *window, gpointer data)
 
   fl_view_area_get_viewport (FL_VIEW_AREA (lanes), &before);
   g_assert_cmpuint (before.time_end, ==, 0);
-  g_assert_true (fl_lanes_time_axis (fl_session_get_sim (session), &before, &x0, &width,
+  g_assert_true (fl_lanes_time_axis (fl_session_get_cursor (session), &before, &x0, &width,
                                      &t0, &t1));
 
   /* zoom in around the middle: the cycle under the pointer stays put */
@@ -491,7 +491,7 @@ fl_check_load_failed (GtkApplication *app, GtkWindow *window, gpointer data)
   while (fl_session_is_loading (session))
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (failed);
-  g_assert_null (fl_session_get_sim (session));
+  g_assert_null (fl_session_get_run (session));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-forward"));
 
   /* the window says what went wrong and where: the file and the line */
@@ -542,7 +542,7 @@ fl_check_unreached (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (path, text, -1, &error));
   FlSession *session = fl_open (window, path);
-  g_assert_cmpuint (fl_sim_get_unreached (fl_session_get_sim (session))->len, ==, 1);
+  g_assert_cmpuint (fl_run_get_unreached (fl_session_get_run (session))->len, ==, 1);
 
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   fl_collect_labels (GTK_WIDGET (window), shown);
@@ -640,7 +640,7 @@ fl_check_progress (GtkApplication *app, GtkWindow *window, gpointer data)
   g_signal_connect (session, "notify::progress", G_CALLBACK (fl_on_progress), seen);
   fl_window_set_scenario (FL_WINDOW (window), "will-it-scale-pf1");
   g_assert_true (fl_session_is_loading (session));
-  g_assert_null (fl_session_get_sim (session));
+  g_assert_null (fl_session_get_run (session));
   while (fl_session_is_loading (session))
     {
       bar_shown |= gtk_widget_get_visible (bar);
@@ -659,7 +659,7 @@ fl_check_progress (GtkApplication *app, GtkWindow *window, gpointer data)
   g_assert_cmpuint (between, >, 0);
   g_assert_cmpfloat (fl_session_get_progress (session), ==, 1.0);
   g_assert_false (gtk_widget_get_visible (bar));
-  g_assert_nonnull (fl_session_get_sim (session));
+  g_assert_nonnull (fl_session_get_run (session));
 }
 
 static void

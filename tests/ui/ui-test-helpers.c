@@ -12,12 +12,12 @@ typedef struct {
   gboolean      scheduled;
   gboolean      checked;
   gboolean      timed_out;
-} FlRun;
+} FlAppRun;
 
 static gboolean
 fl_run_on_timeout (gpointer user_data)
 {
-  FlRun *run = user_data;
+  FlAppRun *run = user_data;
 
   run->timed_out = TRUE;
   g_application_quit (g_application_get_default ());
@@ -27,7 +27,7 @@ fl_run_on_timeout (gpointer user_data)
 static gboolean
 fl_run_check_window (gpointer user_data)
 {
-  FlRun *run = user_data;
+  FlAppRun *run = user_data;
   GtkApplication *app = GTK_APPLICATION (g_application_get_default ());
   GtkWindow *window = gtk_application_get_active_window (app);
 
@@ -44,7 +44,7 @@ fl_run_check_window (gpointer user_data)
 static void
 fl_run_on_window_added (GtkApplication *app,
                         GtkWindow      *window,
-                        FlRun          *run)
+                        FlAppRun          *run)
 {
   /* window-added comes from inside the window's construction; look once it is presented.
    * Only the first window is checked: others (the scenario editor) open during the check. */
@@ -61,7 +61,7 @@ fl_test_run_application (FlWindowCheck check,
 {
   g_autoptr(FlApplication) app = fl_application_new (G_APPLICATION_NON_UNIQUE);
   char *argv[] = { (char *) "faultline", NULL };
-  FlRun run = { .check = check, .data = data };
+  FlAppRun run = { .check = check, .data = data };
   guint timeout_id;
   int status;
 
@@ -91,7 +91,7 @@ fl_test_wait_loaded (FlSession *session)
   while (fl_session_is_loading (session))
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (session, id);
-  g_assert_nonnull (fl_session_get_sim (session));
+  g_assert_nonnull (fl_session_get_run (session));
 }
 
 GdkTexture *

@@ -212,7 +212,7 @@ fl_export_range_file_name (const char *prefix, guint64 step, const char *format)
 }
 
 static gboolean
-range_pdf (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewport *viewport,
+range_pdf (FlView view, FlCursor *cur, guint64 first, guint64 last, const FlViewport *viewport,
            const FlPalette *palette, const char *path, FlExportProgress progress,
            gpointer user_data, GError **error)
 {
@@ -226,8 +226,8 @@ range_pdf (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewpor
   gboolean cancelled = FALSE;
   for (guint64 step = first; step <= last; step++)
     {
-      fl_sim_seek (sim, step);
-      fl_paint_view (view, cr, sim, viewport, palette);
+      fl_cursor_seek (cur, step);
+      fl_paint_view (view, cr, cur, viewport, palette);
       cairo_show_page (cr);
       if (progress && !progress (step - first + 1, last - first + 1, user_data))
         {
@@ -248,15 +248,15 @@ range_pdf (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewpor
 }
 
 static gboolean
-range_series (FlView view, FlSim *sim, guint64 first, guint64 last, const FlViewport *viewport,
+range_series (FlView view, FlCursor *cur, guint64 first, guint64 last, const FlViewport *viewport,
               const FlPalette *palette, const char *format, const char *prefix,
               FlExportProgress progress, gpointer user_data, GError **error)
 {
   for (guint64 step = first; step <= last; step++)
     {
       g_autofree char *path = fl_export_range_file_name (prefix, step, format);
-      fl_sim_seek (sim, step);
-      if (!fl_export_view (view, sim, viewport, palette, format, path, error))
+      fl_cursor_seek (cur, step);
+      if (!fl_export_view (view, cur, viewport, palette, format, path, error))
         return FALSE;
       if (progress && !progress (step - first + 1, last - first + 1, user_data))
         {
@@ -271,7 +271,7 @@ range_series (FlView view, FlSim *sim, guint64 first, guint64 last, const FlView
 /**
  * fl_export_range:
  * @view: which view
- * @sim: the simulation; seeked to each step in turn and back to its step at the end
+ * @run: the run; a cursor of the export's own walks it
  * @first: the first step (the state after that many steps)
  * @last: the last step, at most the run's total steps
  * @viewport: size in pixels (PNG) or points (SVG, PDF) and the rest of the view's parameters
@@ -284,23 +284,23 @@ range_series (FlView view, FlSim *sim, guint64 first, guint64 last, const FlView
  * @error: return location for a #GError
  *
  * Every step from @first to @last, for slides. Refuses more than
- * %FL_EXPORT_RANGE_MAX_PAGES pages. Whatever happens, @sim is back at the step it was at.
+ * %FL_EXPORT_RANGE_MAX_PAGES pages.
  *
  * Returns: %TRUE when every file was written
  */
 gboolean
-fl_export_range (FlView view, FlSim *sim, guint64 first, guint64 last,
+fl_export_range (FlView view, const FlRun *run, guint64 first, guint64 last,
                  const FlViewport *viewport, const FlPalette *palette, const char *format,
                  const char *path_or_prefix, FlExportProgress progress, gpointer user_data,
                  GError **error)
 {
   g_return_val_if_fail ((guint) view < FL_VIEW_N, FALSE);
-  g_return_val_if_fail (sim != NULL && viewport != NULL && palette != NULL, FALSE);
+  g_return_val_if_fail (run != NULL && viewport != NULL && palette != NULL, FALSE);
   g_return_val_if_fail (path_or_prefix != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (!known_format (format, error) || !check_size (viewport->width, viewport->height, error))
     return FALSE;
-  guint64 total = fl_sim_get_total_steps (sim);
+  guint64 total = fl_run_get_total_steps (run);
   if (first > last)
     {
       g_set_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_RANGE,
@@ -323,14 +323,13 @@ fl_export_range (FlView view, FlSim *sim, guint64 first, guint64 last,
       return FALSE;
     }
 
-  guint64 original = fl_sim_get_step (sim);
+  g_autoptr (FlCursor) cur = fl_cursor_new (run);
   gboolean ok;
   if (g_ascii_strcasecmp (format, "pdf") == 0)
-    ok = range_pdf (view, sim, first, last, viewport, palette, path_or_prefix, progress,
+    ok = range_pdf (view, cur, first, last, viewport, palette, path_or_prefix, progress,
                     user_data, error);
   else
-    ok = range_series (view, sim, first, last, viewport, palette, format, path_or_prefix,
+    ok = range_series (view, cur, first, last, viewport, palette, format, path_or_prefix,
                        progress, user_data, error);
-  fl_sim_seek (sim, original);
   return ok;
 }

@@ -25,7 +25,7 @@ typedef enum {
 typedef gboolean (*FlExportProgress) (guint64 done, guint64 total, gpointer user_data);
 
 char    *fl_export_range_file_name (const char *prefix, guint64 step, const char *format);
-gboolean fl_export_range    (FlView view, FlSim *sim, guint64 first, guint64 last,
+gboolean fl_export_range    (FlView view, const FlRun *run, guint64 first, guint64 last,
                              const FlViewport *viewport, const FlPalette *palette,
                              const char *format, const char *path_or_prefix,
                              FlExportProgress progress, gpointer user_data, GError **error);

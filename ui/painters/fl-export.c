@@ -9,18 +9,18 @@
 G_DEFINE_QUARK (fl-export-error-quark, fl_export_error)
 
 static void
-paint_into (cairo_surface_t *surface, FlView view, FlSim *sim, const FlViewport *viewport,
+paint_into (cairo_surface_t *surface, FlView view, const FlCursor *cur, const FlViewport *viewport,
             const FlPalette *palette)
 {
   cairo_t *cr = cairo_create (surface);
-  fl_paint_view (view, cr, sim, viewport, palette);
+  fl_paint_view (view, cr, cur, viewport, palette);
   cairo_destroy (cr);
 }
 
 /**
  * fl_paint_view_image:
  * @view: which view
- * @sim: the simulation, drawn at its current step
+ * @cur: a cursor, drawn at its step
  * @viewport: size (rounded up to whole pixels) and the rest of the view's parameters
  * @palette: colours
  *
@@ -29,19 +29,19 @@ paint_into (cairo_surface_t *surface, FlView view, FlSim *sim, const FlViewport 
  * Returns: (transfer full): the image surface; check cairo_surface_status()
  */
 cairo_surface_t *
-fl_paint_view_image (FlView view, FlSim *sim, const FlViewport *viewport, const FlPalette *palette)
+fl_paint_view_image (FlView view, const FlCursor *cur, const FlViewport *viewport, const FlPalette *palette)
 {
-  g_return_val_if_fail ((guint) view < FL_VIEW_N && sim && viewport && palette, NULL);
+  g_return_val_if_fail ((guint) view < FL_VIEW_N && cur && viewport && palette, NULL);
   int w = (int) ceil (MAX (viewport->width, 1)), h = (int) ceil (MAX (viewport->height, 1));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
-    paint_into (surface, view, sim, viewport, palette);
+    paint_into (surface, view, cur, viewport, palette);
   return surface;
 }
 
 typedef struct {
   FlView            view;
-  FlSim            *sim;
+  const FlCursor            *cur;
   const FlViewport *viewport;
   const FlPalette  *palette;
 } ViewDrawing;
@@ -50,13 +50,13 @@ static void
 draw_view (cairo_t *cr, gpointer data)
 {
   const ViewDrawing *d = data;
-  fl_paint_view (d->view, cr, d->sim, d->viewport, d->palette);
+  fl_paint_view (d->view, cr, d->cur, d->viewport, d->palette);
 }
 
 /**
  * fl_export_view:
  * @view: which view
- * @sim: the simulation, drawn at its current step
+ * @cur: a cursor, drawn at its step
  * @viewport: size in pixels (PNG) or points (SVG, PDF), font scale, selected CPU
  * @palette: colours
  * @format: "png", "svg" or "pdf"
@@ -66,20 +66,20 @@ draw_view (cairo_t *cr, gpointer data)
  * Returns: %TRUE when the file was written
  */
 gboolean
-fl_export_view (FlView view, FlSim *sim, const FlViewport *viewport, const FlPalette *palette,
+fl_export_view (FlView view, const FlCursor *cur, const FlViewport *viewport, const FlPalette *palette,
                 const char *format, const char *path, GError **error)
 {
   g_return_val_if_fail ((guint) view < FL_VIEW_N, FALSE);
-  g_return_val_if_fail (sim != NULL && viewport != NULL && palette != NULL, FALSE);
+  g_return_val_if_fail (cur != NULL && viewport != NULL && palette != NULL, FALSE);
   g_return_val_if_fail (format != NULL && path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* one writer for every drawing (fl-export-range.c): the same bytes for the same state */
-  ViewDrawing d = { view, sim, viewport, palette };
+  ViewDrawing d = { view, cur, viewport, palette };
   /* Translators: the title of an exported SVG or PDF: the view's name as the command line
    * spells it (lanes, vma, ...) and the step */
   g_autofree char *title = g_strdup_printf (_("Faultline: %s at step %" PRIu64),
-                                            fl_view_name (view), fl_sim_get_step (sim));
+                                            fl_view_name (view), fl_cursor_get_step (cur));
   return fl_export_drawing (draw_view, &d, viewport->width, viewport->height, title, format,
                             path, error);
 }

@@ -11,10 +11,10 @@
 #include <string.h>
 
 void
-fl_lane_builder_init (FlLaneBuilder *b, FlSim *sim, guint ncpus)
+fl_lane_builder_init (FlLaneBuilder *b, const FlRun *run, guint ncpus)
 {
   b->ncpus = ncpus;
-  b->starts = fl_sim_get_step_starts (sim);
+  b->starts = fl_run_get_step_starts (run);
   b->next_start = 0;
   b->end = g_new0 (guint64, ncpus);
   b->after = g_new (guint8, ncpus);
@@ -174,7 +174,7 @@ fl_lane_clear (FlLane *l)
   g_clear_pointer (&l->cyc, g_free);
   g_clear_pointer (&l->act, g_free);
   g_clear_pointer (&l->step, g_free);
-  l->m = l->cap = l->boundary = 0;
+  l->m = l->cap = 0;
 }
 
 /* First k in [lo, hi) with cyc[k] > t; hi if none. */
@@ -192,9 +192,10 @@ fl_lane_first_after (const FlLane *l, guint lo, guint hi, guint64 t)
   return lo;
 }
 
-/* The segments come in order of step: those before the current step are a prefix. */
-void
-fl_lane_set_boundary (FlLane *l, guint64 step_now)
+/* The segments come in order of step: those before the current step are a prefix, and
+ * this is its length. */
+guint
+fl_lane_boundary (const FlLane *l, guint64 step_now)
 {
   guint lo = 0, hi = l->m;
   while (lo < hi)
@@ -205,12 +206,13 @@ fl_lane_set_boundary (FlLane *l, guint64 step_now)
       else
         hi = mid;
     }
-  l->boundary = lo;
+  return lo;
 }
 
 /**
  * fl_lane_ongoing:
- * @l: a CPU's lane, its boundary set for the current step
+ * @l: a CPU's lane
+ * @b: its fl_lane_boundary() at the current step
  * @st: the state at the current step
  * @cpu: the lane's CPU
  * @until: where the current step ended
@@ -221,10 +223,10 @@ fl_lane_set_boundary (FlLane *l, guint64 step_now)
  * it has not happened.
  */
 void
-fl_lane_ongoing (const FlLane *l, const FlState *st, guint cpu, guint64 until, FlLaneOngoing *o)
+fl_lane_ongoing (const FlLane *l, guint b, const FlState *st, guint cpu, guint64 until,
+                 FlLaneOngoing *o)
 {
   *o = (FlLaneOngoing) { 0, 0, -1, 0, 0 };
-  guint b = l->boundary;
   if (l->m == 0 || b >= l->m)
     return;
   o->from = l->cyc[b];

@@ -2,12 +2,12 @@
 
 /* What a CPU's lane shows between its steps, shared by the lanes view and the compare view's
  * lanes: the events say where each step ended and what the CPU was doing after it, the step
- * starts (fl_sim_get_step_starts()) where a step began when that was not where the CPU's
+ * starts (fl_run_get_step_starts()) where a step began when that was not where the CPU's
  * last one ended. From both, each step's stretch of time becomes up to four segments: the
  * wait it ended (spinning, asleep, its turn under the schedule, an IPI not yet arrived) and
  * the step's own work, in the colour of what that work is. */
 
-#include "fl-sim.h"
+#include "fl-run.h"
 
 G_BEGIN_DECLS
 
@@ -18,7 +18,7 @@ typedef struct {
 
 typedef struct {
   guint    ncpus;
-  GArray  *starts;          /* the simulation's FlStepStart, by event index */
+  const GArray *starts;     /* the run's FlStepStart, by event index */
   guint    next_start;
   guint64 *end;             /* per CPU: where its last step ended */
   guint8  *after;           /* per CPU: its activity after that step, as the event says,
@@ -27,7 +27,7 @@ typedef struct {
   gboolean *spec;           /* per CPU: inside a fault's speculative attempt */
 } FlLaneBuilder;
 
-void  fl_lane_builder_init  (FlLaneBuilder *b, FlSim *sim, guint ncpus);
+void  fl_lane_builder_init  (FlLaneBuilder *b, const FlRun *run, guint ncpus);
 guint fl_lane_builder_step  (FlLaneBuilder *b, gsize index, const FlEvent *e,
                              FlLaneSegment out[4]);
 void  fl_lane_builder_clear (FlLaneBuilder *b);
@@ -40,13 +40,12 @@ typedef struct {
   guint8  *act;
   guint32 *step;
   guint    m, cap;
-  guint    boundary;        /* how many of them come before the current step */
 } FlLane;
 
 void  fl_lane_push          (FlLane *l, guint64 cycle, guint8 act, guint32 step);
 void  fl_lane_clear         (FlLane *l);
 guint fl_lane_first_after   (const FlLane *l, guint lo, guint hi, guint64 t);
-void  fl_lane_set_boundary  (FlLane *l, guint64 step_now);
+guint fl_lane_boundary      (const FlLane *l, guint64 step_now);
 
 /* What a lane shows as having happened beyond its CPU's last step taken, up to where the
  * current step stands, where its own segments there lie in the future (fl_lane_ongoing). */
@@ -58,8 +57,8 @@ typedef struct {
 
 #define FL_LANE_EACH_OWN (-2)
 
-void  fl_lane_ongoing       (const FlLane *l, const FlState *st, guint cpu, guint64 until,
-                             FlLaneOngoing *o);
+void  fl_lane_ongoing       (const FlLane *l, guint boundary, const FlState *st, guint cpu,
+                             guint64 until, FlLaneOngoing *o);
 int   fl_lane_shown         (const FlLane *l, const FlLaneOngoing *o, guint64 t, int act,
                              gboolean *future);
 

@@ -17,7 +17,7 @@ sub_view (FlPaintCtx *p, FlPaintFn paint, double x, double y, double w, double h
   cairo_translate (p->cr, x, y);
   cairo_rectangle (p->cr, 0, 0, w, h);
   cairo_clip (p->cr);
-  fl_paint_fitted (paint, FALSE, p->cr, p->sim, &vp, p->pal, p->elided, p->note_all, &p->view_matrix);
+  fl_paint_fitted (paint, FALSE, p->cr, p->cur, &vp, p->pal, p->elided, p->note_all, &p->view_matrix);
   cairo_restore (p->cr);
 }
 
@@ -30,7 +30,7 @@ fl_paint_all (FlPaintCtx *p)
   cairo_paint (cr);
 
   /* the scenario and its switches */
-  const FlScenario *sc = fl_sim_get_scenario (p->sim);
+  const FlScenario *sc = fl_run_get_scenario (p->run);
   g_autofree char *config = fl_config_describe (p->config);
   /* the bar reads like the panels' titles, not like a view shown alone */
   p->fs = 13.0 * MAX (p->vp->font_scale, 1.0) * 1.1;
@@ -55,7 +55,7 @@ fl_paint_all (FlPaintCtx *p)
     vp.width = p->w;
     vp.height = lanes_h;
     FlPaintCtx lanes;
-    fl_paint_ctx_init (&lanes, p->cr, p->sim, &vp, p->pal);
+    fl_paint_ctx_init (&lanes, p->cr, p->cur, &vp, p->pal);
     lanes_h = MIN (lanes_h, ceil (fl_lanes_preferred_height (&lanes)));
   }
   sub_view (p, fl_paint_lanes, 0, y, p->w, lanes_h);

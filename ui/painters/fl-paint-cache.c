@@ -53,14 +53,15 @@ by_transfers (gconstpointer a, gconstpointer b)
 /* The line the last step touched, 0 if none; in *event (when asked) the event that names it:
  * which CPU, and how it got the line. */
 static guint
-last_touch (FlSim *sim, FlEvent *event)
+last_touch (const FlCursor *cur, FlEvent *event)
 {
-  guint64 step = fl_sim_get_step (sim);
+  const FlRun *run = fl_cursor_get_run (cur);
+  guint64 step = fl_cursor_get_step (cur);
   if (step == 0)
     return 0;
-  for (gsize i = fl_sim_find_step (sim, step); i-- > 0;)
+  for (gsize i = fl_run_find_step (run, step); i-- > 0;)
     {
-      FlEvent e = fl_sim_get_event (sim, i);
+      FlEvent e = fl_run_get_event (run, i);
       if (e.step != step - 1)
         break;
       if (e.line)
@@ -74,9 +75,9 @@ last_touch (FlSim *sim, FlEvent *event)
 }
 
 static guint
-last_line (FlSim *sim)
+last_line (const FlCursor *cur)
 {
-  return last_touch (sim, NULL);
+  return last_touch (cur, NULL);
 }
 
 /**
@@ -87,9 +88,9 @@ last_line (FlSim *sim)
  * Returns: how many ids were stored in @rows
  */
 guint
-fl_cache_rows (FlSim *sim, guint *rows, guint max_rows)
+fl_cache_rows (const FlCursor *cur, guint *rows, guint max_rows)
 {
-  const FlState *st = fl_sim_get_state (sim);
+  const FlState *st = fl_cursor_get_state (cur);
   guint n = 0;
   for (guint l = FL_LINE_MM_MMAP; l <= FL_LINE_TLB_FLUSH && l < st->sizes.nlines && n < max_rows; l++)
     rows[n++] = l;
@@ -103,7 +104,7 @@ fl_cache_rows (FlSim *sim, guint *rows, guint max_rows)
   for (guint l = FL_LINE_TLB_FLUSH + 1; l < st->sizes.nlines && n < max_rows; l++)
     if (!st->lines[l].transfers && anyone_holds (&st->lines[l]) && l != FL_LINE_BARRIER)
       rows[n++] = l;
-  guint touched = last_line (sim);
+  guint touched = last_line (cur);
   if (touched && touched < st->sizes.nlines && n > 0)
     {
       gboolean present = FALSE;
@@ -195,13 +196,13 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   const FlState *st = p->st;
   guint ncpus = st->sizes.ncpus;
   guint rows[MAX_ROWS];
-  guint nrows = fl_cache_rows (p->sim, rows, MAX_ROWS);
+  guint nrows = fl_cache_rows (p->cur, rows, MAX_ROWS);
   FlEvent touch = { 0 };
-  guint touched = last_touch (p->sim, &touch);
+  guint touched = last_touch (p->cur, &touch);
   /* served by the hold: the writer's own copy, before the requests queued for the line */
   gint own_copy_cpu = touched && touch.xfer == FL_XFER_OWN_COPY ? (gint) touch.cpu : -1;
   FlCounters k;
-  fl_sim_get_counters (p->sim, &k);
+  fl_cursor_get_counters (p->cur, &k);
 
   fl_paint_panel_background (p);
   g_autofree char *subtitle =
@@ -260,7 +261,7 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
   for (guint i = 0; i < nrows; i++)
     {
       name_w = MAX (name_w, fl_text_width (p, FL_FONT_SANS, size,
-                                           fl_sim_line_name (p->sim, rows[i], buf, sizeof buf)));
+                                           fl_cursor_line_name (p->cur, rows[i], buf, sizeof buf)));
       most = MAX (most, st->lines[rows[i]].transfers);
     }
   /* the count column holds its head and its widest number */
@@ -361,7 +362,7 @@ paint_cache (FlPaintCtx *p, GArray *boxes)
         }
       if (fl_marks_line (p, rows[i]))
         fl_mark_ring (p, pad * 0.3 + 2, y + 1, p->w - pad * 0.6 - 4, row_h - 2, 3);
-      const char *line_name = fl_sim_line_name (p->sim, rows[i], name, sizeof name);
+      const char *line_name = fl_cursor_line_name (p->cur, rows[i], name, sizeof name);
       double ty = y + (row_h - line_th) / 2;
       label (p, boxes, rows[i], rows[i] == touched ? FL_FONT_BOLD : FL_FONT_SANS, size,
              &pal->text, pad, ty, name_w - pad * 0.5, FL_ALIGN_LEFT, line_name);
@@ -435,7 +436,7 @@ fl_paint_cache (FlPaintCtx *p)
 
 /**
  * fl_cache_label_boxes:
- * @sim: a simulation at the step to lay out
+ * @cur: a cursor at the step to lay out
  * @viewport: the cache view's size and font scale
  *
  * Where the cache view puts its text: one box per label (a row's name, count and last move,
@@ -446,9 +447,9 @@ fl_paint_cache (FlPaintCtx *p)
  * Returns: (transfer full) (element-type FlLabelBox): the boxes, in drawing order
  */
 GArray *
-fl_cache_label_boxes (FlSim *sim, const FlViewport *viewport)
+fl_cache_label_boxes (const FlCursor *cur, const FlViewport *viewport)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, NULL);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, NULL);
   GArray *boxes = g_array_new (FALSE, FALSE, sizeof (FlLabelBox));
   if (viewport->width < 1 || viewport->height < 1)
     return boxes;
@@ -462,7 +463,7 @@ fl_cache_label_boxes (FlSim *sim, const FlViewport *viewport)
   cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
   cairo_t *cr = cairo_create (surface);
   FlPaintCtx p;
-  fl_paint_ctx_init (&p, cr, sim, &vp, &pal);
+  fl_paint_ctx_init (&p, cr, cur, &vp, &pal);
   paint_cache (&p, boxes);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
@@ -479,22 +480,22 @@ fl_cache_label_boxes (FlSim *sim, const FlViewport *viewport)
 
 /**
  * fl_cache_describe_line:
- * @sim: a simulation
+ * @cur: a cursor
  * @line: a cache line id
  *
  * Returns: (transfer full): the line's full name, how often it moved and where it went last,
  *   as one sentence (the cache view's tooltip)
  */
 char *
-fl_cache_describe_line (FlSim *sim, guint line)
+fl_cache_describe_line (const FlCursor *cur, guint line)
 {
-  g_return_val_if_fail (sim != NULL, NULL);
-  const FlState *st = fl_sim_get_state (sim);
+  g_return_val_if_fail (cur != NULL, NULL);
+  const FlState *st = fl_cursor_get_state (cur);
   char name[64];
   if (line >= st->sizes.nlines)
     return NULL;
   const FlLine *l = &st->lines[line];
-  GString *s = g_string_new (fl_sim_line_name (sim, line, name, sizeof name));
+  GString *s = g_string_new (fl_cursor_line_name (cur, line, name, sizeof name));
   /* Translators: after a cache line's name, how often it moved between CPUs */
   g_string_append_printf (s, g_dngettext (NULL, ": %u transfer", ": %u transfers", l->transfers),
                           l->transfers);

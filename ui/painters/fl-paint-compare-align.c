@@ -8,13 +8,13 @@
 
 /* Per CPU, the cycles at which the CPU started each scenario operation, in order. */
 static GArray **
-op_starts (FlSim *sim, guint ncpus)
+op_starts (const FlRun *run, guint ncpus)
 {
   GArray **out = g_new (GArray *, ncpus);
   for (guint c = 0; c < ncpus; c++)
     out[c] = g_array_new (FALSE, FALSE, sizeof (guint64));
   FlEventReader r;
-  fl_event_reader_init (&r, sim);
+  fl_event_reader_init (&r, run);
   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
     if (e->kind == FL_EV_OP && e->cpu < ncpus)
       g_array_append_val (out[e->cpu], e->cycle);
@@ -78,22 +78,18 @@ monotone_chain (GArray *sorted)
  * fl_compare_align:
  * @cmp: a comparison
  *
- * Builds the operation alignment again when either run has recorded more events since;
- * cheap otherwise.
+ * Builds the operation alignment the first time; the runs never change, so it holds.
  */
 void
 fl_compare_align (FlCompare *cmp)
 {
-  gsize na = fl_sim_get_n_events (cmp->sim[0]), nb = fl_sim_get_n_events (cmp->sim[1]);
-  if (cmp->anchors && cmp->n_events[0] == na && cmp->n_events[1] == nb)
+  if (cmp->anchors != NULL)
     return;
-  cmp->n_events[0] = na;
-  cmp->n_events[1] = nb;
-  g_clear_pointer (&cmp->anchors, g_array_unref);
 
-  guint ncpus[2] = { fl_sim_get_state (cmp->sim[0])->sizes.ncpus,
-                     fl_sim_get_state (cmp->sim[1])->sizes.ncpus };
-  GArray **ops[2] = { op_starts (cmp->sim[0], ncpus[0]), op_starts (cmp->sim[1], ncpus[1]) };
+  guint ncpus[2] = { fl_cursor_get_state (cmp->cur[0])->sizes.ncpus,
+                     fl_cursor_get_state (cmp->cur[1])->sizes.ncpus };
+  GArray **ops[2] = { op_starts (fl_cursor_get_run (cmp->cur[0]), ncpus[0]),
+                      op_starts (fl_cursor_get_run (cmp->cur[1]), ncpus[1]) };
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (FlCompareAnchor));
   FlCompareAnchor start = { { 0, 0 }, 0 };
   g_array_append_val (all, start);
@@ -104,7 +100,7 @@ fl_compare_align (FlCompare *cmp)
                                 g_array_index (ops[1][c], guint64, k) }, 0 };
         g_array_append_val (all, a);
       }
-  FlCompareAnchor end = { { fl_last_cycle (cmp->sim[0]), fl_last_cycle (cmp->sim[1]) }, 0 };
+  FlCompareAnchor end = { { fl_last_cycle (fl_cursor_get_run (cmp->cur[0])), fl_last_cycle (fl_cursor_get_run (cmp->cur[1])) }, 0 };
   g_array_append_val (all, end);
   op_starts_free (ops[0], ncpus[0]);
   op_starts_free (ops[1], ncpus[1]);
@@ -135,7 +131,7 @@ guint64
 fl_compare_run_cycles (FlCompare *cmp, guint run)
 {
   g_return_val_if_fail (cmp != NULL && run < 2, 0);
-  return fl_last_cycle (cmp->sim[run]);
+  return fl_last_cycle (fl_cursor_get_run (cmp->cur[run]));
 }
 
 /* The longer run's cycles: the cycle axis' length, and the length each run is stretched to
@@ -143,7 +139,7 @@ fl_compare_run_cycles (FlCompare *cmp, guint run)
 static double
 longest (FlCompare *cmp)
 {
-  return (double) MAX (MAX (fl_last_cycle (cmp->sim[0]), fl_last_cycle (cmp->sim[1])), 1u);
+  return (double) MAX (MAX (fl_last_cycle (fl_cursor_get_run (cmp->cur[0])), fl_last_cycle (fl_cursor_get_run (cmp->cur[1]))), 1u);
 }
 
 /* The shared axis' end: where both runs are over. */
@@ -164,7 +160,7 @@ fl_compare_s_of (FlCompare *cmp, guint run, guint64 t)
   if (cmp->axis == FL_COMPARE_AXIS_CYCLES)
     return (double) t;
   if (cmp->axis == FL_COMPARE_AXIS_FIT)
-    return (double) t * longest (cmp) / (double) MAX (fl_last_cycle (cmp->sim[run]), 1u);
+    return (double) t * longest (cmp) / (double) MAX (fl_last_cycle (fl_cursor_get_run (cmp->cur[run])), 1u);
   fl_compare_align (cmp);
   const FlCompareAnchor *a = (const FlCompareAnchor *) cmp->anchors->data;
   guint n = cmp->anchors->len;
@@ -196,7 +192,7 @@ fl_compare_t_of (FlCompare *cmp, guint run, double s)
   if (cmp->axis == FL_COMPARE_AXIS_CYCLES)
     return (guint64) llround (s);
   if (cmp->axis == FL_COMPARE_AXIS_FIT)
-    return (guint64) llround (s * (double) MAX (fl_last_cycle (cmp->sim[run]), 1u)
+    return (guint64) llround (s * (double) MAX (fl_last_cycle (fl_cursor_get_run (cmp->cur[run])), 1u)
                               / longest (cmp));
   fl_compare_align (cmp);
   const FlCompareAnchor *a = (const FlCompareAnchor *) cmp->anchors->data;
@@ -226,11 +222,11 @@ fl_compare_t_of (FlCompare *cmp, guint run, double s)
  * clock of the CPU that stepped last it never goes back, so the two runs' cursors can be
  * lined up and move forward together. */
 static guint64
-moment_of (FlSim *sim, guint64 step)
+moment_of (const FlRun *run, guint64 step)
 {
   FlEventReader r;
   guint64 t = 0;
-  fl_event_reader_init (&r, sim);
+  fl_event_reader_init (&r, run);
   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL && e->step < step;)
     if (e->kind != FL_EV_FINDING)
       t = MAX (t, e->cycle);
@@ -239,9 +235,9 @@ moment_of (FlSim *sim, guint64 step)
 
 /* The compare view's cursor: the run's moment at its current step. */
 guint64
-fl_compare_now (FlSim *sim)
+fl_compare_now (const FlCursor *cur)
 {
-  return moment_of (sim, fl_sim_get_step (sim));
+  return moment_of (fl_cursor_get_run (cur), fl_cursor_get_step (cur));
 }
 
 /**
@@ -261,11 +257,11 @@ guint64
 fl_compare_map_step (FlCompare *cmp, guint run, guint64 step)
 {
   g_return_val_if_fail (cmp != NULL && run < 2, 0);
-  FlSim *from = cmp->sim[run], *to = cmp->sim[1 - run];
+  const FlRun *from = fl_cursor_get_run (cmp->cur[run]), *to = fl_cursor_get_run (cmp->cur[1 - run]);
   if (step == 0)
     return 0;
-  guint64 total = fl_sim_get_total_steps (to);
-  if (step >= fl_sim_get_total_steps (from))
+  guint64 total = fl_run_get_total_steps (to);
+  if (step >= fl_run_get_total_steps (from))
     return total;
   guint64 other = fl_compare_t_of (cmp, 1 - run, fl_compare_s_of (cmp, run, moment_of (from, step)));
   FlEventReader r;

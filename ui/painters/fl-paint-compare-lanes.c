@@ -15,13 +15,13 @@
 /* Each CPU's lane as the lanes view builds it (fl-lane-track.c), in one pass over the
  * run's packed events. */
 static FlLane *
-lanes_build (FlSim *sim, guint ncpus)
+lanes_build (const FlRun *run, guint ncpus)
 {
   FlLane *lanes = g_new0 (FlLane, ncpus);
   FlLaneBuilder builder;
-  fl_lane_builder_init (&builder, sim, ncpus);
+  fl_lane_builder_init (&builder, run, ncpus);
   FlEventReader r;
-  fl_event_reader_init (&r, sim);
+  fl_event_reader_init (&r, run);
   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;)
     if (e->cpu < ncpus && e->kind != FL_EV_FINDING)
       {
@@ -205,7 +205,7 @@ draw_markers (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompareLanesBox 
   double r = MIN (p->fs * 0.45, MAX (b->lane_h * 0.42, 2.5));
   FlEventReader reader;
   for (int pass = 0; pass < 2; pass++)
-    for (fl_event_reader_init (&reader, p->sim);;)
+    for (fl_event_reader_init (&reader, p->run);;)
       {
         const FlEvent *e = fl_event_reader_next (&reader);
         if (e == NULL)
@@ -255,7 +255,7 @@ draw_op_ticks (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompareLanesBox
   guint ncpus = p->st->sizes.ncpus;
   g_autoptr (GArray) ops = g_array_new (FALSE, FALSE, sizeof (FlEvent));
   FlEventReader reader;
-  fl_event_reader_init (&reader, p->sim);
+  fl_event_reader_init (&reader, p->run);
   for (const FlEvent *e; (e = fl_event_reader_next (&reader)) != NULL;)
     if (e->kind == FL_EV_OP)
       g_array_append_val (ops, *e);
@@ -311,18 +311,18 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
         }
     }
 
-  FlLane *lanes = lanes_build (p->sim, ncpus);
+  FlLane *lanes = lanes_build (p->run, ncpus);
   Batches bt = { { NULL } };
   guint lw = (guint) ceil (b->w);
-  guint64 now = fl_compare_now (p->sim);
+  guint64 now = fl_compare_now (p->cur);
   double inset = b->lane_h >= 6 ? MAX (1.0, b->lane_h * 0.14) : 0;
   for (guint c = 0; c < ncpus; c++)
     {
-      FlLane *l = &lanes[c];
+      const FlLane *l = &lanes[c];
       /* the CPU's steps taken so far, and what it has been doing since the last one */
-      fl_lane_set_boundary (l, p->step);
+      guint boundary = fl_lane_boundary (l, p->step);
       FlLaneOngoing ongoing;
-      fl_lane_ongoing (l, p->st, c, now, &ongoing);
+      fl_lane_ongoing (l, boundary, p->st, c, now, &ongoing);
       double y = b->y + c * b->lane_h + inset, h = b->lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
@@ -337,7 +337,7 @@ fl_compare_paint_lanes (FlPaintCtx *p, FlCompare *cmp, guint run, const FlCompar
               guint64 tb = MAX (fl_compare_t_of (cmp, run, sb), ta + 1);
               guint first = 0;
               int act = column_activity (l, ta, tb, &first);
-              gboolean future = act >= 0 && first > l->boundary;
+              gboolean future = act >= 0 && first > boundary;
               act = fl_lane_shown (l, &ongoing, ta, act, &future);
               if (act >= 0 && act != FL_ACT_DONE)
                 key = act + (future ? FL_ACT_N : 0);

@@ -14,18 +14,17 @@ typedef struct {
 } FlCompareAnchor;
 
 struct _FlCompare {
-  FlSim           *sim[2];
+  FlCursor        *cur[2];       /* the comparison's own: A's step, and B's at that moment */
   FlCompareLayout  layout;
   FlCompareAxis    axis;
   GArray          *anchors;       /* FlCompareAnchor, t[0], t[1] and s all nondecreasing */
-  gsize            n_events[2];   /* the event counts the anchors were built from */
 };
 
 void    fl_compare_align     (FlCompare *cmp);
 double  fl_compare_s_of      (FlCompare *cmp, guint run, guint64 t);
 guint64 fl_compare_t_of      (FlCompare *cmp, guint run, double s);
 double  fl_compare_s_end     (FlCompare *cmp);
-guint64 fl_compare_now       (FlSim *sim);
+guint64 fl_compare_now       (const FlCursor *cur);
 
 /* One run's lanes (its FlPaintCtx), drawn in (x, y, w, lanes_h) for the shared axis from
  * s0 to s1, with its own cycles as the ruler under them. */
@@ -41,7 +40,7 @@ void    fl_compare_paint_lanes  (FlPaintCtx *p, FlCompare *cmp, guint run,
 double  fl_compare_ruler_height (FlPaintCtx *p);
 guint   fl_compare_legend_items (FlPaintCtx *p, FlLegendItem *items, guint max);
 
-guint   fl_compare_findings_so_far (FlSim *sim);
+guint   fl_compare_findings_so_far (const FlCursor *cur);
 
 /* The table (fl-paint-compare-table.c): laid out in a rectangle, then drawn a part at a
  * time from the top. */

@@ -248,7 +248,7 @@ fl_compare_table_findings_height (FlCompareTable *t, FlCompare *cmp)
 {
   guint n = 0;
   for (guint run = 0; run < 2; run++)
-    n += CLAMP (fl_compare_findings_so_far (cmp->sim[run]), 1u, 2u);
+    n += CLAMP (fl_compare_findings_so_far (cmp->cur[run]), 1u, 2u);
   return t->line * 0.5 + t->line * 1.15 * (n + 1);
 }
 
@@ -267,9 +267,9 @@ fl_compare_table_findings (FlCompareTable *t, FlCompare *cmp)
   t->y += line * 1.15;
   for (guint run = 0; run < 2 && t->y + line <= bottom; run++)
     {
-      GPtrArray *all = fl_sim_get_findings (cmp->sim[run]);
-      guint64 step = fl_sim_get_step (cmp->sim[run]);
-      guint total = fl_compare_findings_so_far (cmp->sim[run]), drawn = 0;
+      const GPtrArray *all = fl_run_get_findings (fl_cursor_get_run (cmp->cur[run]));
+      guint64 step = fl_cursor_get_step (cmp->cur[run]);
+      guint total = fl_compare_findings_so_far (cmp->cur[run]), drawn = 0;
       double x = t->r.x + fl_text_draw (p, FL_FONT_BOLD, size, &pal->text, t->r.x, t->y, 0,
                                         FL_ALIGN_LEFT, run ? "B  " : "A  ");
       double room = t->r.x + t->r.w - x;

@@ -13,21 +13,21 @@
 
 /**
  * fl_compare_new:
- * @a: run A (borrowed: it must outlive the comparison)
+ * @a: run A
  * @b: run B, the same scenario under other switches
  *
- * Both runs should have been run to their end (fl_sim_run()) so every operation can be
- * aligned; the alignment is built again whenever either run records more events.
+ * The comparison holds both runs and moves cursors of its own over them, at step 0 to
+ * begin with (fl_compare_seek()).
  *
  * Returns: (transfer full): the comparison
  */
 FlCompare *
-fl_compare_new (FlSim *a, FlSim *b)
+fl_compare_new (const FlRun *a, const FlRun *b)
 {
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
   FlCompare *cmp = g_new0 (FlCompare, 1);
-  cmp->sim[0] = a;
-  cmp->sim[1] = b;
+  cmp->cur[0] = fl_cursor_new (a);
+  cmp->cur[1] = fl_cursor_new (b);
   cmp->layout = FL_COMPARE_STACKED;
   fl_compare_align (cmp);
   return cmp;
@@ -39,14 +39,23 @@ fl_compare_free (FlCompare *cmp)
   if (cmp == NULL)
     return;
   g_clear_pointer (&cmp->anchors, g_array_unref);
+  fl_cursor_free (cmp->cur[0]);
+  fl_cursor_free (cmp->cur[1]);
   g_free (cmp);
 }
 
-FlSim *
-fl_compare_get_sim (FlCompare *cmp, guint run)
+/**
+ * fl_compare_get_cursor:
+ * @cmp: a comparison
+ * @run: 0 for A, 1 for B
+ *
+ * Returns: (transfer none): the comparison's cursor on that run
+ */
+const FlCursor *
+fl_compare_get_cursor (FlCompare *cmp, guint run)
 {
   g_return_val_if_fail (cmp != NULL && run < 2, NULL);
-  return cmp->sim[run];
+  return cmp->cur[run];
 }
 
 void
@@ -75,8 +84,8 @@ char *
 fl_compare_switches (FlCompare *cmp, guint run)
 {
   g_return_val_if_fail (cmp != NULL && run < 2, NULL);
-  const FlConfig *mine = fl_sim_get_config (cmp->sim[run]);
-  const FlConfig *other = fl_sim_get_config (cmp->sim[1 - run]);
+  const FlConfig *mine = fl_run_get_config (fl_cursor_get_run (cmp->cur[run]));
+  const FlConfig *other = fl_run_get_config (fl_cursor_get_run (cmp->cur[1 - run]));
   GString *s = g_string_new (NULL);
   for (const char *const *key = fl_config_keys (); *key; key++)
     {
@@ -92,27 +101,29 @@ fl_compare_switches (FlCompare *cmp, guint run)
 }
 
 /**
- * fl_compare_sync:
+ * fl_compare_seek:
  * @cmp: a comparison
+ * @step: a step of run A
  *
- * Seeks run B to the moment run A's current step shows (fl_compare_map_step()): the two
- * cursors move together.
+ * Moves A's cursor to @step and B's to the moment that step shows (fl_compare_map_step()):
+ * the two cursors move together.
  *
- * Returns: %TRUE when B could be seeked there
+ * Returns: %TRUE when both could be moved there
  */
 gboolean
-fl_compare_sync (FlCompare *cmp)
+fl_compare_seek (FlCompare *cmp, guint64 step)
 {
   g_return_val_if_fail (cmp != NULL, FALSE);
-  guint64 step = fl_compare_map_step (cmp, 0, fl_sim_get_step (cmp->sim[0]));
-  return fl_sim_seek (cmp->sim[1], step);
+  if (!fl_cursor_seek (cmp->cur[0], step))
+    return FALSE;
+  return fl_cursor_seek (cmp->cur[1], fl_compare_map_step (cmp, 0, step));
 }
 
 guint
-fl_compare_findings_so_far (FlSim *sim)
+fl_compare_findings_so_far (const FlCursor *cur)
 {
-  GPtrArray *all = fl_sim_get_findings (sim);
-  guint64 step = fl_sim_get_step (sim);
+  const GPtrArray *all = fl_run_get_findings (fl_cursor_get_run (cur));
+  guint64 step = fl_cursor_get_step (cur);
   guint n = 0;
   for (guint i = 0; all && i < all->len; i++)
     n += ((const FlFinding *) g_ptr_array_index (all, i))->step <= step;
@@ -167,15 +178,15 @@ fl_compare_rows (FlCompare *cmp)
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (FlCompareRow));
   g_array_set_clear_func (rows, row_clear);
   FlCounters k[2];
-  fl_sim_get_counters (cmp->sim[0], &k[0]);
-  fl_sim_get_counters (cmp->sim[1], &k[1]);
+  fl_cursor_get_counters (cmp->cur[0], &k[0]);
+  fl_cursor_get_counters (cmp->cur[1], &k[1]);
   /* The counters' labels stay untranslated here (the table tells "findings" by its label);
    * row_label() translates them where they are drawn. */
   guint64 rate[2];
   for (guint run = 0; run < 2; run++)
     {
       /* faults per simulated second so far: what the 2010 numbers compare */
-      guint mhz = fl_sim_get_config (cmp->sim[run])->cost.mhz;
+      guint mhz = fl_run_get_config (fl_cursor_get_run (cmp->cur[run]))->cost.mhz;
       rate[run] = k[run].cycles ? (guint64) ((double) k[run].total * mhz * 1e6
                                              / (double) k[run].cycles)
                                 : 0;
@@ -199,8 +210,8 @@ fl_compare_rows (FlCompare *cmp)
     { N_("errors"), k[0].errors, k[1].errors, FL_BETTER_LOWER, FALSE, FALSE },
     { N_("cycles"), k[0].cycles, k[1].cycles, FL_BETTER_LOWER, FALSE, FALSE },
     { N_("transfers"), k[0].transfers, k[1].transfers, FL_BETTER_LOWER, FALSE, FALSE },
-    { N_("findings"), fl_compare_findings_so_far (cmp->sim[0]),
-      fl_compare_findings_so_far (cmp->sim[1]), FL_BETTER_LOWER, FALSE, FALSE },
+    { N_("findings"), fl_compare_findings_so_far (cmp->cur[0]),
+      fl_compare_findings_so_far (cmp->cur[1]), FL_BETTER_LOWER, FALSE, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (counters); i++)
     {
@@ -220,18 +231,18 @@ fl_compare_rows (FlCompare *cmp)
   char buf[64], other[64];
   for (guint run = 0; run < 2; run++)
     {
-      FlSim *sim = cmp->sim[run];
-      const FlState *st = fl_sim_get_state (sim);
+      const FlCursor *cur = cmp->cur[run];
+      const FlState *st = fl_cursor_get_state (cur);
       for (guint l = 1; l < st->sizes.nlines; l++)
         {
           if (st->lines[l].transfers == 0)
             continue;
           char *label;
           if (l < FL_LINE_N_FIXED)
-            label = line_label (fl_sim_line_name (cmp->sim[0], l, buf, sizeof buf),
-                                fl_sim_line_name (cmp->sim[1], l, other, sizeof other));
+            label = line_label (fl_cursor_line_name (cmp->cur[0], l, buf, sizeof buf),
+                                fl_cursor_line_name (cmp->cur[1], l, other, sizeof other));
           else
-            label = g_strdup (fl_sim_line_name (sim, l, buf, sizeof buf));
+            label = g_strdup (fl_cursor_line_name (cur, l, buf, sizeof buf));
           gpointer found = NULL;
           if (g_hash_table_lookup_extended (by_name, label, NULL, &found))
             {
@@ -246,8 +257,8 @@ fl_compare_rows (FlCompare *cmp)
           g_array_append_val (lines, row);
         }
     }
-  guint64 pages[2] = { fl_sim_get_state (cmp->sim[0])->g->page_transfers,
-                       fl_sim_get_state (cmp->sim[1])->g->page_transfers };
+  guint64 pages[2] = { fl_cursor_get_state (cmp->cur[0])->g->page_transfers,
+                       fl_cursor_get_state (cmp->cur[1])->g->page_transfers };
   if (pages[0] || pages[1])
     {
       FlCompareRow row = { g_strdup (STRUCT_PAGES), { pages[0], pages[1] }, TRUE,
@@ -281,11 +292,11 @@ run_header (FlPaintCtx *p, FlCompare *cmp, guint run, double x, double y, double
   fl_text_draw (p, FL_FONT_BOLD, size, run ? &pal->background : fl_rgba_text_on (pal, &pal->accent),
                 x + bw / 2, y, bw, FL_ALIGN_CENTER, letter);
 
-  FlSim *sim = cmp->sim[run];
+  const FlCursor *cur = cmp->cur[run];
   char s1[48], s2[48];
-  fl_format_count (fl_sim_get_step (sim), s1, sizeof s1);
-  fl_format_count (fl_sim_get_total_steps (sim), s2, sizeof s2);
-  guint nf = fl_compare_findings_so_far (sim);
+  fl_format_count (fl_cursor_get_step (cur), s1, sizeof s1);
+  fl_format_count (fl_cursor_get_total_steps (cur), s2, sizeof s2);
+  guint nf = fl_compare_findings_so_far (cur);
   g_autofree char *right = g_strdup_printf (_("step %s / %s"), s1, s2);
   g_autofree char *found = nf ? g_strdup_printf (g_dngettext (NULL, "%u finding", "%u findings",
                                                               nf), nf)
@@ -339,7 +350,7 @@ paint_compare (View *v, FlCompare *cmp)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   fl_paint_panel_background (p);
-  const FlScenario *sc = fl_sim_get_scenario (cmp->sim[0]);
+  const FlScenario *sc = fl_run_get_scenario (fl_cursor_get_run (cmp->cur[0]));
   g_autofree char *title = g_strdup_printf (_("Compare · %s"), sc && sc->id ? sc->id
                                                                              : _("scenario"));
   const char *axis = cmp->axis == FL_COMPARE_AXIS_CYCLES
@@ -452,7 +463,7 @@ paint_compare (View *v, FlCompare *cmp)
 /**
  * fl_paint_compare:
  * @cr: where to draw: the view fills (0, 0, width, height)
- * @cmp: the comparison; each run is drawn at its current step (see fl_compare_sync())
+ * @cmp: the comparison; each run is drawn at its current step (see fl_compare_seek())
  * @viewport: size and font scale
  * @palette: colours
  *
@@ -467,8 +478,8 @@ fl_paint_compare (cairo_t *cr, FlCompare *cmp, const FlViewport *viewport,
   if (!fl_paint_scaled_begin (cr, viewport, 960.0, 540.0, &vp))
     return;
   FlPaintCtx pa, pb;
-  fl_paint_ctx_init (&pa, cr, cmp->sim[0], &vp, palette);
-  fl_paint_ctx_init (&pb, cr, cmp->sim[1], &vp, palette);
+  fl_paint_ctx_init (&pa, cr, cmp->cur[0], &vp, palette);
+  fl_paint_ctx_init (&pb, cr, cmp->cur[1], &vp, palette);
   g_autoptr (GArray) rows = fl_compare_rows (cmp);
   View v = { { &pa, &pb }, rows };
   paint_compare (&v, cmp);
@@ -505,7 +516,7 @@ fl_export_compare (FlCompare *cmp, const FlViewport *viewport, const FlPalette *
 {
   g_return_val_if_fail (cmp != NULL && viewport != NULL && palette != NULL, FALSE);
   ExportData d = { cmp, viewport, palette };
-  const FlScenario *sc = fl_sim_get_scenario (cmp->sim[0]);
+  const FlScenario *sc = fl_run_get_scenario (fl_cursor_get_run (cmp->cur[0]));
   /* Translators: the title of an exported comparison; %s is the scenario's id */
   g_autofree char *title = g_strdup_printf (_("Faultline: compare %s"), sc ? sc->id : "");
   return fl_export_drawing (draw_compare, &d, viewport->width, viewport->height, title, format,

@@ -42,9 +42,9 @@ typedef enum {
 
 typedef struct _FlCompare FlCompare;
 
-FlCompare       *fl_compare_new        (FlSim *a, FlSim *b);
+FlCompare       *fl_compare_new        (const FlRun *a, const FlRun *b);
 void             fl_compare_free       (FlCompare *cmp);
-FlSim           *fl_compare_get_sim    (FlCompare *cmp, guint run);
+const FlCursor  *fl_compare_get_cursor (FlCompare *cmp, guint run);
 void             fl_compare_set_layout (FlCompare *cmp, FlCompareLayout layout);
 FlCompareLayout  fl_compare_get_layout (FlCompare *cmp);
 void             fl_compare_set_axis   (FlCompare *cmp, FlCompareAxis axis);
@@ -59,7 +59,7 @@ char            *fl_compare_words      (FlBetter better, gboolean rate, guint64 
 char            *fl_compare_finish_words (guint64 a, guint64 b, int *verdict);
 char            *fl_compare_switches   (FlCompare *cmp, guint run);
 guint64          fl_compare_map_step   (FlCompare *cmp, guint run, guint64 step);
-gboolean         fl_compare_sync       (FlCompare *cmp);
+gboolean         fl_compare_seek       (FlCompare *cmp, guint64 step);
 
 /* One row of the comparison table: a counter, or one cache line's transfers, of both runs
  * at their current steps. */

@@ -35,8 +35,8 @@ fl_paint_counters (FlPaintCtx *p)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   FlCounters k;
-  fl_sim_get_counters (p->sim, &k);
-  GPtrArray *all = fl_sim_get_findings (p->sim);
+  fl_cursor_get_counters (p->cur, &k);
+  const GPtrArray *all = fl_run_get_findings (p->run);
   /* findings of the steps taken so far; after a seek back the later ones are not yet */
   g_autoptr (GPtrArray) findings = g_ptr_array_new ();
   for (guint i = 0; all && i < all->len; i++)

@@ -32,7 +32,7 @@ fl_vma_is_ghost (const FlState *st, guint32 id)
 /* The simulated time of the whole recorded run: the latest cycle any event reached. After a
  * seek back the state describes the past, but the lanes still show what follows. */
 guint64
-fl_last_cycle (FlSim *sim)
+fl_last_cycle (const FlRun *run)
 {
-  return fl_sim_get_last_cycle (sim);
+  return fl_run_get_last_cycle (run);
 }

@@ -22,15 +22,15 @@ sentence (GString *s, const char *format, ...)
 }
 
 static void
-cpu_activities (FlSim *sim, guint64 step, guint ncpus, int *act)
+cpu_activities (const FlRun *run, guint64 step, guint ncpus, int *act)
 {
   for (guint c = 0; c < ncpus; c++)
     act[c] = -1;
-  gsize lo = fl_sim_find_step (sim, step);
+  gsize lo = fl_run_find_step (run, step);
   guint missing = ncpus;
   for (gsize i = lo, seen = 0; i-- > 0 && missing > 0 && seen < SCAN_BACK; seen++)
     {
-      FlEvent e = fl_sim_get_event (sim, i);
+      FlEvent e = fl_run_get_event (run, i);
       if (e.cpu < ncpus && act[e.cpu] < 0 && e.kind != FL_EV_FINDING)
         {
           act[e.cpu] = e.activity;
@@ -45,20 +45,20 @@ describe_lanes (GString *s, FlPaintCtx *p)
   guint ncpus = p->st->sizes.ncpus;
   sentence (s, g_dngettext (NULL, "CPU lanes of %u CPU at step %" PRIu64 " of %" PRIu64 ".",
                             "CPU lanes of %u CPUs at step %" PRIu64 " of %" PRIu64 ".", ncpus),
-            ncpus, p->step, fl_sim_get_total_steps (p->sim));
+            ncpus, p->step, fl_cursor_get_total_steps (p->cur));
   /* Translators: the simulated time at the lanes' cursor, as the counters give it */
   sentence (s, _("Cursor at cycle %" PRIu64 "."), fl_lanes_now (p));
   if (p->vp->time_end > p->vp->time_start)
     /* Translators: the lanes show a window of simulated time, not the whole run */
     sentence (s, _("Showing cycles %" PRIu64 " to %" PRIu64 " of %" PRIu64 "."),
-              p->vp->time_start, p->vp->time_end, fl_last_cycle (p->sim));
-  guint first, shown = fl_lanes_shown (p->sim, p->vp, &first);
+              p->vp->time_start, p->vp->time_end, fl_last_cycle (p->run));
+  guint first, shown = fl_lanes_shown (p->cur, p->vp, &first);
   if (shown > 0 && shown < ncpus)
     /* Translators: the lanes show only some CPUs at a time, at a readable height */
     sentence (s, _("Lanes of cpu%u to cpu%u shown; scroll for the others."), first,
               first + shown - 1);
   g_autofree int *act = g_new (int, MAX (ncpus, 1u));
-  cpu_activities (p->sim, p->step, ncpus, act);
+  cpu_activities (p->run, p->step, ncpus, act);
   if (ncpus <= 8)
     for (guint c = 0; c < ncpus; c++)
       /* Translators: a CPU and what it does, e.g. "cpu0: fault." */
@@ -179,9 +179,9 @@ static void
 describe_cache (GString *s, FlPaintCtx *p)
 {
   guint rows[12];
-  guint n = fl_cache_rows (p->sim, rows, G_N_ELEMENTS (rows));
+  guint n = fl_cache_rows (p->cur, rows, G_N_ELEMENTS (rows));
   FlCounters k;
-  fl_sim_get_counters (p->sim, &k);
+  fl_cursor_get_counters (p->cur, &k);
   sentence (s, g_dngettext (NULL, "Cache lines: %" PRIu64 " transfer between CPUs.",
                             "Cache lines: %" PRIu64 " transfers between CPUs.", k.transfers),
             k.transfers);
@@ -195,7 +195,7 @@ describe_cache (GString *s, FlPaintCtx *p)
       /* Translators: a cache line's name and how often it moved between CPUs; a sentence
        * ends after it, or after where it went last */
       sentence (s, g_dngettext (NULL, "%s: %u transfer", "%s: %u transfers", l->transfers),
-                fl_sim_line_name (p->sim, rows[i], buf, sizeof buf), l->transfers);
+                fl_cursor_line_name (p->cur, rows[i], buf, sizeof buf), l->transfers);
       if (l->last_to)
         g_string_append_printf (s, _(", last to cpu%u"), l->last_to - 1);
       g_string_append (s, ".");
@@ -206,7 +206,7 @@ describe_cache (GString *s, FlPaintCtx *p)
       {
         char buf[64];
         sentence (s, _("Marked by the finding: %s."),
-                  fl_sim_line_name (p->sim, rows[i], buf, sizeof buf));
+                  fl_cursor_line_name (p->cur, rows[i], buf, sizeof buf));
       }
 }
 
@@ -252,7 +252,7 @@ describe_listing (GString *s, FlPaintCtx *p)
   if (st->sizes.ncpus == 0)
     return;
   FlCpuView v;
-  fl_sim_get_cpu_view (p->sim, p->selected, &v);
+  fl_cursor_get_cpu_view (p->cur, p->selected, &v);
   if (v.depth == 0 && !fl_cpu_view_is_waiting (&v))
     sentence (s, _("cpu%u is in user space."), p->selected);
   else
@@ -281,12 +281,12 @@ describe_listing (GString *s, FlPaintCtx *p)
   if (waits)
     sentence (s, "%s", waits);
   FlEvent e;
-  if (fl_step_event (p->sim, p->step, &e))
+  if (fl_step_event (p->run, p->step, &e))
     {
-      g_autofree char *what = fl_sim_describe_event (p->sim, &e);
+      g_autofree char *what = fl_cursor_describe_event (p->cur, &e);
       /* Translators: the current step: its number, the CPU that took it, what it did */
       sentence (s, _("Step %" PRIu64 ", cpu%u: %s."), p->step, e.cpu, what);
-      g_autofree char *known = fl_sim_explain_event (p->sim, &e);
+      g_autofree char *known = fl_run_explain_event (p->run, &e);
       const char *why = known ? known : fl_loc_why (e.loc, p->config);
       if (why && *why)
         /* Translators: why the current step's line does what it does */
@@ -302,7 +302,7 @@ static void
 describe_counters (GString *s, FlPaintCtx *p)
 {
   FlCounters k;
-  fl_sim_get_counters (p->sim, &k);
+  fl_cursor_get_counters (p->cur, &k);
   sentence (s, _("Faults: %" PRIu64 " total, %" PRIu64 " speculative, %" PRIu64 " retried, %"
                  PRIu64 " locked, %" PRIu64 " errors; %" PRIu64 " cycles; %" PRIu64
                  " transfers."),
@@ -319,7 +319,7 @@ describe_counters (GString *s, FlPaintCtx *p)
     /* Translators: speculative faults under way, not counted until they succeed */
     sentence (s, g_dngettext (NULL, "%u more speculative fault in progress.",
                               "%u more speculative faults in progress.", in_spec), in_spec);
-  GPtrArray *findings = fl_sim_get_findings (p->sim);
+  const GPtrArray *findings = fl_run_get_findings (p->run);
   guint n = 0;
   for (guint i = 0; findings && i < findings->len; i++)
     {
@@ -353,24 +353,24 @@ static const DescribeFn describers[FL_VIEW_N] = {
 /**
  * fl_view_describe:
  * @view: a view
- * @sim: the simulation, at its current step
+ * @cur: a cursor at the step to describe
  * @viewport: (nullable): the viewport (for the selected CPU)
  *
  * Returns: (transfer full): what the view shows, in sentences, for its accessible
  *   description
  */
 char *
-fl_view_describe (FlView view, FlSim *sim, const FlViewport *viewport)
+fl_view_describe (FlView view, const FlCursor *cur, const FlViewport *viewport)
 {
   g_return_val_if_fail ((guint) view < FL_VIEW_N, NULL);
-  g_return_val_if_fail (sim != NULL, NULL);
+  g_return_val_if_fail (cur != NULL, NULL);
   static const FlPalette none;
   FlViewport vp = { .width = 1, .height = 1, .font_scale = 1 };
   if (viewport)
     vp = *viewport;
   FlPaintCtx p;
   /* describing draws nothing: the context has no Cairo context */
-  fl_paint_ctx_init (&p, NULL, sim, &vp, &none);
+  fl_paint_ctx_init (&p, NULL, cur, &vp, &none);
   GString *s = g_string_new (NULL);
   if (view == FL_VIEW_ALL)
     for (guint v = 0; v < FL_VIEW_ALL; v++)

@@ -8,7 +8,7 @@
 void
 fl_paint_ctx_find_marks (FlPaintCtx *p)
 {
-  GPtrArray *all = fl_sim_get_findings (p->sim);
+  const GPtrArray *all = fl_run_get_findings (p->run);
   guint lo = 0, hi = all ? all->len : 0;
   p->n_marks = 0;
   if (p->step == 0)

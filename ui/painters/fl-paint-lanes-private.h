@@ -20,26 +20,14 @@ typedef struct {
 typedef struct { guint64 ca, cb; guint sender, target; guint32 step; } ArrowAt;
 typedef struct { guint64 cycle; guint cpu; guint32 step; } MarkAt;
 
-/* What the pass over the events finds, kept per thread from one frame to the next: the
- * lanes, the IPIs and markers, the findings and the latest cycle. A frame of the same events
- * (same simulation, as many events, same hash over all of them) reuses it; only what
- * depends on the current step is worked out again. */
+/* What the pass over the events finds: the lanes, the IPIs and markers, the findings and
+ * the latest cycle. It depends on the run alone, so the run keeps it (fl_run_get_index):
+ * only what depends on the current step is worked out per frame. */
 typedef struct {
   Lane   *lanes;
-  guint   n;
-  FlSim  *sim;              /* what the pass was over; NULL when nothing is kept */
-  gsize   n_events;
-  guint64 hash;
   guint   ncpus;
   guint64 last;
   GArray *arrows_at, *retries_at, *findings;
-  /* What each pixel column of each lane shows, for the last time window and width: it does
-   * not depend on the step, so stepping only decides which columns are past or future. */
-  guint64 col_t0, col_t1;
-  guint   col_lw;           /* columns per lane; 0 when nothing is kept */
-  gint8   *col_act;         /* [cpu * col_lw + col]: activity, -1 for nothing */
-  guint32 *col_first;       /* [cpu * col_lw + col]: the column's first interval */
-  guint64 *col_ta;          /* [col]: where the column's time span starts */
 } LanePool;
 
 /* Where everything goes; painting and hit-testing share it so a click lands where the
@@ -56,11 +44,11 @@ typedef struct {
   guint   lw;               /* pixel columns */
 } Layout;
 
-LanePool *fl_lanes_pool_get     (FlSim *sim, guint ncpus);
+const LanePool *fl_lanes_pool_get (const FlRun *run, guint ncpus);
 guint     fl_lanes_legend_items (FlPaintCtx *p, FlLegendItem *legend);
 void      fl_lanes_layout       (FlPaintCtx *p, Layout *g, const FlLegendItem *legend, guint nl,
                                  guint64 last);
-guint64   fl_lanes_last_end     (FlSim *sim, guint64 step);
+guint64   fl_lanes_last_end     (const FlRun *run, guint64 step);
 /* The top of the lane of `cpu` in the layout (above or below the lanes area when it is
  * scrolled out of view), and whether it is on screen. */
 double    fl_lanes_y            (const Layout *g, guint cpu);

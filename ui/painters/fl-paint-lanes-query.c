@@ -16,7 +16,7 @@ typedef struct {
 } Measure;
 
 static void
-measure_init (Measure *m, FlSim *sim, const FlViewport *viewport)
+measure_init (Measure *m, const FlCursor *cur, const FlViewport *viewport)
 {
   m->scale = fl_paint_fit_scale (fl_paint_lanes, FALSE, viewport);
   m->vp = *viewport;
@@ -25,7 +25,7 @@ measure_init (Measure *m, FlSim *sim, const FlViewport *viewport)
   m->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
   m->cr = cairo_create (m->surface);
   fl_palette_init_light (&m->palette);
-  fl_paint_ctx_init (&m->p, m->cr, sim, &m->vp, &m->palette);
+  fl_paint_ctx_init (&m->p, m->cr, cur, &m->vp, &m->palette);
 }
 
 static void
@@ -37,7 +37,7 @@ measure_clear (Measure *m)
 
 /**
  * fl_lanes_hit:
- * @sim: the simulation, as drawn
+ * @cur: the cursor, as drawn
  * @viewport: the viewport the lanes view was drawn with
  * @x: a point of the view, in its user units
  * @y: the point's vertical position
@@ -50,14 +50,14 @@ measure_clear (Measure *m)
  * Returns: %TRUE when the point is on a lane that has events
  */
 gboolean
-fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint *cpu,
+fl_lanes_hit (const FlCursor *cur, const FlViewport *viewport, double x, double y, guint *cpu,
               guint64 *step)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, FALSE);
   if (viewport->width < 1 || viewport->height < 1)
     return FALSE;
   Measure ms;
-  measure_init (&ms, sim, viewport);
+  measure_init (&ms, cur, viewport);
   FlPaintCtx p = ms.p;
   x /= ms.scale;
   y /= ms.scale;
@@ -68,14 +68,14 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
       FlLegendItem legend[FL_ACT_N + 4];
       guint nl = fl_lanes_legend_items (&p, legend);
       Layout g;
-      fl_lanes_layout (&p, &g, legend, nl, fl_last_cycle (sim));
+      fl_lanes_layout (&p, &g, legend, nl, fl_last_cycle (fl_cursor_get_run (cur)));
       if (y >= g.lanes_y && y < g.lanes_y + g.lanes_h && x >= g.m.x0 && x <= g.m.x0 + g.m.w)
         {
           guint c = MIN (g.first + (guint) ((y - g.lanes_y) / g.lane_h), ncpus - 1);
           guint64 t = g.m.t0 + (guint64) ((x - g.m.x0) / g.m.w * (double) (g.m.t1 - g.m.t0));
           /* the segment under t, or the nearest: it leads up to the step that ends it; the
            * lane's last segment only closes it */
-          const Lane *l = &fl_lanes_pool_get (sim, ncpus)->lanes[c];
+          const Lane *l = &fl_lanes_pool_get (fl_cursor_get_run (cur), ncpus)->lanes[c];
           if (l->m > 1)
             {
               guint k = fl_lane_first_after (l, 0, l->m, t);
@@ -94,7 +94,7 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
 
 /**
  * fl_lanes_time_axis:
- * @sim: the simulation, as drawn
+ * @cur: the cursor, as drawn
  * @viewport: the viewport the lanes view is drawn with
  * @x0: (out) (optional): where the lanes start, in the view's units
  * @width: (out) (optional): how wide they are
@@ -106,18 +106,18 @@ fl_lanes_hit (FlSim *sim, const FlViewport *viewport, double x, double y, guint 
  * Returns: %FALSE when the viewport is empty
  */
 gboolean
-fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *width,
+fl_lanes_time_axis (const FlCursor *cur, const FlViewport *viewport, double *x0, double *width,
                     guint64 *t0, guint64 *t1)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, FALSE);
   if (viewport->width < 1 || viewport->height < 1)
     return FALSE;
   Measure m;
-  measure_init (&m, sim, viewport);
+  measure_init (&m, cur, viewport);
   FlLegendItem legend[FL_ACT_N + 4];
   guint nl = fl_lanes_legend_items (&m.p, legend);
   Layout g;
-  fl_lanes_layout (&m.p, &g, legend, nl, fl_last_cycle (sim));
+  fl_lanes_layout (&m.p, &g, legend, nl, fl_last_cycle (fl_cursor_get_run (cur)));
   if (x0)
     *x0 = g.m.x0 * m.scale;
   if (width)
@@ -132,15 +132,15 @@ fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0, double *
 
 /* The layout the lanes are drawn with, measured as they are drawn; FALSE for no CPUs. */
 static gboolean
-measure_layout (FlSim *sim, const FlViewport *viewport, Layout *g, double *scale)
+measure_layout (const FlCursor *cur, const FlViewport *viewport, Layout *g, double *scale)
 {
-  if (viewport->width < 1 || viewport->height < 1 || fl_sim_get_state (sim)->sizes.ncpus == 0)
+  if (viewport->width < 1 || viewport->height < 1 || fl_cursor_get_state (cur)->sizes.ncpus == 0)
     return FALSE;
   Measure m;
-  measure_init (&m, sim, viewport);
+  measure_init (&m, cur, viewport);
   FlLegendItem legend[FL_ACT_N + 4];
   guint nl = fl_lanes_legend_items (&m.p, legend);
-  fl_lanes_layout (&m.p, g, legend, nl, fl_last_cycle (sim));
+  fl_lanes_layout (&m.p, g, legend, nl, fl_last_cycle (fl_cursor_get_run (cur)));
   *scale = m.scale;
   measure_clear (&m);
   return TRUE;
@@ -148,7 +148,7 @@ measure_layout (FlSim *sim, const FlViewport *viewport, Layout *g, double *scale
 
 /**
  * fl_lanes_shown:
- * @sim: the simulation, as drawn
+ * @cur: the cursor, as drawn
  * @viewport: the viewport the lanes view is drawn with
  * @first: (out) (optional): the first CPU whose lane is on screen
  *
@@ -156,12 +156,12 @@ measure_layout (FlSim *sim, const FlViewport *viewport, Layout *g, double *scale
  *   height, else as many as do, from @viewport's lane_first kept in range
  */
 guint
-fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first)
+fl_lanes_shown (const FlCursor *cur, const FlViewport *viewport, guint *first)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, 0);
   Layout g;
   double scale;
-  if (!measure_layout (sim, viewport, &g, &scale))
+  if (!measure_layout (cur, viewport, &g, &scale))
     {
       if (first)
         *first = 0;
@@ -174,7 +174,7 @@ fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first)
 
 /**
  * fl_lanes_lane_box:
- * @sim: the simulation, as drawn
+ * @cur: the cursor, as drawn
  * @viewport: the viewport the lanes view is drawn with
  * @cpu: a CPU
  * @y: (out) (optional): the top of its lane, in the view's units
@@ -183,13 +183,13 @@ fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first)
  * Returns: %TRUE when the lane of @cpu is on screen
  */
 gboolean
-fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
+fl_lanes_lane_box (const FlCursor *cur, const FlViewport *viewport, guint cpu, double *y,
                    double *height)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, FALSE);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, FALSE);
   Layout g;
   double scale;
-  if (!measure_layout (sim, viewport, &g, &scale) || !fl_lanes_on_screen (&g, cpu))
+  if (!measure_layout (cur, viewport, &g, &scale) || !fl_lanes_on_screen (&g, cpu))
     return FALSE;
   if (y)
     *y = fl_lanes_y (&g, cpu) * scale;
@@ -207,23 +207,23 @@ fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
 
 /**
  * fl_lanes_follow_span:
- * @sim: the simulation, as drawn
+ * @cur: the cursor, as drawn
  * @viewport: the viewport the lanes view is drawn with (its time window is ignored)
  *
  * Returns: the cycles of the window the lanes open on around the cursor of a long run, or
  *   0 when the whole run reads at this width
  */
 guint64
-fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport)
+fl_lanes_follow_span (const FlCursor *cur, const FlViewport *viewport)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, 0);
   FlViewport whole = *viewport;
   whole.time_start = whole.time_end = 0;
   Layout g;
   double scale;
-  if (!measure_layout (sim, &whole, &g, &scale))
+  if (!measure_layout (cur, &whole, &g, &scale))
     return 0;
-  guint64 total = fl_sim_get_total_steps (sim);
+  guint64 total = fl_cursor_get_total_steps (cur);
   double columns = MAX (g.m.w, 1.0);
   if ((double) total <= columns * LONG_STEPS_PER_COLUMN)
     return 0;
@@ -233,17 +233,17 @@ fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport)
 
 /**
  * fl_lanes_cursor_cycle:
- * @sim: the simulation
+ * @cur: a cursor
  *
  * Returns: the simulated time of the current step, where the lanes draw their cursor
  */
 guint64
-fl_lanes_cursor_cycle (FlSim *sim)
+fl_lanes_cursor_cycle (const FlCursor *cur)
 {
-  g_return_val_if_fail (sim != NULL, 0);
+  g_return_val_if_fail (cur != NULL, 0);
   Measure m;
   FlViewport vp = { .width = 1, .height = 1, .font_scale = 1 };
-  measure_init (&m, sim, &vp);
+  measure_init (&m, cur, &vp);
   guint64 now = fl_lanes_now (&m.p);
   measure_clear (&m);
   return now;
@@ -251,23 +251,23 @@ fl_lanes_cursor_cycle (FlSim *sim)
 
 /**
  * fl_lanes_natural_height:
- * @sim: the simulation
+ * @cur: a cursor
  * @viewport: the width the lanes get (the height is ignored)
  *
- * Returns: the height at which every lane of @sim's machine is comfortable and nothing is
+ * Returns: the height at which every lane of @cur's machine is comfortable and nothing is
  *   left empty, as the window's layout gives the lanes
  */
 double
-fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
+fl_lanes_natural_height (const FlCursor *cur, const FlViewport *viewport)
 {
-  g_return_val_if_fail (sim != NULL && viewport != NULL, 0);
+  g_return_val_if_fail (cur != NULL && viewport != NULL, 0);
   /* Tall enough that only the width decides whether the painter scales down, and no
    * taller: past 450 the painters' text grows with the height. */
   FlViewport vp = *viewport;
   vp.height = 450;
   vp.width = MAX (vp.width, 1);
   Measure m;
-  measure_init (&m, sim, &vp);
+  measure_init (&m, cur, &vp);
   double h = fl_lanes_preferred_height (&m.p) * m.scale;
   measure_clear (&m);
   return ceil (h);
@@ -275,7 +275,7 @@ fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
 
 /**
  * fl_lanes_shown_at:
- * @sim: the simulation, at the step drawn
+ * @cur: a cursor at the step drawn
  * @cpu: a CPU
  * @cycle: a simulated time
  * @done: (out) (optional): whether the lanes show it as having happened by this step, not
@@ -287,15 +287,16 @@ fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport)
  * Returns: an FlActivity, or -1 where the lane shows nothing
  */
 int
-fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done)
+fl_lanes_shown_at (const FlCursor *cur, guint cpu, guint64 cycle, gboolean *done)
 {
-  g_return_val_if_fail (sim != NULL, -1);
-  const FlState *st = fl_sim_get_state (sim);
+  g_return_val_if_fail (cur != NULL, -1);
+  const FlState *st = fl_cursor_get_state (cur);
   guint ncpus = st->sizes.ncpus;
   g_return_val_if_fail (cpu < ncpus, -1);
-  guint64 step = fl_sim_get_step (sim);
-  Lane *l = &fl_lanes_pool_get (sim, ncpus)->lanes[cpu];
-  fl_lane_set_boundary (l, step);
+  guint64 step = fl_cursor_get_step (cur);
+  const FlRun *run = fl_cursor_get_run (cur);
+  const Lane *l = &fl_lanes_pool_get (run, ncpus)->lanes[cpu];
+  guint boundary = fl_lane_boundary (l, step);
   int act = -1;
   gboolean future = FALSE;
   guint k = fl_lane_first_after (l, 0, l->m, cycle);
@@ -303,10 +304,10 @@ fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done)
   if (k > 0 && k < l->m)
     {
       act = l->act[k - 1];
-      future = k - 1 >= l->boundary;
+      future = k - 1 >= boundary;
     }
   FlLaneOngoing ongoing;
-  fl_lane_ongoing (l, st, cpu, fl_lanes_last_end (sim, step), &ongoing);
+  fl_lane_ongoing (l, boundary, st, cpu, fl_lanes_last_end (run, step), &ongoing);
   act = fl_lane_shown (l, &ongoing, cycle, act, &future);
   if (act == FL_ACT_DONE)
     act = -1;

@@ -32,57 +32,34 @@ static void
 lane_pool_free (gpointer data)
 {
   LanePool *pool = data;
-  for (guint c = 0; c < pool->n; c++)
+  for (guint c = 0; c < pool->ncpus; c++)
     fl_lane_clear (&pool->lanes[c]);
   g_free (pool->lanes);
   g_clear_pointer (&pool->arrows_at, g_array_unref);
   g_clear_pointer (&pool->retries_at, g_array_unref);
   g_clear_pointer (&pool->findings, g_array_unref);
-  g_free (pool->col_act);
-  g_free (pool->col_first);
-  g_free (pool->col_ta);
   g_free (pool);
 }
 
-static GPrivate lane_pool_key = G_PRIVATE_INIT (lane_pool_free);
-
 static gboolean is_retry (const FlEvent *e);
 
-/* The pass over the run's events for `ncpus` lanes, made now unless the last frame's holds.
- * The events are read a batch at a time from the simulation's packed log. */
-LanePool *
-fl_lanes_pool_get (FlSim *sim, guint ncpus)
+/* The pass over the run's events for `ncpus` lanes (fl_run_get_index: made once per run),
+ * reading the events a batch at a time from the run's packed log. */
+static gpointer
+lane_pool_build (const FlRun *run, gpointer data)
 {
-  gsize n = fl_sim_get_n_events (sim);
-  LanePool *pool = g_private_get (&lane_pool_key);
-  if (pool == NULL)
-    {
-      pool = g_new0 (LanePool, 1);
-      pool->arrows_at = g_array_new (FALSE, FALSE, sizeof (ArrowAt));
-      pool->retries_at = g_array_new (FALSE, FALSE, sizeof (MarkAt));
-      pool->findings = g_array_new (FALSE, FALSE, sizeof (FlEvent));
-      g_private_set (&lane_pool_key, pool);
-    }
-  guint64 hash = fl_sim_get_hash (sim);
-  if (pool->sim == sim && pool->n_events == n && pool->hash == hash && pool->ncpus == ncpus)
-    return pool;
-  pool->sim = NULL;
-  pool->col_lw = 0;
-  if (pool->n < ncpus)
-    {
-      pool->lanes = g_renew (Lane, pool->lanes, ncpus);
-      memset (pool->lanes + pool->n, 0, sizeof (Lane) * (ncpus - pool->n));
-      pool->n = ncpus;
-    }
+  guint ncpus = GPOINTER_TO_UINT (data);
+  gsize n = fl_run_get_n_events (run);
+  LanePool *pool = g_new0 (LanePool, 1);
+  pool->arrows_at = g_array_new (FALSE, FALSE, sizeof (ArrowAt));
+  pool->retries_at = g_array_new (FALSE, FALSE, sizeof (MarkAt));
+  pool->findings = g_array_new (FALSE, FALSE, sizeof (FlEvent));
+  pool->lanes = g_new0 (Lane, ncpus);
+  pool->ncpus = ncpus;
   Lane *lanes = pool->lanes;
-  for (guint c = 0; c < ncpus; c++)
-    lanes[c].m = 0;
-  g_array_set_size (pool->arrows_at, 0);
-  g_array_set_size (pool->retries_at, 0);
-  g_array_set_size (pool->findings, 0);
 
   FlLaneBuilder builder;
-  fl_lane_builder_init (&builder, sim, ncpus);
+  fl_lane_builder_init (&builder, run, ncpus);
   g_autofree gsize *last_send = g_new (gsize, ncpus);
   g_autofree guint64 *last_send_cycle = g_new (guint64, ncpus);
   for (guint c = 0; c < ncpus; c++)
@@ -96,7 +73,7 @@ fl_lanes_pool_get (FlSim *sim, guint ncpus)
       if (i >= batch_first + batch_len)
         {
           batch_first = i;
-          batch_len = fl_sim_get_events_range (sim, i, BATCH, batch);
+          batch_len = fl_run_get_events_range (run, i, BATCH, batch);
         }
       const FlEvent *e = &batch[i - batch_first];
       last = MAX (last, e->cycle);
@@ -140,10 +117,18 @@ fl_lanes_pool_get (FlSim *sim, guint ncpus)
       fl_lane_push (&lanes[c], builder.end[c], FL_ACT_DONE, G_MAXUINT32);
   fl_lane_builder_clear (&builder);
   pool->last = last;
-  pool->sim = sim;
-  pool->n_events = n;
-  pool->hash = hash;
-  pool->ncpus = ncpus;
+  return pool;
+}
+
+/* The lanes of `run`'s `ncpus` CPUs: the run keeps them, so every frame, thread and cursor
+ * over it shares one pass over its events. */
+const LanePool *
+fl_lanes_pool_get (const FlRun *run, guint ncpus)
+{
+  static const char key;
+  const LanePool *pool = fl_run_get_index (run, &key, lane_pool_build, GUINT_TO_POINTER (ncpus),
+                                           lane_pool_free);
+  g_assert (pool->ncpus == ncpus);
   return pool;
 }
 
@@ -211,36 +196,98 @@ column_activity (const Lane *l, LaneWalk *w, guint64 ta, guint64 tb, guint *firs
   return best;
 }
 
-/* Every lane's column activities for the time map and `lw` columns, unless the last frame
- * worked them out for the same: that is most of the lanes' work, and a step changes none of
- * it. Column `col` spans [ta(col), ta(col + 1)), at least one cycle. */
+/* What each pixel column of each lane shows, for one time window and width: most of the
+ * lanes' work, and a step changes none of it, so a widget keeps it (FlViewCache). Column
+ * `col` spans [ta[col], ta[col + 1]), at least one cycle. */
+typedef struct {
+  gint8   *act;             /* [cpu * lw + col]: activity, -1 for nothing */
+  guint32 *first;           /* [cpu * lw + col]: the column's first interval */
+  guint64 *ta;              /* [col]: where the column's time span starts */
+} Columns;
+
 static void
-lane_pool_columns (LanePool *pool, guint ncpus, guint64 t0, guint64 t1, guint lw)
+lane_columns (const LanePool *pool, guint ncpus, guint64 t0, guint64 t1, guint lw, Columns *out)
 {
-  if (pool->col_lw == lw && pool->col_t0 == t0 && pool->col_t1 == t1)
-    return;
-  pool->col_act = g_renew (gint8, pool->col_act, (gsize) ncpus * lw);
-  pool->col_first = g_renew (guint32, pool->col_first, (gsize) ncpus * lw);
-  pool->col_ta = g_renew (guint64, pool->col_ta, lw + 1);
+  out->act = g_new (gint8, (gsize) ncpus * lw);
+  out->first = g_new (guint32, (gsize) ncpus * lw);
+  out->ta = g_new (guint64, lw + 1);
   for (guint col = 0; col <= lw; col++)
-    pool->col_ta[col] = t0 + (guint64) ((double) (t1 - t0) * col / lw);
+    out->ta[col] = t0 + (guint64) ((double) (t1 - t0) * col / lw);
   for (guint c = 0; c < ncpus; c++)
     {
       LaneWalk walk = { 1, 1 };
-      gint8 *act = pool->col_act + (gsize) c * lw;
-      guint32 *first = pool->col_first + (gsize) c * lw;
+      gint8 *act = out->act + (gsize) c * lw;
+      guint32 *first = out->first + (gsize) c * lw;
       for (guint col = 0; col < lw; col++)
         {
-          guint64 ta = pool->col_ta[col];
-          guint64 tb = MAX (pool->col_ta[col + 1], ta + 1);
+          guint64 ta = out->ta[col];
+          guint64 tb = MAX (out->ta[col + 1], ta + 1);
           guint f = 0;
           act[col] = (gint8) column_activity (&pool->lanes[c], &walk, ta, tb, &f);
           first[col] = f;
         }
     }
-  pool->col_t0 = t0;
-  pool->col_t1 = t1;
-  pool->col_lw = lw;
+}
+
+static void
+columns_clear (Columns *c)
+{
+  g_clear_pointer (&c->act, g_free);
+  g_clear_pointer (&c->first, g_free);
+  g_clear_pointer (&c->ta, g_free);
+}
+
+/* The lanes' part of a widget's FlViewCache: the columns of the last frame, and what they
+ * were worked out for. */
+struct _FlViewCache {
+  FlRun   *run;             /* a reference; NULL when nothing is kept */
+  guint    ncpus, lw;
+  guint64  t0, t1;
+  Columns  cols;
+};
+
+FlViewCache *
+fl_view_cache_new (void)
+{
+  return g_new0 (FlViewCache, 1);
+}
+
+void
+fl_view_cache_free (FlViewCache *cache)
+{
+  if (cache == NULL)
+    return;
+  columns_clear (&cache->cols);
+  g_clear_pointer (&cache->run, fl_run_unref);
+  g_free (cache);
+}
+
+/* The columns for this frame: the widget's kept ones when they were worked out for the same
+ * run, CPUs, time window and width (a step changes none of it), else made now, into the
+ * cache when there is one, else into `own` (the caller clears it). */
+static const Columns *
+frame_columns (const FlPaintCtx *p, const LanePool *pool, guint ncpus, guint64 t0, guint64 t1,
+               guint lw, Columns *own)
+{
+  FlViewCache *vc = p->vp->cache;
+  if (vc == NULL)
+    {
+      lane_columns (pool, ncpus, t0, t1, lw, own);
+      return own;
+    }
+  if (vc->run == NULL || !fl_run_same (vc->run, p->run) || vc->ncpus != ncpus || vc->lw != lw
+      || vc->t0 != t0 || vc->t1 != t1)
+    {
+      columns_clear (&vc->cols);
+      g_clear_pointer (&vc->run, fl_run_unref);
+      lane_columns (pool, ncpus, t0, t1, lw, &vc->cols);
+      vc->run = fl_run_ref (p->run);
+      vc->ncpus = ncpus;
+      vc->lw = lw;
+      vc->t0 = t0;
+      vc->t1 = t1;
+    }
+  return &vc->cols;
 }
 
 typedef struct {
@@ -522,19 +569,19 @@ fl_lanes_now (FlPaintCtx *p)
   FlCounters counters;
   if (p->step == 0)
     return 0;
-  fl_sim_get_counters (p->sim, &counters);
+  fl_cursor_get_counters (p->cur, &counters);
   return counters.cycles;
 }
 
 /* Where the last step taken ended: what a CPU has been doing since its own last step is
  * drawn up to there. */
 guint64
-fl_lanes_last_end (FlSim *sim, guint64 step)
+fl_lanes_last_end (const FlRun *run, guint64 step)
 {
   if (step == 0)
     return 0;
-  gsize lo = fl_sim_find_step (sim, step);
-  return lo > 0 ? fl_sim_get_event (sim, lo - 1).cycle : 0;
+  gsize lo = fl_run_find_step (run, step);
+  return lo > 0 ? fl_run_get_event (run, lo - 1).cycle : 0;
 }
 
 /* Where one socket's CPUs end and the next's begin: a rule across the lanes, so that the
@@ -561,7 +608,7 @@ fl_paint_lanes (FlPaintCtx *p)
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
   guint ncpus = p->st->sizes.ncpus;
-  guint64 total = fl_sim_get_total_steps (p->sim);
+  guint64 total = fl_cursor_get_total_steps (p->cur);
   guint mhz = p->config->cost.mhz;
 
   fl_paint_panel_background (p);
@@ -572,7 +619,7 @@ fl_paint_lanes (FlPaintCtx *p)
   guint64 now = fl_lanes_now (p);
   /* where the last step ended: what a CPU has been doing since its own last step is drawn
    * up to there */
-  guint64 last_end = fl_lanes_last_end (p->sim, p->step);
+  guint64 last_end = fl_lanes_last_end (p->run, p->step);
   fl_format_count (now, s3, sizeof s3);
   if (mhz)
     /* Translators: the lanes' subtitle: the step, the run's steps, the simulated cycle and
@@ -591,14 +638,16 @@ fl_paint_lanes (FlPaintCtx *p)
    * CPU's steps for its lane, the latest cycle of the run (what fl_last_cycle() finds,
    * which the time axis needs), and the IPI arrows and markers to draw over the segments,
    * kept by cycle until the axis is known. */
-  LanePool *pool = fl_lanes_pool_get (p->sim, ncpus);
-  Lane *lanes = pool->lanes;
-  GArray *arrows_at = pool->arrows_at, *retries_at = pool->retries_at;
-  GArray *findings = pool->findings;
+  const LanePool *pool = fl_lanes_pool_get (p->run, ncpus);
+  const Lane *lanes = pool->lanes;
+  const GArray *arrows_at = pool->arrows_at, *retries_at = pool->retries_at;
+  const GArray *findings = pool->findings;
   guint64 last = pool->last;
   guint64 step_now = p->step;
+  /* how many of each lane's segments lie before the current step */
+  g_autofree guint *boundary = g_new (guint, ncpus);
   for (guint c = 0; c < ncpus; c++)
-    fl_lane_set_boundary (&lanes[c], step_now);
+    boundary[c] = fl_lane_boundary (&lanes[c], step_now);
   typedef struct { double x, y, alpha; } Mark;
   g_autoptr (GArray) arrow_list = g_array_new (FALSE, FALSE, sizeof (Arrow));
   g_autoptr (GArray) retries = g_array_new (FALSE, FALSE, sizeof (Mark));
@@ -688,29 +737,29 @@ fl_paint_lanes (FlPaintCtx *p)
     }
 
   /* the segments */
-  lane_pool_columns (pool, ncpus, m.t0, m.t1, lw);
+  Columns own = { NULL, NULL, NULL };
+  const Columns *cols = frame_columns (p, pool, ncpus, m.t0, m.t1, lw, &own);
   Batches batches = { { NULL } };
   double inset = lane_h >= 6 ? MAX (1.0, lane_h * 0.14) : 0;
   for (guint c = g.first; c < g.first + g.shown; c++)
     {
       const Lane *l = &lanes[c];
-      guint boundary = l->boundary;
       FlLaneOngoing ongoing;
-      fl_lane_ongoing (l, p->st, c, last_end, &ongoing);
+      fl_lane_ongoing (l, boundary[c], p->st, c, last_end, &ongoing);
       double y = fl_lanes_y (&g, c) + inset;
       double h = lane_h - 2 * inset;
       int run_key = -1;
       guint run_start = 0;
-      const gint8 *col_act = pool->col_act + (gsize) c * lw;
-      const guint32 *col_first = pool->col_first + (gsize) c * lw;
+      const gint8 *col_act = cols->act + (gsize) c * lw;
+      const guint32 *col_first = cols->first + (gsize) c * lw;
       for (guint col = 0; col <= lw; col++)
         {
           int key = -1;
           if (col < lw)
             {
-              guint64 ta = pool->col_ta[col];
+              guint64 ta = cols->ta[col];
               int act = col_act[col];
-              gboolean future = act >= 0 && col_first[col] > boundary;
+              gboolean future = act >= 0 && col_first[col] > boundary[c];
               act = fl_lane_shown (l, &ongoing, ta, act, &future);
               if (act >= 0 && act != FL_ACT_DONE)
                 key = act + (future ? FL_ACT_N : 0);
@@ -728,6 +777,7 @@ fl_paint_lanes (FlPaintCtx *p)
             }
         }
     }
+  columns_clear (&own);
   cairo_save (cr);
   cairo_rectangle (cr, m.x0, lanes_y, m.w, lanes_h);
   cairo_clip (cr);

@@ -154,7 +154,7 @@ fl_paint_listing (FlPaintCtx *p)
     }
   guint cpu = p->selected;
   FlCpuView view;
-  fl_sim_get_cpu_view (p->sim, cpu, &view);
+  fl_cursor_get_cpu_view (p->cur, cpu, &view);
   const FlRgba *color = fl_palette_cpu (pal, cpu);
   FlFn fn = view.fn;
   FlLoc loc = view.loc;
@@ -187,7 +187,7 @@ fl_paint_listing (FlPaintCtx *p)
   gint current = fl_cpu_view_line (&view, p->config);
   /* the line the current step ran, when the selected CPU took it in this function */
   FlEvent step_event;
-  gint ran = listing && fl_step_event (p->sim, p->step, &step_event) && step_event.cpu == cpu
+  gint ran = listing && fl_step_event (p->run, p->step, &step_event) && step_event.cpu == cpu
              ? fl_listing_line_of (listing, step_event.loc) : -1;
 
   /* the code */

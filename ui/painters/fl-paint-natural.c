@@ -45,18 +45,18 @@ row_is_blank (const guint8 *row, int width, guint32 background, guint32 grid)
 /**
  * fl_view_natural_height:
  * @view: which view
- * @sim: the simulation, at the step to draw
+ * @cur: a cursor at the step to draw
  * @viewport: the width and font scale the view gets (its height is ignored)
  *
  * Returns: the height at which @view shows all it has at this step and no empty band:
  *   the lanes' own (fl_lanes_natural_height()); for the whole window, @viewport's height
  */
 double
-fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport)
+fl_view_natural_height (FlView view, const FlCursor *cur, const FlViewport *viewport)
 {
-  g_return_val_if_fail ((guint) view < FL_VIEW_N && sim != NULL && viewport != NULL, 0);
+  g_return_val_if_fail ((guint) view < FL_VIEW_N && cur != NULL && viewport != NULL, 0);
   if (view == FL_VIEW_LANES)
-    return fl_lanes_natural_height (sim, viewport);
+    return fl_lanes_natural_height (cur, viewport);
   if (view == FL_VIEW_ALL)
     return viewport->height;
   FlViewport tall = *viewport;
@@ -64,7 +64,7 @@ fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport)
   tall.measuring = TRUE;
   FlPalette palette;
   fl_palette_init_light (&palette);
-  cairo_surface_t *s = fl_paint_view_image (view, sim, &tall, &palette);
+  cairo_surface_t *s = fl_paint_view_image (view, cur, &tall, &palette);
   if (cairo_surface_status (s) != CAIRO_STATUS_SUCCESS)
     {
       cairo_surface_destroy (s);

@@ -16,14 +16,15 @@ G_BEGIN_DECLS
 /* Everything one view needs to draw itself into the rectangle (0, 0, w, h) of `cr`. */
 typedef struct {
   cairo_t          *cr;
-  FlSim            *sim;
+  const FlCursor   *cur;        /* what is drawn: the run at one step */
+  const FlRun      *run;        /* the cursor's run */
   const FlState    *st;
   const FlConfig   *config;
   const FlViewport *vp;
   const FlPalette  *pal;
   double            w, h;       /* the view's size in user units */
   double            fs;         /* base font size in user units */
-  guint64           step;       /* the simulation's current step */
+  guint64           step;       /* the cursor's step */
   guint             selected;   /* the selected CPU, clamped to the machine */
   /* Where fl_text_draw() and fl_text_paragraph() note the texts they shorten
    * (FlElidedText), for fl_paint_view_noting(); NULL when nobody asked. */
@@ -39,12 +40,12 @@ void  fl_paint_ctx_init_bare (FlPaintCtx *p, cairo_t *cr, const FlViewport *vp,
                               const FlPalette *pal);
 gboolean fl_paint_scaled_begin (cairo_t *cr, const FlViewport *viewport, double min_w,
                                 double min_h, FlViewport *out);
-void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
+void  fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, const FlCursor *cur, const FlViewport *vp,
                          const FlPalette *pal);
 
 typedef void (*FlPaintFn) (FlPaintCtx *p);
 double fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *viewport);
-void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
+void  fl_paint_fitted   (FlPaintFn paint, gboolean whole_window, cairo_t *cr, const FlCursor *cur,
                          const FlViewport *viewport, const FlPalette *palette,
                          GArray *elided, gboolean note_all,
                          const cairo_matrix_t *view_matrix);
@@ -138,13 +139,13 @@ double       fl_paint_legend   (FlPaintCtx *p, double x, double y, double width,
  * doing is core's (fl-cpu-view.h). */
 gboolean     fl_vma_is_ghost   (const FlState *st, guint32 id);
 /* the step box under the listing (fl-paint-step.c) */
-gboolean     fl_step_event     (FlSim *sim, guint64 step, FlEvent *out);
+gboolean     fl_step_event     (const FlRun *run, guint64 step, FlEvent *out);
 const char  *fl_loc_why        (FlLoc loc, const FlConfig *config);
 char        *fl_cpu_wait_sentence (const FlState *st, const FlCpuView *v);
 double       fl_paint_step_box (FlPaintCtx *p, const FlCpuView *v, double x, double w);
 guint32      fl_table_child    (const FlState *st, guint32 table, guint64 address);
 guint        fl_table_index    (guint level, guint64 address);
-guint64      fl_last_cycle     (FlSim *sim);
+guint64      fl_last_cycle     (const FlRun *run);
 
 /* The views (one file each) */
 void  fl_paint_lanes     (FlPaintCtx *p);
@@ -159,16 +160,16 @@ void  fl_paint_counters  (FlPaintCtx *p);
 void  fl_paint_all       (FlPaintCtx *p);
 
 /* The cache view's rows, shared with its description */
-guint fl_cache_rows      (FlSim *sim, guint *rows, guint max_rows);
+guint fl_cache_rows      (const FlCursor *cur, guint *rows, guint max_rows);
 
-/* Reading a run's events in order a batch at a time from the simulation's packed log,
- * without the decoded copy of the whole run (fl_sim_get_events()):
+/* Reading a run's events in order a batch at a time from its packed log, without the
+ * decoded copy of the whole run (fl_run_get_events()):
  *   FlEventReader r;
- *   fl_event_reader_init (&r, sim);
+ *   fl_event_reader_init (&r, run);
  *   for (const FlEvent *e; (e = fl_event_reader_next (&r)) != NULL;) ...
  * fl_event_reader_index() is the index of the event last handed out. */
 typedef struct {
-  FlSim  *sim;
+  const FlRun *run;
   gsize   n;              /* events in the run when the reader started */
   gsize   first, len;     /* the batch: events [first, first + len) */
   gsize   next;           /* the index of the next event to hand out */
@@ -176,10 +177,10 @@ typedef struct {
 } FlEventReader;
 
 static inline void
-fl_event_reader_init (FlEventReader *r, FlSim *sim)
+fl_event_reader_init (FlEventReader *r, const FlRun *run)
 {
-  r->sim = sim;
-  r->n = fl_sim_get_n_events (sim);
+  r->run = run;
+  r->n = fl_run_get_n_events (run);
   r->first = r->len = r->next = 0;
 }
 
@@ -191,7 +192,7 @@ fl_event_reader_next (FlEventReader *r)
   if (r->next >= r->first + r->len)
     {
       r->first = r->next;
-      r->len = fl_sim_get_events_range (r->sim, r->first, G_N_ELEMENTS (r->batch), r->batch);
+      r->len = fl_run_get_events_range (r->run, r->first, G_N_ELEMENTS (r->batch), r->batch);
       if (r->len == 0)
         return NULL;
     }

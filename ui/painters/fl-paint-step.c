@@ -7,13 +7,13 @@
 
 /* The event of step `step` (counted from 1, as the header counts), findings aside. */
 gboolean
-fl_step_event (FlSim *sim, guint64 step, FlEvent *out)
+fl_step_event (const FlRun *run, guint64 step, FlEvent *out)
 {
   if (step == 0)
     return FALSE;
-  for (gsize i = fl_sim_find_step (sim, step); i-- > 0;)
+  for (gsize i = fl_run_find_step (run, step); i-- > 0;)
     {
-      FlEvent e = fl_sim_get_event (sim, i);
+      FlEvent e = fl_run_get_event (run, i);
       if (e.step + 1 < step)
         return FALSE;
       if (e.kind != FL_EV_FINDING)
@@ -156,16 +156,16 @@ paragraphs (FlPaintCtx *p, const FlCpuView *v, double x, double y, double w, gbo
   double gap = size * 0.25, top = y;
   char label[64];
   FlEvent e;
-  if (fl_step_event (p->sim, p->step, &e))
+  if (fl_step_event (p->run, p->step, &e))
     {
-      g_autofree char *what = fl_sim_describe_event (p->sim, &e);
+      g_autofree char *what = fl_cursor_describe_event (p->cur, &e);
       /* Translators: before what the current step did: its number and the CPU that took it */
       g_snprintf (label, sizeof label, _("Step %" PRIu64 ", cpu%u: "), p->step, e.cpu);
       y += labelled (p, label, fl_palette_cpu (pal, e.cpu), what, &pal->text_dim, x, y, w, 1,
                      size, draw) + gap;
       /* what the model knows of this very step (a walk that missed its VMA, and who hid
        * it) says more than the line's own why */
-      g_autofree char *known = fl_sim_explain_event (p->sim, &e);
+      g_autofree char *known = fl_run_explain_event (p->run, &e);
       const char *why = known ? known : fl_loc_why (e.loc, p->config);
       if (why && *why)
         /* Translators: before why the current step's line does what it does; keep the space */
@@ -213,7 +213,7 @@ fl_paint_step_box (FlPaintCtx *p, const FlCpuView *v, double x, double w)
   double box_h = paragraphs (p, v, x + pad, 0, inner, FALSE) + pad * 1.2;
   double box_y = p->h - pad - box_h;
   FlEvent e;
-  guint owner = fl_step_event (p->sim, p->step, &e) ? e.cpu : v->cpu;
+  guint owner = fl_step_event (p->run, p->step, &e) ? e.cpu : v->cpu;
   fl_rounded_rect (p->cr, x, box_y, w, box_h, 6);
   fl_set_rgba (p->cr, &p->pal->surface);
   cairo_fill (p->cr);

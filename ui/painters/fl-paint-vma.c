@@ -436,8 +436,8 @@ fl_paint_vma (FlPaintCtx *p)
     fl_cpu_fault_decode (st, c, &t.doing[c]);
   FlEvent e;
   FlSpfMiss miss;
-  if (p->sim != NULL && fl_step_event (p->sim, p->step, &e)
-      && fl_sim_get_spf_miss (p->sim, p->step, e.cpu, &miss) && fl_state_vma_in_use (st, miss.vma))
+  if (p->cur != NULL && fl_step_event (p->run, p->step, &e)
+      && fl_run_get_spf_miss (p->run, p->step, e.cpu, &miss) && fl_state_vma_in_use (st, miss.vma))
     {
       t.missed_vma = miss.vma;
       t.missed_by = miss.cpu;

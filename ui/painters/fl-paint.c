@@ -102,21 +102,22 @@ fl_paint_scaled_begin (cairo_t *cr, const FlViewport *viewport, double min_w, do
 }
 
 void
-fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
+fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, const FlCursor *cur, const FlViewport *vp,
                    const FlPalette *pal)
 {
   memset (p, 0, sizeof *p);
   cairo_matrix_init_identity (&p->view_matrix);
   p->cr = cr;
-  p->sim = sim;
-  p->st = fl_sim_get_state (sim);
-  p->config = fl_sim_get_config (sim);
+  p->cur = cur;
+  p->run = fl_cursor_get_run (cur);
+  p->st = fl_cursor_get_state (cur);
+  p->config = fl_run_get_config (p->run);
   p->vp = vp;
   p->pal = pal;
   p->w = vp->width;
   p->h = vp->height;
   p->fs = font_size (vp);
-  p->step = fl_sim_get_step (sim);
+  p->step = fl_cursor_get_step (cur);
   guint ncpus = MAX (p->st->sizes.ncpus, 1u);
   p->selected = MIN (vp->selected_cpu, ncpus - 1);
   fl_paint_ctx_find_marks (p);
@@ -126,18 +127,18 @@ fl_paint_ctx_init (FlPaintCtx *p, cairo_t *cr, FlSim *sim, const FlViewport *vp,
  * fl_paint_view:
  * @view: which view
  * @cr: where to draw: the view fills (0, 0, width, height) of its user space
- * @sim: the simulation, drawn at its current step
+ * @cur: the run, drawn at the cursor's step
  * @viewport: size, font scale, selected CPU, time window of the lanes
  * @palette: colours
  *
- * Draws one view. Leaves @cr as it found it and @sim untouched, so the same call draws the
+ * Draws one view. Leaves @cr as it found it and @cur untouched, so the same call draws the
  * widget, the export and the test image.
  */
 void
-fl_paint_view (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+fl_paint_view (FlView view, cairo_t *cr, const FlCursor *cur, const FlViewport *viewport,
                const FlPalette *palette)
 {
-  fl_paint_view_noting (view, cr, sim, viewport, palette, NULL);
+  fl_paint_view_noting (view, cr, cur, viewport, palette, NULL);
 }
 
 static void
@@ -161,11 +162,11 @@ fl_elided_texts_new (void)
  * fl_paint_view(), and what a widget needs to show a shortened text in full on hover.
  */
 static void
-paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+paint_view_noting (FlView view, cairo_t *cr, const FlCursor *cur, const FlViewport *viewport,
                    const FlPalette *palette, GArray *elided, gboolean note_all)
 {
   g_return_if_fail ((guint) view < FL_VIEW_N);
-  g_return_if_fail (cr != NULL && sim != NULL && viewport != NULL && palette != NULL);
+  g_return_if_fail (cr != NULL && cur != NULL && viewport != NULL && palette != NULL);
   if (elided != NULL)
     g_array_set_size (elided, 0);
   if (viewport->width < 1 || viewport->height < 1)
@@ -177,22 +178,22 @@ paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewp
   cairo_rectangle (cr, 0, 0, viewport->width, viewport->height);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, sim, viewport, palette, elided,
+  fl_paint_fitted (painters[view], view == FL_VIEW_ALL, cr, cur, viewport, palette, elided,
                    note_all, &view_matrix);
   cairo_restore (cr);
 }
 
 void
-fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *viewport,
+fl_paint_view_noting (FlView view, cairo_t *cr, const FlCursor *cur, const FlViewport *viewport,
                       const FlPalette *palette, GArray *elided)
 {
-  paint_view_noting (view, cr, sim, viewport, palette, elided, FALSE);
+  paint_view_noting (view, cr, cur, viewport, palette, elided, FALSE);
 }
 
 /**
  * fl_view_texts:
  * @view: which view
- * @sim: the simulation, at the step to draw
+ * @cur: a cursor at the step to draw
  * @viewport: the view's size, font scale, selection, time window and first lane
  *
  * Every text @view draws, where it draws it: for tests that a label sits on what it names
@@ -202,15 +203,15 @@ fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim, const FlViewport *vi
  *   in full, with its box in the view's units
  */
 GArray *
-fl_view_texts (FlView view, FlSim *sim, const FlViewport *viewport)
+fl_view_texts (FlView view, const FlCursor *cur, const FlViewport *viewport)
 {
-  g_return_val_if_fail ((guint) view < FL_VIEW_N && sim != NULL && viewport != NULL, NULL);
+  g_return_val_if_fail ((guint) view < FL_VIEW_N && cur != NULL && viewport != NULL, NULL);
   GArray *texts = fl_elided_texts_new ();
   FlPalette palette;
   fl_palette_init_light (&palette);
   cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
   cairo_t *cr = cairo_create (surface);
-  paint_view_noting (view, cr, sim, viewport, &palette, texts, TRUE);
+  paint_view_noting (view, cr, cur, viewport, &palette, texts, TRUE);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return texts;
@@ -250,7 +251,7 @@ fl_paint_fit_scale (FlPaintFn paint, gboolean whole_window, const FlViewport *vi
 }
 
 void
-fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim,
+fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, const FlCursor *cur,
                  const FlViewport *viewport, const FlPalette *palette, GArray *elided,
                  gboolean note_all, const cairo_matrix_t *view_matrix)
 {
@@ -259,7 +260,7 @@ fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, FlSim *sim
   vp.width /= scale;
   vp.height /= scale;
   FlPaintCtx p;
-  fl_paint_ctx_init (&p, cr, sim, &vp, palette);
+  fl_paint_ctx_init (&p, cr, cur, &vp, palette);
   p.elided = elided;
   p.note_all = note_all;
   if (view_matrix != NULL)

@@ -1,12 +1,13 @@
 #pragma once
 
-/* Painters: pure Cairo + Pango functions that draw one view of a simulation at its current
- * step. No GTK, no side effects: the window's widgets, `faultline-cli export` and the tests
- * all draw through them, so what is exported is what is on screen. */
+/* Painters: pure Cairo + Pango functions that draw one view of a run at a cursor's step (a
+ * const FlCursor: drawing cannot move it). No GTK, no side effects: the window's widgets,
+ * `faultline-cli export` and the tests all draw through them, so what is exported is what
+ * is on screen. */
 
 #include <cairo.h>
 #include <glib.h>
-#include "fl-sim.h"
+#include "fl-cursor.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +38,17 @@ typedef struct {
   FlRgba series[4];               /* the benchmark's four configurations, in its charts */
 } FlPalette;
 
+/* What a widget keeps of a view from one frame to the next: what depends on the run and
+ * the viewport but not on the step (the lanes' pixel columns, most of their work). The
+ * widget owns it and hands it over in FlViewport.cache; without one a view works it out
+ * for the frame. It holds a reference to the run it was made for and is made again for
+ * another run (fl_run_same) or another viewport. One widget's, on one thread. */
+typedef struct _FlViewCache FlViewCache;
+
+FlViewCache *fl_view_cache_new  (void);
+void         fl_view_cache_free (FlViewCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlViewCache, fl_view_cache_free)
+
 typedef struct {
   double   width, height;         /* in device units (pixels for PNG) */
   double   font_scale;            /* 1.0 normal, larger for presentation */
@@ -49,13 +61,15 @@ typedef struct {
   /* set by fl_view_natural_height() while it lays a view out tall to find its content's
    * height: views that grow to fill a roomy panel (the VMA tree, the page tables) do not */
   gboolean measuring;
+  /* the drawing widget's (see FlViewCache), NULL for none: exports and tests draw without */
+  FlViewCache *cache;
 } FlViewport;
 
 void        fl_palette_init_light (FlPalette *palette);
 void        fl_palette_init_dark  (FlPalette *palette);
 const FlRgba *fl_palette_cpu      (const FlPalette *palette, guint cpu);
 
-void        fl_paint_view   (FlView view, cairo_t *cr, FlSim *sim,
+void        fl_paint_view   (FlView view, cairo_t *cr, const FlCursor *cur,
                              const FlViewport *viewport, const FlPalette *palette);
 
 /* A text a view drew shortened with an ellipsis: the box it took, in the view's units
@@ -69,56 +83,56 @@ typedef struct {
 GArray     *fl_elided_texts_new  (void);
 /* fl_paint_view(), noting in `elided` (from fl_elided_texts_new(), emptied first) every text
  * it had to shorten. */
-void        fl_paint_view_noting (FlView view, cairo_t *cr, FlSim *sim,
+void        fl_paint_view_noting (FlView view, cairo_t *cr, const FlCursor *cur,
                                   const FlViewport *viewport, const FlPalette *palette,
                                   GArray *elided);
 /* Added for layout tests: every text the view draws (shortened or not), with its box. */
-GArray     *fl_view_texts        (FlView view, FlSim *sim, const FlViewport *viewport);
+GArray     *fl_view_texts        (FlView view, const FlCursor *cur, const FlViewport *viewport);
 /* The shortened text under (x, y), in the view's units, or NULL. */
 const FlElidedText *fl_elided_texts_at (GArray *elided, double x, double y);
 const char *fl_view_name    (FlView view);      /* "lanes", "vma", ... as the CLI spells it */
 FlView      fl_view_lookup  (const char *name); /* FL_VIEW_N when unknown */
-char       *fl_view_describe(FlView view, FlSim *sim, const FlViewport *viewport);
+char       *fl_view_describe(FlView view, const FlCursor *cur, const FlViewport *viewport);
 
-gboolean    fl_export_view  (FlView view, FlSim *sim, const FlViewport *viewport,
+gboolean    fl_export_view  (FlView view, const FlCursor *cur, const FlViewport *viewport,
                              const FlPalette *palette, const char *format, const char *path,
                              GError **error);
 
 /* Added by the painters: the image a PNG export holds, for widgets and tests; what the
  * lanes show under a point (click to seek, tooltips); export errors. */
-cairo_surface_t *fl_paint_view_image (FlView view, FlSim *sim, const FlViewport *viewport,
+cairo_surface_t *fl_paint_view_image (FlView view, const FlCursor *cur, const FlViewport *viewport,
                                       const FlPalette *palette);
-gboolean    fl_lanes_hit    (FlSim *sim, const FlViewport *viewport, double x, double y,
+gboolean    fl_lanes_hit    (const FlCursor *cur, const FlViewport *viewport, double x, double y,
                              guint *cpu, guint64 *step);
 /* Added for the lanes widget's zoom and pan: where the lanes lie across the view (x0 and
  * width in the view's units) and the simulated time they show (t0..t1 cycles, the default
  * window when the viewport's is 0/0); and the height at which every lane is comfortable. */
-gboolean    fl_lanes_time_axis (FlSim *sim, const FlViewport *viewport, double *x0,
+gboolean    fl_lanes_time_axis (const FlCursor *cur, const FlViewport *viewport, double *x0,
                                 double *width, guint64 *t0, guint64 *t1);
-double      fl_lanes_natural_height (FlSim *sim, const FlViewport *viewport);
+double      fl_lanes_natural_height (const FlCursor *cur, const FlViewport *viewport);
 /* Added for the lanes' vertical scrolling and its tests: how many lanes the view shows at
  * once and the first of them (the viewport's lane_first, kept in range), and where the lane
  * of `cpu` lies (FALSE when it is scrolled out of view). */
-guint       fl_lanes_shown (FlSim *sim, const FlViewport *viewport, guint *first);
-gboolean    fl_lanes_lane_box (FlSim *sim, const FlViewport *viewport, guint cpu, double *y,
+guint       fl_lanes_shown (const FlCursor *cur, const FlViewport *viewport, guint *first);
+gboolean    fl_lanes_lane_box (const FlCursor *cur, const FlViewport *viewport, guint cpu, double *y,
                                double *height);
 /* Added for long runs: how much simulated time (cycles) the lanes show around the cursor
  * when the whole run, at this width, would crowd thousands of steps into each pixel; 0
  * when the whole run reads; and the cycle the cursor stands at. */
-guint64     fl_lanes_follow_span (FlSim *sim, const FlViewport *viewport);
-guint64     fl_lanes_cursor_cycle (FlSim *sim);
+guint64     fl_lanes_follow_span (const FlCursor *cur, const FlViewport *viewport);
+guint64     fl_lanes_cursor_cycle (const FlCursor *cur);
 /* Added for single-view exports sized to their content, not to 720 pixels of mostly white. */
-double      fl_view_natural_height (FlView view, FlSim *sim, const FlViewport *viewport);
+double      fl_view_natural_height (FlView view, const FlCursor *cur, const FlViewport *viewport);
 /* Added for the lanes' test against the CPUs' status: what a lane shows at one instant. */
-int         fl_lanes_shown_at (FlSim *sim, guint cpu, guint64 cycle, gboolean *done);
+int         fl_lanes_shown_at (const FlCursor *cur, guint cpu, guint64 cycle, gboolean *done);
 /* Added for the cache view's tooltip and its layout test: the box of each label as drawn
  * (the line it is about, 0 for column heads), and one line's full name and moves. */
 typedef struct {
   double x, y, width, height;
   guint  line;
 } FlLabelBox;
-GArray     *fl_cache_label_boxes   (FlSim *sim, const FlViewport *viewport);
-char       *fl_cache_describe_line (FlSim *sim, guint line);
+GArray     *fl_cache_label_boxes   (const FlCursor *cur, const FlViewport *viewport);
+char       *fl_cache_describe_line (const FlCursor *cur, guint line);
 
 #define FL_EXPORT_ERROR (fl_export_error_quark ())
 GQuark fl_export_error_quark (void);
