@@ -202,21 +202,27 @@ check_counts (FlSim *sim, guint cpu)
               anon++;
           }
     }
-  for (guint p = 1; p < st->sizes.npages; p++)
-    {
-      const FlPage *pg = &st->pages[p];
-      if (pg->state != FL_OBJ_LIVE || p == st->g->zero_page || (pg->flags & FL_PAGE_TABLE))
-        continue;
-      if (pg->mapcount != maps[p] + pg->ext_maps || pg->count != maps[p] + pg->ext_refs
-          || pg->count < 0)
-        {
-          fl_finding (sim, cpu, FL_FINDING_REFCOUNT, p,
-                      "page %u has %d references and %d mappings, but %d PTEs map it "
-                      "(plus %d references held elsewhere)", p, pg->count, pg->mapcount, maps[p],
-                      pg->ext_refs);
-          return;
-        }
-    }
+  /* only pages marked written can be live: one never written is all zeros, FL_OBJ_FREE (a
+   * zone's blocks bring a thousand page frames at once, few of which are ever handed out) */
+  const guint64 *written = st->page_marks.written;
+  for (guint w = 0; w < (st->sizes.npages + 63) / 64; w++)
+    for (guint64 bits = written[w]; bits != 0; bits &= bits - 1)
+      {
+        guint p = w * 64 + (guint) __builtin_ctzll (bits);
+        const FlPage *pg = &st->pages[p];
+        if (p == 0 || pg->state != FL_OBJ_LIVE || p == st->g->zero_page
+            || (pg->flags & FL_PAGE_TABLE))
+          continue;
+        if (pg->mapcount != maps[p] + pg->ext_maps || pg->count != maps[p] + pg->ext_refs
+            || pg->count < 0)
+          {
+            fl_finding (sim, cpu, FL_FINDING_REFCOUNT, p,
+                        "page %u has %d references and %d mappings, but %d PTEs map it "
+                        "(plus %d references held elsewhere)", p, pg->count, pg->mapcount, maps[p],
+                        pg->ext_refs);
+            return;
+          }
+      }
   /* per-thread caches count too: they are folded into the mm when a thread syncs */
   gint64 rss_anon = st->g->mm.rss_anon, rss_file = st->g->mm.rss_file;
   for (guint c = 0; c < st->sizes.ncpus; c++)
