@@ -88,6 +88,7 @@ guint     fl_cpu_view_n_waits_on (const FlCpuView *view);
 FlListing *fl_cpu_view_listing   (const FlCpuView *view, const FlConfig *config);
 gint      fl_cpu_view_line       (const FlCpuView *view, const FlConfig *config);
 const char *fl_cpu_wait_name     (FlCpuWait wait);
+int       fl_cpu_parked_activity (const FlState *st, guint cpu);
 
 /* Does an id a view found name an object still there (a VMA not freed, a live table)? */
 gboolean  fl_state_vma_in_use    (const FlState *st, guint32 id);

@@ -189,6 +189,42 @@ waits_on (const FlState *st, const FlCpu *c, FlCpuView *view)
     }
 }
 
+/**
+ * fl_cpu_parked_activity:
+ * @st: a state
+ * @cpu: one of its CPUs
+ *
+ * What a CPU that does not run does meanwhile: spinning, asleep, waiting for TLB-flush
+ * acknowledgements. A CPU caught in a deadlock goes on for ever doing what it did when the
+ * cycle closed (the place it parked at says which): the CPU spinning with IRQs off spins
+ * still; it is not asleep.
+ *
+ * Returns: an #FlActivity, or -1 for a running CPU, one whose program is over, or one stuck
+ *   between operations
+ */
+int
+fl_cpu_parked_activity (const FlState *st, guint cpu)
+{
+  const FlCpu *c = &st->cpus[cpu];
+  switch (c->status)
+    {
+    case FL_CPU_SPIN: return FL_ACT_SPIN;
+    case FL_CPU_SLEEP: return FL_ACT_BLOCKED;
+    case FL_CPU_IPI_WAIT: return FL_ACT_IPI;
+    case FL_CPU_STUCK: break;
+    case FL_CPU_RUNNING: case FL_CPU_DONE: default: return -1;
+    }
+  if (c->depth == 0)
+    return -1;
+  const ParkPlace *place = park_place (&fl_cpu_stack (st, cpu)->frames[c->depth - 1]);
+  switch (place != NULL ? (FlCpuWait) place->kind : FL_CPU_WAIT_NONE)
+    {
+    case FL_CPU_WAIT_LOCK: case FL_CPU_WAIT_LOCK_RELEASE: return FL_ACT_SPIN;
+    case FL_CPU_WAIT_TLB_ACK: return FL_ACT_IPI;
+    default: return FL_ACT_BLOCKED;
+    }
+}
+
 void
 fl_cpu_wait_decode (const FlState *st, const FlCpu *c, FlCpuView *view)
 {

@@ -215,7 +215,20 @@ fl_sim_describe_event (FlSim *sim, const FlEvent *e)
                               fl_lock_name (sim, e->obj, buf, sizeof buf));
       break;
     case FL_EV_SLEEP:
-      g_string_append (s, "sleep");
+      /* what the CPU parked for, from the object it waits on (fl_park) */
+      if (fl_loc_fn (e->loc) == FL_FN_FLUSH_TLB_OTHERS)
+        g_string_append_printf (s, "wait for %u TLB-flush acknowledgement%s", e->obj,
+                                e->obj == 1 ? "" : "s");
+      else if (e->obj == FL_RWSEM_WAIT)
+        g_string_append (s, "sleep on mmap_sem's wait list");
+      else if (e->obj == FL_BARRIER_WAIT)
+        g_string_append (s, "wait at the barrier for the other threads");
+      else if ((e->obj & 0xf0000000u) == FL_VMA_REF_WAIT (0))
+        g_string_append_printf (s, "sleep until VMA %u's references are gone", e->obj & 0xffffu);
+      else if ((e->obj & 0xf0000000u) == FL_MIGRATION_WAIT (0, 0))
+        g_string_append (s, "sleep until the page's migration ends");
+      else
+        g_string_append (s, "sleep");
       break;
     case FL_EV_WAKE:
       g_string_append_printf (s, "resume after %u cycles", e->val);

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#define RWSEM_WAIT 0x5e3u
 
 static gboolean
 writers_active (const FlState *st)
@@ -312,7 +311,7 @@ waits_for (FlSim *sim, guint cpu, guint *out)
         break;
       }
     case FL_CPU_SLEEP:
-      if (c->wait_obj == RWSEM_WAIT)
+      if (c->wait_obj == FL_RWSEM_WAIT)
         for (guint i = 0; i < st->sizes.ncpus; i++)
           if (st->cpus[i].mmap_sem_held && i != cpu)
             out[n++] = i;

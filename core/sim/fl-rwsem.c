@@ -9,7 +9,6 @@
  * frame's function says which), as do __up_read and __up_write. */
 #include "fl-sim-internal.h"
 
-#define RWSEM_WAIT 0x5e3u
 #define WAIT_LOCK FL_LOCK_ID (FL_LOCK_WAIT_LOCK, 0)
 #define WRITER_BIT 0x80000000u
 
@@ -135,10 +134,10 @@ step_generic_down (FlSim *sim, guint cpu, FlFrame *f)
       fl_lock_release (sim, cpu, WAIT_LOCK);
       fl_irqs_on (sim, cpu);
       f->pc = FL_LOC_GENERIC_DOWN_woken;
-      fl_park (sim, cpu, FL_CPU_SLEEP, RWSEM_WAIT);
+      fl_park (sim, cpu, FL_CPU_SLEEP, FL_RWSEM_WAIT);
       return;
     case FL_LOC_GENERIC_DOWN_woken:
-      fl_ev (sim, FL_EV_WAKE, RWSEM_WAIT, (guint32) MIN (sim->st.cpus[cpu].clock
+      fl_ev (sim, FL_EV_WAKE, FL_RWSEM_WAIT, (guint32) MIN (sim->st.cpus[cpu].clock
                                                         - sim->st.cpus[cpu].wait_since, G_MAXUINT32));
       fl_return (sim, cpu, 1);
       return;
@@ -259,10 +258,10 @@ step_xadd_down (FlSim *sim, guint cpu, FlFrame *f)
         }
       enqueue (sim, cpu, write);
       f->pc = FL_LOC_XADD_DOWN_woken;
-      fl_park (sim, cpu, FL_CPU_SLEEP, RWSEM_WAIT);
+      fl_park (sim, cpu, FL_CPU_SLEEP, FL_RWSEM_WAIT);
       return;
     case FL_LOC_XADD_DOWN_woken:
-      fl_ev (sim, FL_EV_WAKE, RWSEM_WAIT, (guint32) MIN (sim->st.cpus[cpu].clock
+      fl_ev (sim, FL_EV_WAKE, FL_RWSEM_WAIT, (guint32) MIN (sim->st.cpus[cpu].clock
                                                         - sim->st.cpus[cpu].wait_since, G_MAXUINT32));
       fl_return (sim, cpu, 1);
       return;
@@ -295,7 +294,7 @@ step_xadd_up (FlSim *sim, guint cpu, FlFrame *f)
       /* rwsem_wake takes wait_lock, which lives on the same line */
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
       wake_waiters (sim, cpu);
-      fl_ev (sim, FL_EV_WAKE, RWSEM_WAIT, 0);
+      fl_ev (sim, FL_EV_WAKE, FL_RWSEM_WAIT, 0);
       fl_return (sim, cpu, 0);
       return;
     default:

@@ -339,3 +339,7 @@ G_END_DECLS
 
 /* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
 #define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))
+/* a CPU asleep on mmap_sem's wait list waits on this object */
+#define FL_RWSEM_WAIT 0x5e3u
+/* a thread at the pthread barrier between the workload's phases waits on this object */
+#define FL_BARRIER_WAIT 0xbabeu

@@ -1,4 +1,5 @@
 /* fl-sim.c — the simulation object: creation, one step at a time, events, seeking. */
+#include "fl-cpu-view.h"
 #include "fl-sim-internal.h"
 #include "fl-sim-private.h"
 #include "fl-spare.h"
@@ -201,14 +202,11 @@ activity_of (const FlState *st, guint c)
 {
   const FlCpu *cpu = &st->cpus[c];
   const FlFrame *frames = fl_cpu_stack (st, c)->frames;
-  switch (cpu->status)
-    {
-    case FL_CPU_SPIN: return FL_ACT_SPIN;
-    case FL_CPU_SLEEP: return FL_ACT_BLOCKED;
-    case FL_CPU_IPI_WAIT: return FL_ACT_IPI;
-    case FL_CPU_DONE: case FL_CPU_STUCK: return cpu->depth ? FL_ACT_BLOCKED : FL_ACT_DONE;
-    default: break;
-    }
+  int parked = fl_cpu_parked_activity (st, c);
+  if (parked >= 0)
+    return (FlActivity) parked;
+  if (cpu->status == FL_CPU_DONE || cpu->status == FL_CPU_STUCK)
+    return FL_ACT_DONE;
   if (cpu->irqs_off)
     return FL_ACT_IRQS_OFF;
   gboolean fault = FALSE;

@@ -55,13 +55,13 @@ barrier (FlSim *sim, guint c)
   if (g->barrier_count < parties)
     {
       st->cpus[c].barrier_gen = g->barrier_gen;
-      fl_park (sim, c, FL_CPU_SLEEP, 0xbabe);
+      fl_park (sim, c, FL_CPU_SLEEP, FL_BARRIER_WAIT);
       return;
     }
   g->barrier_count = 0;
   g->barrier_gen++;
   for (guint i = 0; i < st->sizes.ncpus; i++)
-    if (i != c && st->cpus[i].status == FL_CPU_SLEEP && st->cpus[i].wait_obj == 0xbabe)
+    if (i != c && st->cpus[i].status == FL_CPU_SLEEP && st->cpus[i].wait_obj == FL_BARRIER_WAIT)
       fl_wake (sim, i, fl_line_reload (sim, FL_LINE_BARRIER, i, st->cpus[c].clock)
                          + sim->config.cost.ipi);
 }

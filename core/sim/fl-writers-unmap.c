@@ -10,10 +10,6 @@
  * with IRQs off (pin_page_tables) trust the tables it reads. */
 #include "fl-writers-private.h"
 
-#ifndef FL_MIGRATION_WAIT
-/* a CPU asleep on a migration entry waits on this object (migration_entry_wait) */
-#define FL_MIGRATION_WAIT(table, index) (0x40000000u | ((guint32) (table) << 9) | (index))
-#endif
 
 /* ---- munmap ------------------------------------------------------------------------------ */
 

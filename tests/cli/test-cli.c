@@ -254,13 +254,19 @@ test_totals_are_sums (void)
 }
 
 /* --trace has a header over its columns; a check says what it tests (its listing line), a
- * free what it frees. */
+ * free what it frees, a CPU that parks what it waits for. */
 static void
 test_trace_says_what (void)
 {
-  g_auto (Result) rcu = { 0 }, now = { 0 };
+  g_auto (Result) rcu = { 0 }, now = { 0 }, ipi = { 0 }, rwsem = { 0 };
   cli (&rcu, "run", "spf-vs-munmap", "--trace", NULL);
   cli (&now, "run", "spf-vs-munmap", "--trace", "--set", "vma-free=immediate", NULL);
+  cli (&ipi, "run", "spf-tlb-ipi", "--trace", "--set", "pte-map-lock=spin-irqs-off", NULL);
+  cli (&rwsem, "run", "spf-vs-mprotect-munmap", "--trace", NULL);
+  g_assert_nonnull (strstr (ipi.out, "flush_tlb_others:wait                    wait for 1 "
+                                     "TLB-flush acknowledgement\n"));
+  g_assert_nonnull (strstr (rwsem.out, "__down_write:queue                       sleep on "
+                                       "mmap_sem's wait list"));
   g_assert_true (g_str_has_prefix (rcu.out, "    step        cycle  cpu    function:tag"));
   g_assert_nonnull (strstr (rcu.out, "find_vma:cache                           check failed: "
                                      "if (v && v->vm_start <= addr && addr < v->vm_end)"));

@@ -6,6 +6,7 @@
 #include "fl-lane-track.h"
 
 #include "fl-config.h"
+#include "fl-cpu-view.h"
 #include "fl-loc.h"
 
 #include <string.h>
@@ -38,29 +39,6 @@ gboolean
 fl_lane_is_waiting (guint act)
 {
   return act == FL_ACT_SPIN || act == FL_ACT_BLOCKED || act == FL_ACT_IPI;
-}
-
-/**
- * fl_lane_status_activity:
- * @st: a state
- * @cpu: one of its CPUs
- *
- * Returns: what a CPU that is not running does now, from its status: spinning, asleep,
- *   waiting for IPI acknowledgements, stuck where it waited; -1 for a running CPU or one
- *   whose program is over.
- */
-int
-fl_lane_status_activity (const FlState *st, guint cpu)
-{
-  const FlCpu *c = &st->cpus[cpu];
-  switch (c->status)
-    {
-    case FL_CPU_SPIN: return FL_ACT_SPIN;
-    case FL_CPU_SLEEP: return FL_ACT_BLOCKED;
-    case FL_CPU_IPI_WAIT: return FL_ACT_IPI;
-    case FL_CPU_STUCK: return c->depth ? FL_ACT_BLOCKED : -1;
-    case FL_CPU_RUNNING: case FL_CPU_DONE: default: return -1;
-    }
 }
 
 /* What the step's own work was. The event's activity is the CPU's after the step, which is
@@ -231,7 +209,7 @@ fl_lane_ongoing (const FlLane *l, guint b, const FlState *st, guint cpu, guint64
     return;
   o->from = l->cyc[b];
   o->to = until;
-  o->act = fl_lane_status_activity (st, cpu);
+  o->act = fl_cpu_parked_activity (st, cpu);
   if (o->act >= 0 || st->cpus[cpu].status != FL_CPU_RUNNING)
     return;
   /* up to the end of its turn: the segments before it have happened too (it was woken,

@@ -63,6 +63,5 @@ int   fl_lane_shown         (const FlLane *l, const FlLaneOngoing *o, guint64 t,
                              gboolean *future);
 
 gboolean fl_lane_is_waiting (guint act);
-int   fl_lane_status_activity (const FlState *st, guint cpu);
 
 G_END_DECLS
