@@ -61,7 +61,6 @@ struct _FlSim {
   gboolean      completed;      /* the end was reached once: its findings are recorded */
   FlStopReason  stop;           /* why the run ended before its end (fl-sim-limits.c) */
   char         *stop_message;
-  guint64       first_finding_step;
   /* the topology as tables, from the configuration once: the coherence model asks which
    * socket a CPU is on for every sharer of every line it fetches */
   guint8        socket_of[FL_MAX_CPUS];
