@@ -408,29 +408,22 @@ draw_pte_page (Tables *t, Box *b, double header_h, double cell)
       state[k] = (guint8) fl_pte_state (st, e[b->lo + k]);
       present |= 1u << state[k];
     }
-  if (gap == 0)
-    /* Cells that touch are filled one by one, in order: the faint seams between them are
-     * what shows them as cells when they are small. */
-    for (guint k = 0; k < n; k++)
-      {
-        FlRgba col = fl_palette_pte (pal, (FlPteState) state[k]);
-        cairo_rectangle (cr, gx + (k % cols) * cell, gy + (k / cols) * cell, cell, cell);
-        fl_set_rgba (cr, &col);
-        cairo_fill (cr);
-      }
-  else
-    for (guint sv = 0; sv < FL_PTE_STATE_N; sv++)
-      {
-        if (!(present & (1u << sv)))
-          continue;
-        for (guint k = 0; k < n; k++)
-          if (state[k] == sv)
-            cairo_rectangle (cr, gx + (k % cols) * cell + gap / 2,
-                             gy + (k / cols) * cell + gap / 2, cell - gap, cell - gap);
-        FlRgba col = fl_palette_pte (pal, (FlPteState) sv);
-        fl_set_rgba (cr, &col);
-        cairo_fill (cr);
-      }
+  /* Cells too small for a gap still show as cells: a seam of a fraction of a pixel on their
+   * right and lower edges lets the background show faintly between them. */
+  double inset = gap > 0 ? gap : MIN (0.3, cell * 0.08);
+  double shift = gap / 2;
+  for (guint sv = 0; sv < FL_PTE_STATE_N; sv++)
+    {
+      if (!(present & (1u << sv)))
+        continue;
+      for (guint k = 0; k < n; k++)
+        if (state[k] == sv)
+          cairo_rectangle (cr, gx + (k % cols) * cell + shift, gy + (k / cols) * cell + shift,
+                           cell - inset, cell - inset);
+      FlRgba col = fl_palette_pte (pal, (FlPteState) sv);
+      fl_set_rgba (cr, &col);
+      cairo_fill (cr);
+    }
   if (gap > 0)
     {
       for (guint none = 0; none < 2; none++)

@@ -99,6 +99,9 @@ FlRgba       fl_rgba_mix       (const FlRgba *a, const FlRgba *b, double t);
 const FlRgba *fl_rgba_text_on  (const FlPalette *pal, const FlRgba *background);
 void         fl_format_count   (guint64 value, char *buf, gsize size);
 void         fl_rounded_rect   (cairo_t *cr, double x, double y, double w, double h, double r);
+void         fl_fill_fast      (cairo_t *cr);
+void         fl_rounded_outline (cairo_t *cr, double x, double y, double w, double h, double r,
+                                double width);
 void         fl_diamond        (cairo_t *cr, double x, double y, double r);
 double       fl_paint_header   (FlPaintCtx *p, const char *title, const char *subtitle);
 double       fl_paint_header_height (FlPaintCtx *p);

@@ -34,10 +34,16 @@ phase_of (const FlState *st, guint *pending, guint *ready)
   return _("idle");
 }
 
-/* One CPU as a chip: its name in its colour, a filled badge with the nesting depth while it
- * is inside a read-side section, and a mark while the grace period waits for it. */
+typedef struct {
+  double x, y, w, h;
+} Badge;
+
+/* One CPU as a chip on its background (drawn before, by draw_chips): its name in its colour,
+ * a filled badge with the nesting depth while it is inside a read-side section, an empty one
+ * (added to `empty`, drawn after) outside, and a mark while the grace period waits for it. */
 static void
-draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gboolean words)
+draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gboolean words,
+           GArray *empty)
 {
   cairo_t *cr = p->cr;
   const FlPalette *pal = p->pal;
@@ -48,9 +54,6 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
   double th = fl_text_height (p, FL_FONT_BOLD, size);
   char buf[96];
 
-  fl_rounded_rect (cr, x, y, w, h, 4);
-  fl_set_rgba (cr, &pal->surface);
-  cairo_fill (cr);
   cairo_rectangle (cr, x, y, 4, h);
   fl_set_rgba (cr, color);
   cairo_fill (cr);
@@ -64,9 +67,9 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
   double bh = th * 0.95, bw = words ? size * 2.4 : size * 1.6;
   if (tx + bw > x + w - 2)
     return;
-  fl_rounded_rect (cr, tx, y + (h - bh) / 2, bw, bh, bh / 2);
   if (cpu->rcu_nesting)
     {
+      fl_rounded_rect (cr, tx, y + (h - bh) / 2, bw, bh, bh / 2);
       fl_set_rgba (cr, rcu);
       cairo_fill (cr);
       g_snprintf (buf, sizeof buf, words ? "R×%u" : "%u", cpu->rcu_nesting);
@@ -74,11 +77,7 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
                     y + (h - fl_text_height (p, FL_FONT_BOLD, size * 0.85)) / 2, bw, FL_ALIGN_CENTER, buf);
     }
   else
-    {
-      fl_set_rgba (cr, &pal->grid);
-      cairo_set_line_width (cr, 1.2);
-      cairo_stroke (cr);
-    }
+    g_array_append_val (empty, ((Badge) { tx, y + (h - bh) / 2, bw, bh }));
   tx += bw + size * 0.6;
 
   if (words)
@@ -111,6 +110,32 @@ draw_chip (FlPaintCtx *p, guint c, double x, double y, double w, double h, gbool
           cairo_fill (cr);
         }
     }
+}
+
+/* CPUs 0 to ncpus − 1 as chips `w` × `h`, `cols` to a row from (x, y), 3 apart. What all
+ * chips share is filled once for all of them, with the faster rasterizer: their backgrounds,
+ * then the empty badges. At 64 CPUs the badges' thin rounded outlines, stroked one by one,
+ * took half of the view's time (callgrind: 6.7 M of 14 M instructions a frame; 3.8 M now). */
+static void
+draw_chips (FlPaintCtx *p, double x, double y, double w, double h, guint cols, gboolean words)
+{
+  cairo_t *cr = p->cr;
+  guint ncpus = p->st->sizes.ncpus;
+  g_autoptr (GArray) empty = g_array_sized_new (FALSE, FALSE, sizeof (Badge), ncpus);
+
+  for (guint c = 0; c < ncpus; c++)
+    fl_rounded_rect (cr, x + (c % cols) * (w + 3), y + (c / cols) * (h + 3), w, h, 4);
+  fl_set_rgba (cr, &p->pal->surface);
+  fl_fill_fast (cr);
+  for (guint c = 0; c < ncpus; c++)
+    draw_chip (p, c, x + (c % cols) * (w + 3), y + (c / cols) * (h + 3), w, h, words, empty);
+  for (guint i = 0; i < empty->len; i++)
+    {
+      const Badge *b = &g_array_index (empty, Badge, i);
+      fl_rounded_outline (cr, b->x, b->y, b->w, b->h, b->h / 2, 1.2);
+    }
+  fl_set_rgba (cr, &p->pal->grid);
+  fl_fill_fast (cr);
 }
 
 /* The names of the CPUs that matter to the grace period (inside a read-side section, or
@@ -290,8 +315,7 @@ fl_paint_rcu (FlPaintCtx *p)
   double row_h = p->fs * 1.9;
   if (ncpus * (row_h + 3) <= readers_h)
     {
-      for (guint c = 0; c < ncpus; c++)
-        draw_chip (p, c, pad, y + c * (row_h + 3), p->w - 2 * pad, row_h, TRUE);
+      draw_chips (p, pad, y, p->w - 2 * pad, row_h, 1, TRUE);
       y += ncpus * (row_h + 3);
     }
   else if (ncpus > 0)
@@ -303,9 +327,7 @@ fl_paint_rcu (FlPaintCtx *p)
       if (ch >= p->fs * 1.35)
         {
           chip_w = (p->w - 2 * pad + 3) / cols - 3;
-          for (guint c = 0; c < ncpus; c++)
-            draw_chip (p, c, pad + (c % cols) * (chip_w + 3), y + (c / cols) * (ch + 3), chip_w,
-                       ch, FALSE);
+          draw_chips (p, pad, y, chip_w, ch, cols, FALSE);
           y += rows * (ch + 3);
         }
       else

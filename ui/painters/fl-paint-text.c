@@ -43,11 +43,18 @@ typedef struct {
   PangoContext *context;
   cairo_matrix_t matrix;      /* the Cairo transformation it was brought up to date with */
   cairo_font_options_t *target_options;   /* and its target's font options */
-  GHashTable   *layouts;      /* key → Laid */
+  GHashTable   *layouts;      /* the set of Laid, each its own key */
   guint64       used;
 } LayoutSlot;
 
+/* A layout and what it was made from, which is also how it is found: looking one up costs a
+ * hash of the text and no allocation (the painters ask for thousands a frame at 64 CPUs). */
 typedef struct {
+  guint          hash;
+  FlFont         font;
+  int            max_lines;
+  double         size, max_width;
+  char          *text;
   PangoLayout   *layout;
   PangoRectangle logical;
 } Laid;
@@ -57,14 +64,48 @@ typedef struct {
   PangoFontDescription *desc[G_N_ELEMENTS (families)];
   LayoutSlot            slots[LAYOUT_SLOTS];
   guint64               clock;
+  /* the slot found last and what found it: a painter draws on one target under one
+   * transformation for many texts in a row, so most look-ups need not ask Cairo for the
+   * target's font options (an allocation each) */
+  LayoutSlot           *last;
+  cairo_surface_t      *last_target;
+  cairo_surface_type_t  last_type;
 } TextCache;
 
 static void
 laid_free (gpointer data)
 {
   Laid *l = data;
-  g_object_unref (l->layout);
+  g_clear_object (&l->layout);
+  g_free (l->text);
   g_free (l);
+}
+
+static guint
+laid_hash (gconstpointer data)
+{
+  return ((const Laid *) data)->hash;
+}
+
+static gboolean
+laid_equal (gconstpointer a, gconstpointer b)
+{
+  const Laid *x = a, *y = b;
+  return x->hash == y->hash && x->font == y->font && x->max_lines == y->max_lines
+         && x->size == y->size && x->max_width == y->max_width && strcmp (x->text, y->text) == 0;
+}
+
+/* The hash of what a layout is made from: the text's, mixed with the rest. */
+static guint
+laid_key_hash (const Laid *l)
+{
+  guint64 bits[2];
+  memcpy (&bits[0], &l->size, sizeof bits[0]);
+  memcpy (&bits[1], &l->max_width, sizeof bits[1]);
+  guint64 h = g_str_hash (l->text) ^ ((guint64) l->font << 56) ^ ((guint64) l->max_lines << 48);
+  h = (h ^ bits[0]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  h = (h ^ bits[1]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint) (h ^ (h >> 32));
 }
 
 static void
@@ -167,6 +208,16 @@ layout_slot (TextCache *tc, cairo_t *cr)
 {
   cairo_matrix_t m;
   cairo_get_matrix (cr, &m);
+  cairo_surface_t *target = cairo_get_target (cr);
+  /* the same target as last time (its kind too, should another surface have taken its
+   * address) under the same transformation: the same slot */
+  if (tc->last != NULL && tc->last_target == target
+      && tc->last_type == cairo_surface_get_type (target)
+      && memcmp (&tc->last->matrix, &m, sizeof m) == 0)
+    {
+      tc->last->used = ++tc->clock;
+      return tc->last;
+    }
   cairo_font_options_t *options = cairo_font_options_create ();
   cairo_surface_get_font_options (cairo_get_target (cr), options);
   LayoutSlot *slot = NULL, *oldest = &tc->slots[0];
@@ -188,7 +239,7 @@ layout_slot (TextCache *tc, cairo_t *cr)
       if (slot->context == NULL)
         {
           slot->context = new_context ();
-          slot->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, laid_free);
+          slot->layouts = g_hash_table_new_full (laid_hash, laid_equal, laid_free, NULL);
         }
       else
         g_hash_table_remove_all (slot->layouts);
@@ -199,8 +250,9 @@ layout_slot (TextCache *tc, cairo_t *cr)
     }
   g_clear_pointer (&options, cairo_font_options_destroy);
   slot->used = ++tc->clock;
-  if (g_hash_table_size (slot->layouts) >= LAYOUTS_PER_SLOT)
-    g_hash_table_remove_all (slot->layouts);
+  tc->last = slot;
+  tc->last_target = target;
+  tc->last_type = cairo_surface_get_type (target);
   return slot;
 }
 
@@ -213,16 +265,20 @@ cached_layout (FlPaintCtx *p, FlFont font, double size, const char *text, double
   LayoutSlot *slot = layout_slot (tc, p->cr);
   if (max_width <= 0)
     max_width = 0, max_lines = 0;
-  char head[64];
-  g_snprintf (head, sizeof head, "%d %a %a %d ", (int) font, size, max_width, max_lines);
-  g_autofree char *key = g_strconcat (head, text ? text : "", NULL);
-  Laid *l = g_hash_table_lookup (slot->layouts, key);
+  Laid key = { .font = font, .max_lines = max_lines, .size = size, .max_width = max_width,
+               .text = (char *) (text ? text : "") };
+  key.hash = laid_key_hash (&key);
+  Laid *l = g_hash_table_lookup (slot->layouts, &key);
   if (l == NULL)
     {
+      if (g_hash_table_size (slot->layouts) >= LAYOUTS_PER_SLOT)
+        g_hash_table_remove_all (slot->layouts);
       l = g_new (Laid, 1);
+      *l = key;
+      l->text = g_strdup (key.text);
       l->layout = make_layout (tc, slot->context, font, size, text, max_width, max_lines);
       pango_layout_get_pixel_extents (l->layout, NULL, &l->logical);
-      g_hash_table_insert (slot->layouts, g_steal_pointer (&key), l);
+      g_hash_table_add (slot->layouts, l);
     }
   return l;
 }

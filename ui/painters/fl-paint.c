@@ -306,6 +306,53 @@ fl_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
   cairo_close_path (cr);
 }
 
+/* The path of fl_rounded_rect() run the other way round: inside one run forwards, a hole. */
+static void
+rounded_rect_reversed (cairo_t *cr, double x, double y, double w, double h, double r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  if (r <= 0.5)
+    {
+      cairo_move_to (cr, x, y);
+      cairo_line_to (cr, x, y + h);
+      cairo_line_to (cr, x + w, y + h);
+      cairo_line_to (cr, x + w, y);
+      cairo_close_path (cr);
+      return;
+    }
+  cairo_arc_negative (cr, x + r, y + r, r, 3 * G_PI / 2, G_PI);
+  cairo_arc_negative (cr, x + r, y + h - r, r, G_PI, G_PI / 2);
+  cairo_arc_negative (cr, x + w - r, y + h - r, r, G_PI / 2, 0);
+  cairo_arc_negative (cr, x + w - r, y + r, r, 0, -G_PI / 2);
+  cairo_close_path (cr);
+}
+
+/* What stroking fl_rounded_rect (x, y, w, h, r) with a line `width` wide covers, as a path
+ * to fill: the rounded rectangle grown by half the width, less the one shrunk by half. Cairo
+ * fills it for a fraction of what a stroke costs (the stroker turns each arc into polygons
+ * with joins), which at 64 CPUs is most of a view drawn outline by outline. */
+void
+fl_rounded_outline (cairo_t *cr, double x, double y, double w, double h, double r, double width)
+{
+  double half = width / 2;
+  fl_rounded_rect (cr, x - half, y - half, w + width, h + width, r + half);
+  if (w > width && h > width)
+    rounded_rect_reversed (cr, x + half, y + half, w - width, h - width, MAX (r - half, 0));
+}
+
+/* Fills the path with Cairo's 4 × 4-sample rasterizer rather than its default: for many
+ * small shapes in one path (outlines a pixel wide, chips) the edges cannot be told apart at
+ * a glance, and the fill costs about half as much. Vector targets ignore it. */
+void
+fl_fill_fast (cairo_t *cr)
+{
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_FAST);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
 void
 fl_diamond (cairo_t *cr, double x, double y, double r)
 {
