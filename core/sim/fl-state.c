@@ -1,6 +1,7 @@
 /* fl-state.c — the machine state as plain data: one array per kind of object, grown on
  * demand, and the one block a checkpoint copies. */
 #include "fl-state.h"
+#include "fl-footprint.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -191,6 +192,7 @@ fl_state_clear (FlState *st)
       if (r[i].tracked)
         tracked_clear (r[i].tracked);
     }
+  fl_state_semantic_hash_clear (st);
 }
 
 /* Writes at most fl_state_bytes(): fewer when lines and page tables are at rest.
