@@ -148,6 +148,14 @@ fl_note (FlSim *sim, guint32 key, gboolean write)
 void fl_note_all_cpus (FlSim *sim, FlKeyKind group);
 void fl_note_vma_list (FlSim *sim);
 void fl_sim_fix_checkpoints (FlSim *sim, guint64 every);
+/* For the explorer: fl_sim_step_cpu() with @j keeping the state the step began from (and
+ * what follows until the next such step or undo: finishing the run), and taking it back: the
+ * state a seek to that step gives, the run past it dropped at the next step as after a seek.
+ * FALSE when the step grew an array (seek then). */
+gboolean fl_sim_step_cpu_journaled (FlSim *sim, guint cpu, FlStateJournal *j);
+gboolean fl_sim_undo_step          (FlSim *sim, FlStateJournal *j);
+/* The last journaled step's journal is closed: what follows is not kept in it. */
+void     fl_sim_end_journal        (FlSim *sim);
 
 /* events */
 static inline void

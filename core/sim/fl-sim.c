@@ -638,6 +638,29 @@ fl_sim_fix_checkpoints (FlSim *sim, guint64 every)
 }
 
 gboolean
+fl_sim_step_cpu_journaled (FlSim *sim, guint cpu, FlStateJournal *j)
+{
+  fl_state_journal_begin (&sim->st, j);
+  return fl_sim_step_cpu (sim, cpu);
+}
+
+gboolean
+fl_sim_undo_step (FlSim *sim, FlStateJournal *j)
+{
+  if (!fl_state_journal_undo (&sim->st, j))
+    return FALSE;
+  /* as at the end of a seek: the recorded run goes on past here */
+  sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
+  return TRUE;
+}
+
+void
+fl_sim_end_journal (FlSim *sim)
+{
+  sim->st.journal = NULL;
+}
+
+gboolean
 fl_sim_seek (FlSim *sim, guint64 step)
 {
   g_return_val_if_fail (sim != NULL, FALSE);

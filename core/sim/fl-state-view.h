@@ -397,6 +397,10 @@ typedef struct {
    * (fl-semantic-hash-kept.c): not in the state either; fl_state_clear() frees it, NULL
    * until the first hash. */
   gpointer     plain_hash;
+  /* While the explorer's states search takes a step: where the old contents of the lines,
+   * pages and tables it writes go (fl-state-journal.c), so that going back costs what it
+   * wrote. NULL otherwise. */
+  struct _FlStateJournal *journal;
 } FlState;
 
 /* Lines of the VMAs and page tables the scenario was sized for come first, as the machine
