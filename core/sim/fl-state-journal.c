@@ -10,8 +10,9 @@
  * version and written bit. Undoing puts all of it back, so the state is the one the step
  * began from byte for byte, and what is known of its slots holds: a slot's version goes with
  * its bytes (versions are never handed out twice), and the slots put back are marked for the
- * explorer's hash. A step that grew an array changed the layout: it cannot be undone, and the
- * search seeks instead. */
+ * explorer's hash. A step that grew an untracked array (the first RCU callback queued) has
+ * it shrunk back; one that grew lines, tables or pages changed what FlTracked knows: it
+ * cannot be undone, and the search seeks instead. */
 #include "fl-state.h"
 
 #include <string.h>
@@ -127,15 +128,17 @@ fl_state_journal_slot (FlState *st, FlJournalKind kind, guint slot)
 }
 
 gboolean
-fl_state_journal_undo (FlState *st, FlStateJournal *j)
+fl_state_journal_undo (FlState *st, FlStateJournal *j, gboolean plain)
 {
   if (st->journal == j)
     st->journal = NULL;
-  if (memcmp (&st->sizes, &j->sizes, sizeof j->sizes) != 0)
+  /* a step that queued the first RCU callback grew their array: back to the size it had */
+  if (memcmp (&st->sizes, &j->sizes, sizeof j->sizes) != 0
+      && !fl_state_shrink_untracked (st, &j->sizes))
     return FALSE;
   guint8 *base[FL_STATE_UNTRACKED_MAX];
   gsize bytes[FL_STATE_UNTRACKED_MAX];
-  guint n = fl_state_untracked (st, base, bytes);
+  guint n = plain ? fl_state_untracked (st, base, bytes) : 0;
   gsize at = 0;
   for (guint i = 0; i < n; i++)
     {

@@ -73,6 +73,29 @@ fl_state_untracked (FlState *st, guint8 **base, gsize *bytes)
   return n;
 }
 
+gboolean
+fl_state_shrink_untracked (FlState *st, const FlStateSizes *to)
+{
+  Region now[FL_STATE_REGIONS], was[FL_STATE_REGIONS];
+  regions (st, &st->sizes, now);
+  regions (st, to, was);
+  /* the lines' layout and the tracked arrays must be as they were */
+  FlStateSizes same = *to;
+  same.ncbs = st->sizes.ncbs;
+  same.ncache = st->sizes.ncache;
+  same.ncache_index = st->sizes.ncache_index;
+  if (memcmp (&same, &st->sizes, sizeof same) != 0)
+    return FALSE;
+  for (guint i = 0; i < FL_STATE_REGIONS; i++)
+    {
+      g_assert (now[i].tracked == NULL || now[i].count == was[i].count);
+      if (now[i].count != was[i].count)
+        *now[i].base = g_realloc (*now[i].base, MAX (was[i].count * was[i].size, 1));
+    }
+  st->sizes = *to;
+  return TRUE;
+}
+
 /* Each array begins 16-byte aligned in the block. */
 static gsize
 align (gsize offset)

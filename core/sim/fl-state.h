@@ -119,11 +119,18 @@ typedef enum { FL_JOURNAL_LINE, FL_JOURNAL_TABLE, FL_JOURNAL_PAGE } FlJournalKin
 FlStateJournal *fl_state_journal_new   (void);
 void            fl_state_journal_free  (FlStateJournal *j);
 void            fl_state_journal_begin (FlState *st, FlStateJournal *j);
-/* FALSE, the state untouched, when the step grew an array: only a seek goes back then. */
-gboolean        fl_state_journal_undo  (FlState *st, FlStateJournal *j);
+/* FALSE, the state untouched, when the step grew an array FlTracked covers (lines, tables,
+ * pages): only a seek goes back then. Without @plain the untracked arrays are left as they
+ * are (but for their sizes): going back several steps, only the oldest journal's copy of them
+ * counts. */
+gboolean        fl_state_journal_undo  (FlState *st, FlStateJournal *j, gboolean plain);
 gsize           fl_state_journal_bytes (const FlStateJournal *j);
 /* The slot's contents before the step's first write to it (the accessors below call it). */
 void            fl_state_journal_slot  (FlState *st, FlJournalKind kind, guint slot);
+/* The sizes of @to where only arrays no FlTracked covers grew since (RCU callbacks, the page
+ * cache and its index): those arrays shrunk back, their contents to be put back by the
+ * caller. FALSE, nothing changed, when any other did. */
+gboolean        fl_state_shrink_untracked (FlState *st, const FlStateSizes *to);
 /* The arrays no FlTracked covers, in the block's order (fl-state.c): @base and @bytes get
  * each one's start and size. Returns: how many. */
 guint           fl_state_untracked     (FlState *st, guint8 **base, gsize *bytes);
