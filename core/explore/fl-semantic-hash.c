@@ -312,21 +312,24 @@ marked_add (const FlState *st, const FlTracked *t, guint count, FlStateView view
   for (guint w = 0; w < words; w++)
     {
       guint64 fresh = t->unhashed[w];
+      /* most words: nothing written since, the same slots marked */
+      if ((fresh | (k->written[w] ^ t->written[w])) == 0)
+        {
+          sum += k->total[w];
+          continue;
+        }
       for (guint64 bits = fresh; bits != 0; bits &= bits - 1)
         {
           guint slot = w * 64 + (guint) __builtin_ctzll (bits);
           t->sum[slot] = slot_adds (st, slot, m, plain);
         }
       t->unhashed[w] = 0;
-      if (fresh != 0 || k->written[w] != t->written[w])
-        {
-          guint64 total = 0;
-          for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
-            total += t->sum[w * 64 + (guint) __builtin_ctzll (bits)];
-          k->total[w] = total;
-          k->written[w] = t->written[w];
-        }
-      sum += k->total[w];
+      guint64 total = 0;
+      for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+        total += t->sum[w * 64 + (guint) __builtin_ctzll (bits)];
+      k->total[w] = total;
+      k->written[w] = t->written[w];
+      sum += total;
     }
   return sum;
 }
