@@ -72,9 +72,10 @@ struct _FlSim {
   guint64       replayed_steps; /* steps seeks have re-run since the simulation began */
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
-  /* The run's hash after each of its last events, by count of events mod FL_SIM_RECENT:
-   * a new branch a few steps back takes its hash from here instead of hashing again the
-   * events since the last checkpoint (truncate_future). Valid where `count` matches. */
+  /* The run's hash after each of its last events, by count of events mod FL_SIM_RECENT
+   * (the explorer's simulations only: checkpoint_fixed): a new branch a few steps back takes
+   * its hash from here instead of hashing again the events since the last checkpoint
+   * (truncate_future). Valid where `count` matches. */
   struct { gsize count; guint64 hash; } recent[FL_SIM_RECENT];
 };
 

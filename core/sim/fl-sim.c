@@ -241,10 +241,15 @@ record (FlSim *sim, const FlEvent *ev)
   fl_event_log_append (&sim->rec->events, ev);
   sim->rec->hash = mix_event (sim->rec->hash, ev);
   /* an entry is written when its event count is reached, and no truncation below that count
-   * happened since (it would have dropped the event): a matching count is this run's hash */
-  gsize count = sim->rec->events.len;
-  sim->recent[count % FL_SIM_RECENT].count = count;
-  sim->recent[count % FL_SIM_RECENT].hash = sim->rec->hash;
+   * happened since (it would have dropped the event): a matching count is this run's hash.
+   * Only the explorer's simulations (the fixed spacing) branch thousands of times a second:
+   * the others leave the table empty, and hash again from a checkpoint. */
+  if (sim->checkpoint_fixed)
+    {
+      gsize count = sim->rec->events.len;
+      sim->recent[count % FL_SIM_RECENT].count = count;
+      sim->recent[count % FL_SIM_RECENT].hash = sim->rec->hash;
+    }
 }
 
 FlFinding *
