@@ -29,6 +29,28 @@ count_preemptions (const GArray *choices, const GArray *enabled)
   return pre;
 }
 
+/* The journal of the step from depth @d, made when first needed. */
+static FlStateJournal *
+journal_at (GPtrArray *journals, guint d)
+{
+  while (journals->len <= d)
+    g_ptr_array_add (journals, fl_state_journal_new ());
+  return g_ptr_array_index (journals, d);
+}
+
+/* Back from the current depth to @at: the journaled steps taken back; a seek when one
+ * cannot be (it grew an array). A seek leaves the journals of the steps before good: the
+ * state it gives is the one they were taken from, byte for byte, and the slots' versions it
+ * gives go with their bytes as the journals' do. */
+static void
+back_to (FlSim *sim, GPtrArray *journals, guint at)
+{
+  guint depth = (guint) fl_sim_get_step (sim);
+  guint n = depth - at;
+  if (fl_sim_undo_steps (sim, (FlStateJournal *const *) journals->pdata + at, n) < n)
+    fl_sim_seek (sim, at);
+}
+
 void
 fl_explore_states (FlExplorer *x)
 {
@@ -38,6 +60,10 @@ fl_explore_states (FlExplorer *x)
   GArray *stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   GArray *choices = g_array_new (FALSE, FALSE, sizeof (guint8));
   GArray *enabled = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* going back is by journals, one per depth: a seek only when a step grew an array, which
+   * copies of the state every 32 steps serve (every 16 or 64 cost more in all, measured) */
+  GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
+  fl_sim_fix_checkpoints (sim, 32);
   fl_sim_seek (sim, 0);
   gboolean fresh = TRUE;     /* at a state just reached, not yet looked at */
   while (!fl_explorer_out_of_budget (x))
@@ -92,10 +118,8 @@ fl_explore_states (FlExplorer *x)
       /* frames are pushed one per depth, so the frame's depth is its index */
       g_array_set_size (choices, at);
       if (fl_sim_get_step (sim) != at)
-        {
-          fl_sim_seek (sim, at);
-        }
-      if (!fl_sim_step_cpu (sim, c))
+        back_to (sim, journals, at);
+      if (!fl_sim_step_cpu_journaled (sim, c, journal_at (journals, at)))
         {
           r->cut_unbounded++;     /* a limit of the machine refused the step */
           continue;
@@ -105,8 +129,14 @@ fl_explore_states (FlExplorer *x)
       g_array_append_val (choices, cpu);
       fresh = TRUE;
     }
+  gsize journal_bytes = 0;
+  for (guint i = 0; i < journals->len; i++)
+    journal_bytes += fl_state_journal_bytes (g_ptr_array_index (journals, i));
   r->peak_bytes = MAX (r->peak_bytes, seen.size * sizeof (guint64)
-                                      + stack->len * sizeof (Frame) + choices->len * 9);
+                                      + stack->len * sizeof (Frame) + choices->len * 9
+                                      + journal_bytes);
+  fl_sim_end_journal (sim);
+  g_ptr_array_unref (journals);
   g_free (seen.keys);
   g_array_unref (stack);
   g_array_unref (choices);

@@ -181,7 +181,8 @@ fl_explorer_new_sim (const FlScenario *scenario, const FlConfig *config, GError 
     return NULL;
   /* the scenario's own [schedule], if any, is ignored: the search picks every step */
   fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
-  /* the searches seek back a few steps at a time: a copy of the state every 8 steps */
+  /* the searches seek back a few steps at a time: a copy of the state every 8 steps (the
+   * bounded and the states searches set their own spacing) */
   fl_sim_fix_checkpoints (sim, 8);
   return sim;
 }
@@ -259,7 +260,8 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   else
     explore_systematic (&x, scenario);
   r->seconds = (g_get_monotonic_time () - x.started) / (double) G_USEC_PER_SEC;
-  /* the steps seeks really re-ran (a copy of the state every 8 steps makes them few) */
+  /* the steps seeks really re-ran (copies of the state every few steps, and the states
+   * search's journals, make them few) */
   r->replayed += sim->replayed_steps;
   if (options->keep_outcomes && r->outcome_keys == NULL)
     {

@@ -30,11 +30,13 @@
  * lines and the tables' entries are most of the state's bytes, and most of them are at rest
  * (untouched, or empty): what is kept beside the state (FlTracked) says which may not be,
  * without reading them, and what each of those added when the hash last read it, so only
- * the few written since are read again. */
-#include "fl-footprint.h"
+ * the few written since are read again. The other arrays (globals, CPUs and their stacks,
+ * VMAs, tables, page cache, callbacks) have no such marks: the commute view keeps a copy of
+ * their bytes as it last read them and compares (fl-semantic-hash-kept.c), pairing again
+ * only the words that changed. */
+#include "fl-semantic-hash-private.h"
 
 #include <stddef.h>
-#include <string.h>
 
 /* ---- which bytes count ----------------------------------------------------------------- */
 
@@ -79,29 +81,6 @@ static const Field left_out_page_outcome[] = { OUT (FlPage, line_owner) };
 
 static const Field left_out_cb[] = { OUT (FlRcuCb, queued_step) };
 
-/* The bits of an array of objects the hash reads, as a pattern that repeats every `period`
- * words: objects whose size is not a multiple of 8 repeat their
- * pattern every few objects. The words with something kept are listed too: a line is read
- * by those. */
-#define MASK_MAX_WORDS 512
-
-typedef struct {
-  guint32 offset;                 /* of the word in the period, bytes */
-  guint64 keep;                   /* its bits that count */
-  guint64 identity;               /* of those, a line's kind and object (lines only) */
-} Word;
-
-typedef struct {
-  guint   period;                 /* words */
-  guint64 all[MASK_MAX_WORDS];    /* the bits that count of each word of the period */
-  guint   n;                      /* the words with some, listed (for lines) */
-  Word    word[MASK_MAX_WORDS];
-} Mask;
-
-typedef struct {
-  Mask globals[2], cpu, line[2], page[2], cb;
-} Masks;
-
 static void
 build_mask (Mask *m, gsize object_size, const Field *out, guint n_out)
 {
@@ -143,8 +122,8 @@ mark_identity (Mask *m)
     }
 }
 
-static const Masks *
-masks (void)
+const Masks *
+fl_semantic_hash_masks (void)
 {
   static Masks m;
   static gsize ready = 0;
@@ -172,30 +151,6 @@ masks (void)
 
 /* ---- the hash of the words kept ------------------------------------------------------- */
 
-/* The words two at a time: each pair offset by keys that change with its position,
- * multiplied into 128 bits, the two halves folded into one (wyhash's "mum"), and the folds
- * summed. One multiply per two words and no chain from one pair to the next, so the
- * multiplies overlap (one chained multiply per word was most of the explorer's time); the
- * keys are a Weyl sequence, so a value moved to another position changes the sum, and the
- * fold makes what one pair adds look random, so changes at two places do not cancel. */
-#define KEY_STEP 0x9e3779b97f4a7c15ull   /* the Weyl sequence's increment: 2^64 / phi, odd */
-#define KEY_ODD  0xbf58476d1ce4e5b9ull   /* the second word's key: the first's, xored */
-
-static inline guint64
-mul_fold (guint64 a, guint64 b)
-{
-#if defined(__SIZEOF_INT128__)
-  unsigned __int128 p = (unsigned __int128) a * b;
-  return (guint64) p ^ (guint64) (p >> 64);
-#else
-  guint64 al = (guint32) a, ah = a >> 32, bl = (guint32) b, bh = b >> 32;
-  guint64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-  guint64 mid = (ll >> 32) + (guint32) lh + (guint32) hl;
-  guint64 lo = (mid << 32) | (guint32) ll, hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-  return lo ^ hi;
-#endif
-}
-
 /* The running sum and the next pair's key, passed and returned by value so that both stay
  * in registers (the words are read through a byte pointer, which may alias anything). */
 typedef struct {
@@ -212,23 +167,6 @@ pairs_add (Pairs ps, guint64 a, guint64 b)
     ps.sum += mul_fold (a + ps.key, b + (ps.key ^ KEY_ODD));
   ps.key += KEY_STEP;
   return ps;
-}
-
-static inline guint64
-load (const guint8 *p)
-{
-  guint64 w;
-  memcpy (&w, p, 8);
-  return w;
-}
-
-/* The last `bytes` (< 8) of a region, zero-extended: never read past its end. */
-static inline guint64
-load_tail (const guint8 *p, gsize bytes)
-{
-  guint64 w = 0;
-  memcpy (&w, p, bytes);
-  return w;
 }
 
 /* @n words from @p, each masked by @keep (NULL: all its bits), paired in order; four at a time
@@ -338,58 +276,61 @@ page_adds (const FlState *st, guint32 p, const Mask *m)
   return pairs_words (ps, (const guint8 *) &st->pages[p], sizeof (FlPage) / 8, m->all).sum;
 }
 
-/* The struct pages written since they were last at rest, as lines_add() below: the commute
- * view keeps what each added, the outcome view reads its own. */
 static guint64
-pages_add (const FlState *st, FlStateView view, const Mask *m)
+slot_adds (const FlState *st, guint slot, const Mask *m, const FlLine *plain)
 {
-  const FlTracked *t = &st->page_marks;
-  guint words = (st->sizes.npages + 63) / 64;
-  guint64 sum = 0;
-  for (guint w = 0; view == FL_STATE_COMMUTE && w < words; w++)
-    {
-      for (guint64 bits = t->unhashed[w]; bits != 0; bits &= bits - 1)
-        {
-          guint32 p = w * 64 + (guint32) __builtin_ctzll (bits);
-          t->sum[p] = page_adds (st, p, m);
-        }
-      t->unhashed[w] = 0;
-    }
-  for (guint w = 0; w < words; w++)
-    for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
-      {
-        guint32 p = w * 64 + (guint32) __builtin_ctzll (bits);
-        sum += view == FL_STATE_COMMUTE ? t->sum[p] : page_adds (st, p, m);
-      }
-  return sum;
+  return plain != NULL ? line_adds (st, slot, m, plain) : page_adds (st, slot, m);
 }
 
-/* Lines, then entries: a slot's part is read again only when it was written since it was
- * last read (FlTracked.unhashed), else taken from what it added then; only the slots that
- * may not be at rest are summed. The outcome view, asked once per schedule, reads its own. */
+/* What the lines (@plain: line 0 at rest) or the struct pages (@plain NULL) of @t add: only
+ * the slots that may not be at rest. The commute view reads a slot again only when it was
+ * written since it was last read (FlTracked.unhashed), else takes what it added then, and
+ * with @k, takes 64 slots' total at once; the outcome view, asked once per schedule, reads
+ * its own. */
 static guint64
-lines_add (const FlState *st, FlStateView view, const Mask *m)
+marked_add (const FlState *st, const FlTracked *t, guint count, FlStateView view,
+            const Mask *m, const FlLine *plain, Totals *k)
 {
-  const FlTracked *t = &st->line_marks;
-  FlLine plain;
-  fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
-  guint words = (st->sizes.nlines + 63) / 64;
+  guint words = (count + 63) / 64;
   guint64 sum = 0;
-  for (guint w = 0; view == FL_STATE_COMMUTE && w < words; w++)
+  if (view != FL_STATE_COMMUTE)
     {
-      for (guint64 bits = t->unhashed[w]; bits != 0; bits &= bits - 1)
-        {
-          guint l = w * 64 + (guint) __builtin_ctzll (bits);
-          t->sum[l] = line_adds (st, l, m, &plain);
-        }
-      t->unhashed[w] = 0;
+      for (guint w = 0; w < words; w++)
+        for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+          sum += slot_adds (st, w * 64 + (guint) __builtin_ctzll (bits), m, plain);
+      return sum;
+    }
+  if (k->words != words)
+    {
+      /* another size: every total taken again */
+      k->written = g_renew (guint64, k->written, words);
+      k->total = g_renew (guint64, k->total, words);
+      k->words = words;
+      for (guint w = 0; w < words; w++)
+        k->written[w] = ~t->written[w];
     }
   for (guint w = 0; w < words; w++)
-    for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
-      {
-        guint l = w * 64 + (guint) __builtin_ctzll (bits);
-        sum += view == FL_STATE_COMMUTE ? t->sum[l] : line_adds (st, l, m, &plain);
-      }
+    {
+      guint64 fresh = t->unhashed[w];
+      /* most words: nothing written since, the same slots marked */
+      if ((fresh | (k->written[w] ^ t->written[w])) == 0)
+        {
+          sum += k->total[w];
+          continue;
+        }
+      for (guint64 bits = fresh; bits != 0; bits &= bits - 1)
+        {
+          guint slot = w * 64 + (guint) __builtin_ctzll (bits);
+          t->sum[slot] = slot_adds (st, slot, m, plain);
+        }
+      t->unhashed[w] = 0;
+      guint64 total = 0;
+      for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+        total += t->sum[w * 64 + (guint) __builtin_ctzll (bits)];
+      k->total[w] = total;
+      k->written[w] = t->written[w];
+      sum += total;
+    }
   return sum;
 }
 
@@ -438,25 +379,58 @@ chain (guint64 h, guint64 v)
   return h ^ (h >> 33);
 }
 
-/* Keeps what lines, tables and pages added beside @st (FlTracked): one state is hashed by one
- * thread at a time (each of the explorer's has its own simulation). */
+void
+fl_semantic_hash_plain (const FlState *st, FlStateView view, Plain *p)
+{
+  const Masks *mk = fl_semantic_hash_masks ();
+  const FlStateSizes *z = &st->sizes;
+  const Plain r = {
+    { (const guint8 *) z, (const guint8 *) st->g, (const guint8 *) st->cpus,
+      (const guint8 *) st->stacks, (const guint8 *) st->vmas, (const guint8 *) st->tables,
+      (const guint8 *) st->cache, (const guint8 *) st->cache_index, (const guint8 *) st->cbs },
+    { sizeof *z, sizeof (FlGlobals), z->ncpus * sizeof (FlCpu), z->ncpus * sizeof (FlCpuStack),
+      z->nvmas * sizeof (FlVma), z->ntables * sizeof (FlTable),
+      z->ncache * sizeof (FlCacheEntry), z->ncache_index * sizeof (guint32),
+      z->ncbs * sizeof (FlRcuCb) },
+    { NULL, &mk->globals[view], &mk->cpu, NULL, NULL, NULL, NULL, NULL, &mk->cb },
+  };
+  *p = r;
+}
+
+/* What the arrays read whole add: the commute view, which the search asks at every state,
+ * through the copy kept beside @st (fl-semantic-hash-kept.c); the outcome view, once per
+ * schedule, reads them. */
+static guint64
+plain_sum (const FlState *st, FlStateView view, HashKept *kept)
+{
+  Plain p;
+  fl_semantic_hash_plain (st, view, &p);
+  if (view == FL_STATE_COMMUTE)
+    return fl_hash_kept_plain (kept, st, &p);
+  Pairs ps = { PLAIN_FIRST_KEY, 0 };
+  for (guint r = 0; r < PLAIN_REGIONS; r++)
+    ps = p.mask[r] ? pairs_masked (ps, p.base[r], p.bytes[r], p.mask[r])
+                   : pairs_bytes (ps, p.base[r], p.bytes[r]);
+  return ps.sum;
+}
+
+/* Keeps what lines, tables and pages added beside @st (FlTracked), and what the other arrays
+ * added (plain_sum): one state is hashed by one thread at a time (each of the explorer's has
+ * its own simulation). */
 guint64
 fl_state_semantic_hash (const FlState *st, FlStateView view)
 {
-  const Masks *mk = masks ();
+  const Masks *mk = fl_semantic_hash_masks ();
   const FlStateSizes *z = &st->sizes;
-  Pairs ps = { 0xcbf29ce484222325ull, 0 };
-  ps = pairs_bytes (ps, z, sizeof *z);
-  ps = pairs_masked (ps, st->g, sizeof (FlGlobals), &mk->globals[view]);
-  ps = pairs_masked (ps, st->cpus, z->ncpus * sizeof (FlCpu), &mk->cpu);
-  ps = pairs_bytes (ps, st->stacks, z->ncpus * sizeof (FlCpuStack));
-  ps = pairs_bytes (ps, st->vmas, z->nvmas * sizeof (FlVma));
-  ps = pairs_bytes (ps, st->tables, z->ntables * sizeof (FlTable));
-  ps = pairs_bytes (ps, st->cache, z->ncache * sizeof (FlCacheEntry));
-  ps = pairs_bytes (ps, st->cache_index, z->ncache_index * sizeof (guint32));
-  ps = pairs_masked (ps, st->cbs, z->ncbs * sizeof (FlRcuCb), &mk->cb);
-  ps.sum += lines_add (st, view, &mk->line[view]) + entries_of_live_tables (st)
-            + pages_add (st, view, &mk->page[view]);
+  HashKept *kept = fl_hash_kept_of (st);
+  FlLine plain;
+  fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
+  Pairs ps = { 0, plain_sum (st, view, kept) };
+  ps.sum += marked_add (st, &st->line_marks, z->nlines, view, &mk->line[view], &plain,
+                        fl_hash_kept_totals (kept, TRUE))
+            + entries_of_live_tables (st)
+            + marked_add (st, &st->page_marks, z->npages, view, &mk->page[view], NULL,
+                          fl_hash_kept_totals (kept, FALSE));
   guint64 h = pairs_finish (ps);
 
   /* the one order of step stamps that is state (see the top of the file) */

@@ -73,5 +73,7 @@ void     fl_footprint_add_changes   (FlFootprint *fp, const FlFootprintSnapshot 
  * orders of independent steps leave the same lines). */
 typedef enum { FL_STATE_OUTCOME, FL_STATE_COMMUTE } FlStateView;
 guint64  fl_state_semantic_hash     (const FlState *st, FlStateView view);
+/* Frees what the hash keeps beside @st (FlState.plain_hash). */
+void     fl_state_semantic_hash_clear (FlState *st);
 
 G_END_DECLS

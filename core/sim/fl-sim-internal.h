@@ -42,6 +42,8 @@ typedef struct {
   GArray       *checkpoints;    /* FlCheckpoint */
 } FlRecord;
 
+#define FL_SIM_RECENT 256
+
 struct _FlSim {
   FlConfig      config;
   FlRecord     *rec;            /* what it recorded; a run's, only read, when `borrowed` */
@@ -69,6 +71,11 @@ struct _FlSim {
   guint64       replayed_steps; /* steps seeks have re-run since the simulation began */
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
+  /* The run's hash after each of its last events, by count of events mod FL_SIM_RECENT
+   * (the explorer's simulations only: checkpoint_fixed): a new branch a few steps back takes
+   * its hash from here instead of hashing again the events since the last checkpoint
+   * (truncate_future). Valid where `count` matches. */
+  struct { gsize count; guint64 hash; } recent[FL_SIM_RECENT];
 };
 
 /* the record (fl-record.c) */
@@ -147,6 +154,15 @@ fl_note (FlSim *sim, guint32 key, gboolean write)
 void fl_note_all_cpus (FlSim *sim, FlKeyKind group);
 void fl_note_vma_list (FlSim *sim);
 void fl_sim_fix_checkpoints (FlSim *sim, guint64 every);
+/* For the explorer: fl_sim_step_cpu() with @j keeping the state the step began from (and
+ * what follows until the next such step or undo: finishing the run), and taking back the @n
+ * steps of @journals (oldest first, the last the step taken last): the state a seek to the
+ * first gives, the run past it dropped at the next step as after a seek. Returns: how many
+ * were taken back, fewer when one grew an array (a seek goes the rest of the way). */
+gboolean fl_sim_step_cpu_journaled (FlSim *sim, guint cpu, FlStateJournal *j);
+guint    fl_sim_undo_steps         (FlSim *sim, FlStateJournal *const *journals, guint n);
+/* The last journaled step's journal is closed: what follows is not kept in it. */
+void     fl_sim_end_journal        (FlSim *sim);
 
 /* events */
 static inline void

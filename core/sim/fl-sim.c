@@ -238,6 +238,16 @@ record (FlSim *sim, const FlEvent *ev)
     return;
   fl_event_log_append (&sim->rec->events, ev);
   sim->rec->hash = mix_event (sim->rec->hash, ev);
+  /* an entry is written when its event count is reached, and no truncation below that count
+   * happened since (it would have dropped the event): a matching count is this run's hash.
+   * Only the explorer's simulations (the fixed spacing) branch thousands of times a second:
+   * the others leave the table empty, and hash again from a checkpoint. */
+  if (sim->checkpoint_fixed)
+    {
+      gsize count = sim->rec->events.len;
+      sim->recent[count % FL_SIM_RECENT].count = count;
+      sim->recent[count % FL_SIM_RECENT].hash = sim->rec->hash;
+    }
 }
 
 FlFinding *
@@ -453,17 +463,22 @@ static void
 truncate_future (FlSim *sim)
 {
   guint64 step = sim->st.g->step;
-  gsize keep = 0;
-  while (keep < sim->rec->events.len && fl_event_log_step (&sim->rec->events, keep) < step)
-    keep++;
+  /* events are in step order: the first of this step or later, by binary search */
+  gsize keep = fl_record_find_step (sim->rec, step);
   fl_event_log_truncate (&sim->rec->events, keep);
   while (sim->rec->step_starts->len > 0
          && g_array_index (sim->rec->step_starts, FlStepStart, sim->rec->step_starts->len - 1).index >= keep)
     g_array_set_size (sim->rec->step_starts, sim->rec->step_starts->len - 1);
-  /* the hash of the kept events, from the last checkpoint that stays (its events are kept) */
+  /* the hash of the kept events: one of the last few counts' (recent), else from the last
+   * checkpoint that stays (its events are kept) */
   sim->rec->hash = 0x84222325cbf29ce4ull;
   gsize from = 0;
-  for (guint i = sim->rec->checkpoints->len; i-- > 0;)
+  if (keep > 0 && sim->recent[keep % FL_SIM_RECENT].count == keep)
+    {
+      sim->rec->hash = sim->recent[keep % FL_SIM_RECENT].hash;
+      from = keep;
+    }
+  for (guint i = sim->rec->checkpoints->len; from < keep && i-- > 0;)
     {
       const FlCheckpoint *cp = &g_array_index (sim->rec->checkpoints, FlCheckpoint, i);
       if (cp->step <= step && cp->events <= keep)
@@ -633,6 +648,39 @@ fl_sim_fix_checkpoints (FlSim *sim, guint64 every)
   g_return_if_fail (every > 0 && (every & (every - 1)) == 0);
   sim->checkpoint_every = every;
   sim->checkpoint_fixed = TRUE;
+}
+
+gboolean
+fl_sim_step_cpu_journaled (FlSim *sim, guint cpu, FlStateJournal *j)
+{
+  fl_state_journal_begin (&sim->st, j);
+  return fl_sim_step_cpu (sim, cpu);
+}
+
+guint
+fl_sim_undo_steps (FlSim *sim, FlStateJournal *const *journals, guint n)
+{
+  guint undone = 0;
+  /* newest first; the untracked arrays from the oldest journal only, as the slots of each
+   * are put back in turn: a step's untouched slots are as the one before left them */
+  while (undone < n && fl_state_journal_undo (&sim->st, journals[n - 1 - undone],
+                                              undone + 1 == n))
+    undone++;
+  if (undone < n && undone > 0)
+    {
+      /* stopped at a step that grew an array: the arrays as the last one undone found them */
+      gboolean ok = fl_state_journal_undo (&sim->st, journals[n - undone], TRUE);
+      g_assert (ok);
+    }
+  /* as at the end of a seek: the recorded run goes on past here */
+  sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
+  return undone;
+}
+
+void
+fl_sim_end_journal (FlSim *sim)
+{
+  sim->st.journal = NULL;
 }
 
 gboolean

@@ -393,6 +393,14 @@ typedef struct {
   FlRcuCb     *cbs;
   FlTracked    line_marks, pte_marks, page_marks;
   guint64      identity;    /* whose versions those are: one number per state in a process */
+  /* What the explorer's hash keeps of the other arrays as it last read them
+   * (fl-semantic-hash-kept.c): not in the state either; fl_state_clear() frees it, NULL
+   * until the first hash. */
+  gpointer     plain_hash;
+  /* While the explorer's states search takes a step: where the old contents of the lines,
+   * pages and tables it writes go (fl-state-journal.c), so that going back costs what it
+   * wrote. NULL otherwise. */
+  struct _FlStateJournal *journal;
 } FlState;
 
 /* Lines of the VMAs and page tables the scenario was sized for come first, as the machine

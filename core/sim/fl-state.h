@@ -109,6 +109,33 @@ fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
     st->g->spinning[cpu / 64] &= ~bit;
 }
 
+/* A step's journal (fl-state-journal.c): the state as it was before one step, the arrays no
+ * FlTracked covers copied whole (a few KB), the tracked slots as the step first writes them,
+ * so that going back one step costs what the step wrote, not a seek (a checkpoint restored,
+ * steps replayed). Active from fl_state_journal_begin() until the next begin or undo. */
+typedef struct _FlStateJournal FlStateJournal;
+typedef enum { FL_JOURNAL_LINE, FL_JOURNAL_TABLE, FL_JOURNAL_PAGE } FlJournalKind;
+
+FlStateJournal *fl_state_journal_new   (void);
+void            fl_state_journal_free  (FlStateJournal *j);
+void            fl_state_journal_begin (FlState *st, FlStateJournal *j);
+/* FALSE, the state untouched, when the step grew an array FlTracked covers (lines, tables,
+ * pages): only a seek goes back then. Without @plain the untracked arrays are left as they
+ * are (but for their sizes): going back several steps, only the oldest journal's copy of them
+ * counts. */
+gboolean        fl_state_journal_undo  (FlState *st, FlStateJournal *j, gboolean plain);
+gsize           fl_state_journal_bytes (const FlStateJournal *j);
+/* The slot's contents before the step's first write to it (the accessors below call it). */
+void            fl_state_journal_slot  (FlState *st, FlJournalKind kind, guint slot);
+/* The sizes of @to where only arrays no FlTracked covers grew since (RCU callbacks, the page
+ * cache and its index): those arrays shrunk back, their contents to be put back by the
+ * caller. FALSE, nothing changed, when any other did. */
+gboolean        fl_state_shrink_untracked (FlState *st, const FlStateSizes *to);
+/* The arrays no FlTracked covers, in the block's order (fl-state.c): @base and @bytes get
+ * each one's start and size. Returns: how many. */
+guint           fl_state_untracked     (FlState *st, guint8 **base, gsize *bytes);
+#define FL_STATE_UNTRACKED_MAX 8
+
 static inline void
 fl_tracked_mark (FlTracked *t, guint slot)
 {
@@ -123,6 +150,8 @@ fl_tracked_mark (FlTracked *t, guint slot)
 static inline FlLine *
 fl_line_rw (FlState *st, guint line)
 {
+  if (G_UNLIKELY (st->journal != NULL))
+    fl_state_journal_slot (st, FL_JOURNAL_LINE, line);
   fl_tracked_mark (&st->line_marks, line);
   return (FlLine *) &st->lines[line];
 }
@@ -132,6 +161,8 @@ fl_line_rw (FlState *st, guint line)
 static inline FlPage *
 fl_page_rw (FlState *st, guint32 page)
 {
+  if (G_UNLIKELY (st->journal != NULL))
+    fl_state_journal_slot (st, FL_JOURNAL_PAGE, page);
   fl_tracked_mark (&st->page_marks, page);
   return (FlPage *) &st->pages[page];
 }
@@ -140,6 +171,8 @@ fl_page_rw (FlState *st, guint32 page)
 static inline guint64 *
 fl_table_entries_rw (FlState *st, guint32 table)
 {
+  if (G_UNLIKELY (st->journal != NULL))
+    fl_state_journal_slot (st, FL_JOURNAL_TABLE, table);
   fl_tracked_mark (&st->pte_marks, table);
   return st->ptes + (gsize) table * FL_PTRS_PER_TABLE;
 }

@@ -1,6 +1,7 @@
 /* Tests of a long run's memory: the packed events read back exactly, and seeking through
  * thinned checkpoints lands on the state that stepping reaches. */
 #include "sim-helpers.h"
+#include "fl-sim-internal.h"
 #include "fl-workload.h"
 
 #include <string.h>
@@ -131,6 +132,82 @@ test_event_accessors (void)
   g_assert_cmpmem (&last, sizeof last, &flat[n - 1], sizeof last);
 }
 
+static guint64
+next_random (guint64 *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* A simulation as the explorer drives it: every step chosen from outside. */
+static FlSim *
+explored (const char *id)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) sc = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlConfig config = sc->config;
+  config.cost.hold = 0;
+  FlSim *sim = fl_sim_new (sc, &config, sc->seed, &error);
+  g_assert_no_error (error);
+  fl_sim_set_policy (sim, FL_SCHED_EXTERNAL);
+  fl_sim_fix_checkpoints (sim, 8);
+  return sim;
+}
+
+/* The explorer's journaled steps (fl-state-journal.c), taken back one or a few at a time
+ * along a random walk, give the state the walk had there byte for byte (a seek when a step
+ * grew an array), and the run the walk ends with is the one its choices give from the start:
+ * its events, and its state. */
+static void
+test_journal_undo (gconstpointer data)
+{
+  g_autoptr (FlSim) sim = explored (data);
+  guint ncpus = fl_sim_get_config (sim)->cpus;
+  GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
+  g_autoptr (GArray) hashes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) choices = g_array_new (FALSE, FALSE, sizeof (guint8));
+  guint64 h = fl_sim_get_state_hash (sim), rng = 29;
+  g_array_append_val (hashes, h);
+  /* forward more often than back, so that the walk reaches the ends of runs; it ends with a
+   * step, which drops the run past it (after going back, the recorded run goes on) */
+  gboolean stepped = FALSE;
+  for (guint i = 0; i < 800 || !stepped; i++)
+    {
+      stepped = FALSE;
+      guint depth = (guint) fl_sim_get_step (sim);
+      if (depth > 0 && next_random (&rng) % 8 == 0)
+        {
+          guint at = depth - 1 - (guint) (next_random (&rng) % MIN (depth, 4));
+          if (fl_sim_undo_steps (sim, (FlStateJournal *const *) journals->pdata + at,
+                                 depth - at) < depth - at)
+            g_assert_true (fl_sim_seek (sim, at));
+          g_assert_cmpuint (fl_sim_get_state_hash (sim), ==, g_array_index (hashes, guint64, at));
+          g_array_set_size (hashes, at + 1);
+          g_array_set_size (choices, at);
+          continue;
+        }
+      while (journals->len <= depth)
+        g_ptr_array_add (journals, fl_state_journal_new ());
+      guint8 cpu = (guint8) (next_random (&rng) % ncpus);
+      if (!fl_sim_step_cpu_journaled (sim, cpu, g_ptr_array_index (journals, depth)))
+        continue;
+      h = fl_sim_get_state_hash (sim);
+      g_array_append_val (hashes, h);
+      g_array_append_val (choices, cpu);
+      stepped = TRUE;
+    }
+  fl_sim_end_journal (sim);
+  g_autoptr (FlSim) again = explored (data);
+  for (guint i = 0; i < choices->len; i++)
+    g_assert_true (fl_sim_step_cpu (again, g_array_index (choices, guint8, i)));
+  g_assert_cmpuint (fl_sim_get_hash (again), ==, fl_sim_get_hash (sim));
+  g_assert_cmpuint (fl_sim_get_state_hash (again), ==, fl_sim_get_state_hash (sim));
+  g_ptr_array_unref (journals);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,5 +215,10 @@ main (int argc, char **argv)
   g_test_add_func ("/core/seek/long-run", test_seek_long_run);
   g_test_add_func ("/core/seek/branch-rehash", test_branch_rehash);
   g_test_add_func ("/core/events/accessors", test_event_accessors);
+  g_test_add_data_func ("/core/seek/journal/spf-vs-munmap", "spf-vs-munmap", test_journal_undo);
+  g_test_add_data_func ("/core/seek/journal/spf-mmap-cache-race", "spf-mmap-cache-race",
+                        test_journal_undo);
+  g_test_add_data_func ("/core/seek/journal/refcount-vs-munmap", "refcount-vs-munmap",
+                        test_journal_undo);
   return g_test_run ();
 }

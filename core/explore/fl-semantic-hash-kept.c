@@ -1,0 +1,246 @@
+/* fl-semantic-hash-kept.c — what the explorer's state hash keeps beside a state between two
+ * hashes, so that the next reads only what changed.
+ *
+ * Besides the lines, entries and pages, the hash reads the sizes, the globals, the CPUs with
+ * their stacks, the VMAs, tables, page cache and callbacks: about 7 KB at two CPUs, masked
+ * and paired word by word, which was most of the explorer's time when it read them at every
+ * state. A step writes a few words of them. So the state keeps beside it (FlState.plain_hash)
+ * the bytes as the hash last read them and what their pairs added: the next hash compares
+ * the bytes with that copy, a block at a time, and takes again only the pairs of the words
+ * that differ. The sum is the same sum, pair for pair, so the hash is the same number. */
+#include "fl-semantic-hash-private.h"
+
+#define NO_WORD G_MAXUINT32
+
+/* Word @w of a region of @bytes (the last one zero-extended, as load_tail() reads it). */
+static inline guint64
+region_word (const guint8 *base, gsize bytes, gsize w)
+{
+  return (w + 1) * 8 <= bytes ? load (base + w * 8) : load_tail (base + w * 8, bytes - w * 8);
+}
+
+/* One pair of the sum: its words in the copy (NO_WORD: a zero) and its key. */
+typedef struct {
+  guint32 a, b;
+  guint64 key;
+} Pair;
+
+/* One block (g_free frees it): the layout of the sizes it was made for, then its arrays. */
+typedef struct {
+  FlStateSizes sizes;
+  guint64  sum;                     /* what the pairs add */
+  gsize    first[PLAIN_REGIONS];    /* each region's first word in the copy */
+  gsize    words, npairs;
+  guint64 *copy;                    /* the regions' bytes as last hashed, tails zero-extended */
+  guint64 *keep;                    /* per word, the bits that count */
+  guint32 *pair_of;                 /* per word, its pair */
+  Pair    *pairs;
+} PlainHash;
+
+static inline guint64
+pair_adds (const PlainHash *h, const Pair *p)
+{
+  guint64 a = p->a == NO_WORD ? 0 : h->copy[p->a] & h->keep[p->a];
+  guint64 b = p->b == NO_WORD ? 0 : h->copy[p->b] & h->keep[p->b];
+  return (a | b) != 0 ? mul_fold (a + p->key, b + (p->key ^ KEY_ODD)) : 0;
+}
+
+/* The layout pairs_words() gives: pairs in order, the last alone when @n is odd. Counts only
+ * when @h is NULL. */
+static void
+lay_words (PlainHash *h, gsize *pair, guint64 *key, gsize word, gsize n, const guint64 *keep)
+{
+  for (gsize i = 0; i < n; i += 2, (*pair)++, *key += KEY_STEP)
+    if (h != NULL)
+      {
+        guint32 b = i + 1 < n ? (guint32) (word + i + 1) : NO_WORD;
+        h->pairs[*pair] = (Pair) { (guint32) (word + i), b, *key };
+        h->keep[word + i] = keep ? keep[i] : G_MAXUINT64;
+        h->pair_of[word + i] = (guint32) *pair;
+        if (b != NO_WORD)
+          {
+            h->keep[b] = keep ? keep[i + 1] : G_MAXUINT64;
+            h->pair_of[b] = (guint32) *pair;
+          }
+      }
+}
+
+/* The layout pairs_bytes() and pairs_masked() give a region: its periods, what is left of
+ * the last, then the tail's pair (whose key is taken even when there is no tail). */
+static void
+lay_region (PlainHash *h, gsize *pair, guint64 *key, gsize word, gsize bytes, const Mask *m)
+{
+  gsize period = m ? m->period : 0, whole = m ? bytes / (period * 8) : 0;
+  for (gsize o = 0; o < whole; o++, word += period)
+    lay_words (h, pair, key, word, period, m->all);
+  gsize rest = bytes - whole * period * 8;
+  lay_words (h, pair, key, word, rest / 8, m ? m->all : NULL);
+  word += rest / 8;
+  if (h != NULL)
+    {
+      guint32 tail = rest % 8 ? (guint32) word : NO_WORD;
+      h->pairs[*pair] = (Pair) { tail, NO_WORD, *key };
+      if (tail != NO_WORD)
+        {
+          h->keep[tail] = m ? m->all[rest / 8] : G_MAXUINT64;
+          h->pair_of[tail] = (guint32) *pair;
+        }
+    }
+  (*pair)++;
+  *key += KEY_STEP;
+}
+
+/* A copy of @st's regions laid out for its sizes, and their sum. */
+static PlainHash *
+plain_hash_new (const FlState *st, const Plain *p)
+{
+  gsize words = 0, npairs = 0, first[PLAIN_REGIONS];
+  guint64 key = 0;
+  for (guint r = 0; r < PLAIN_REGIONS; r++)
+    {
+      first[r] = words;
+      words += (p->bytes[r] + 7) / 8;
+      lay_region (NULL, &npairs, &key, 0, p->bytes[r], p->mask[r]);
+    }
+  gsize head = (sizeof (PlainHash) + 15) & ~(gsize) 15;
+  guint8 *block = g_malloc (head + words * (8 + 8 + 4) + 8 + npairs * sizeof (Pair));
+  PlainHash *h = (PlainHash *) block;
+  h->sizes = st->sizes;
+  h->words = words;
+  h->npairs = npairs;
+  memcpy (h->first, first, sizeof first);
+  h->copy = (guint64 *) (block + head);
+  h->keep = h->copy + words;
+  h->pair_of = (guint32 *) (h->keep + words);
+  h->pairs = (Pair *) (block + ((head + words * 20 + 7) & ~(gsize) 7));
+  gsize pair = 0;
+  key = PLAIN_FIRST_KEY;
+  for (guint r = 0; r < PLAIN_REGIONS; r++)
+    {
+      lay_region (h, &pair, &key, first[r], p->bytes[r], p->mask[r]);
+      for (gsize w = 0; w < (p->bytes[r] + 7) / 8; w++)
+        h->copy[first[r] + w] = region_word (p->base[r], p->bytes[r], w);
+    }
+  h->sum = 0;
+  for (gsize i = 0; i < npairs; i++)
+    h->sum += pair_adds (h, &h->pairs[i]);
+  return h;
+}
+
+/* Word @w of region @r changed to @now: its pair taken out of the sum, the copy updated, taken
+ * back in. The pair's other word, if it changed too, is met in its turn: the sum always
+ * matches the copy. */
+static void
+plain_word_changed (PlainHash *h, guint r, gsize w, guint64 now)
+{
+  const Pair *pair = &h->pairs[h->pair_of[h->first[r] + w]];
+  h->sum -= pair_adds (h, pair);
+  h->copy[h->first[r] + w] = now;
+  h->sum += pair_adds (h, pair);
+}
+
+/* Compared a block at a time (memcmp, vectorized), then four words at a time: a step leaves
+ * most blocks as they were, and changes a few words in the others. */
+#define BLOCK_BYTES 256
+
+/* The regions' words that differ from the copy, taken again. */
+static void
+plain_hash_update (PlainHash *h, const Plain *p)
+{
+  for (guint r = 0; r < PLAIN_REGIONS; r++)
+    {
+      const guint8 *base = p->base[r];
+      gsize bytes = p->bytes[r], whole = bytes / 8;
+      const guint64 *copy = h->copy + h->first[r];
+      for (gsize at = 0; at < bytes; at += BLOCK_BYTES)
+        {
+          gsize len = MIN (BLOCK_BYTES, bytes - at);
+          if (memcmp (base + at, (const guint8 *) copy + at, len) == 0)
+            continue;
+          gsize w = at / 8, end = MIN (whole, (at + len) / 8);
+          for (; w + 4 <= end; w += 4)
+            {
+              const guint8 *q = base + w * 8;
+              guint64 a = load (q), b = load (q + 8), c = load (q + 16), d = load (q + 24);
+              if (((a ^ copy[w]) | (b ^ copy[w + 1]) | (c ^ copy[w + 2]) | (d ^ copy[w + 3])) == 0)
+                continue;
+              guint64 now[4] = { a, b, c, d };
+              for (guint i = 0; i < 4; i++)
+                if (now[i] != copy[w + i])
+                  plain_word_changed (h, r, w + i, now[i]);
+            }
+          /* the block's last few words, and the region's tail */
+          for (; w < (at + len + 7) / 8; w++)
+            {
+              guint64 now = region_word (base, bytes, w);
+              if (now != copy[w])
+                plain_word_changed (h, r, w, now);
+            }
+        }
+    }
+}
+
+/* A search seeks back past the steps that grew an array (a checkpoint from before takes the
+ * sizes back), so a state goes back and forth between a few layouts: a copy is kept for each
+ * of the last few, the one used last first. */
+#define LAYOUTS 4
+
+struct _HashKept {
+  PlainHash *layout[LAYOUTS];
+  Totals     lines, pages;
+};
+
+HashKept *
+fl_hash_kept_of (const FlState *st)
+{
+  if (st->plain_hash == NULL)
+    /* beside the state, as FlTracked's sums are: not part of it (fl_state_clear frees it) */
+    ((FlState *) st)->plain_hash = g_new0 (HashKept, 1);
+  return st->plain_hash;
+}
+
+Totals *
+fl_hash_kept_totals (HashKept *kept, gboolean lines)
+{
+  return lines ? &kept->lines : &kept->pages;
+}
+
+guint64
+fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
+{
+  guint i = 0;
+  while (i < LAYOUTS && kept->layout[i] != NULL
+         && memcmp (&kept->layout[i]->sizes, &st->sizes, sizeof st->sizes) != 0)
+    i++;
+  PlainHash *h;
+  if (i < LAYOUTS && kept->layout[i] != NULL)
+    {
+      h = kept->layout[i];
+      plain_hash_update (h, p);
+    }
+  else
+    {
+      i = MIN (i, LAYOUTS - 1);
+      g_free (kept->layout[i]);
+      h = plain_hash_new (st, p);
+    }
+  memmove (&kept->layout[1], &kept->layout[0], i * sizeof kept->layout[0]);
+  kept->layout[0] = h;
+  return h->sum;
+}
+
+/* What fl_state_clear() calls to free FlState.plain_hash. */
+void
+fl_state_semantic_hash_clear (FlState *st)
+{
+  HashKept *kept = st->plain_hash;
+  if (kept == NULL)
+    return;
+  for (guint i = 0; i < LAYOUTS; i++)
+    g_free (kept->layout[i]);
+  g_free (kept->lines.written);
+  g_free (kept->lines.total);
+  g_free (kept->pages.written);
+  g_free (kept->pages.total);
+  g_clear_pointer (&st->plain_hash, g_free);
+}
