@@ -266,12 +266,35 @@ fl_test_flag_set (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Runs the main loop until the window's size holds for two looks 100 ms apart (at most two
+ * seconds): a resize may take more than one frame, as when the window reacts to its new
+ * width by changing what its minimum is (the header bar's text scale, fl-window.c), and on
+ * a loaded machine the frames come late. */
+static void
+fl_test_wait_size_stable (GtkWindow *window)
+{
+  for (int look = 0; look < 20; look++)
+    {
+      int w = gtk_widget_get_width (GTK_WIDGET (window));
+      int h = gtk_widget_get_height (GTK_WIDGET (window));
+      gboolean done = FALSE;
+
+      g_timeout_add (100, fl_test_flag_set, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+      if (w == gtk_widget_get_width (GTK_WIDGET (window))
+          && h == gtk_widget_get_height (GTK_WIDGET (window)))
+        return;
+    }
+}
+
 /* The default size counts the frame around the window: grow it by what the frame takes, so
- * the window has the size asked for. */
+ * the window has the size asked for. Each attempt measures the window once it has settled:
+ * a size read in the middle of a resize would make the next attempt overshoot. */
 void
 fl_test_fit_window (GtkWindow *window, int width, int height)
 {
-  for (int attempt = 0; attempt < 3; attempt++)
+  for (int attempt = 0; attempt < 4; attempt++)
     {
       int dw = width - gtk_widget_get_width (GTK_WIDGET (window));
       int dh = height - gtk_widget_get_height (GTK_WIDGET (window));
@@ -282,6 +305,7 @@ fl_test_fit_window (GtkWindow *window, int width, int height)
       gtk_window_get_default_size (window, &w, &h);
       gtk_window_set_default_size (window, w + dw, h + dh);
       gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+      fl_test_wait_size_stable (window);
     }
 }
 
