@@ -6,6 +6,24 @@
 
 #include "fl-cursor.h"
 
+/* A simulation of built-in `id` at step 0, with `key`=`value` when `key` is not NULL. */
+static inline FlSim *
+fl_test_sim_for (const char *id, const char *key, const char *value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FlScenario) scenario = fl_scenario_load_builtin (id, &error);
+  g_assert_no_error (error);
+  FlConfig config = scenario->config;
+  if (key)
+    {
+      g_assert_true (fl_config_set (&config, key, value, &error));
+      g_assert_no_error (error);
+    }
+  FlSim *sim = fl_sim_new (scenario, &config, scenario->seed, &error);
+  g_assert_no_error (error);
+  return sim;
+}
+
 /* Built-in `id`'s run, with `key`=`value` when `key` is not NULL, to its end or `steps`. */
 static inline FlRun *
 fl_test_run_for (const char *id, const char *key, const char *value, guint64 steps)
