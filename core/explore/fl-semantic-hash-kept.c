@@ -133,9 +133,16 @@ plain_hash_new (const FlState *st, const Plain *p)
 static void
 plain_word_changed (PlainHash *h, guint r, gsize w, guint64 now)
 {
-  const Pair *pair = &h->pairs[h->pair_of[h->first[r] + w]];
+  gsize at = h->first[r] + w;
+  /* only bits left out changed (a clock, the step): the pair adds what it added */
+  if (((now ^ h->copy[at]) & h->keep[at]) == 0)
+    {
+      h->copy[at] = now;
+      return;
+    }
+  const Pair *pair = &h->pairs[h->pair_of[at]];
   h->sum -= pair_adds (h, pair);
-  h->copy[h->first[r] + w] = now;
+  h->copy[at] = now;
   h->sum += pair_adds (h, pair);
 }
 
@@ -180,6 +187,73 @@ plain_hash_update (PlainHash *h, const Plain *p)
     }
 }
 
+/* The words of the blocks marked written since the last hash (FlPlainMarks) that differ from
+ * the copy, taken again, the marks cleared: what a step wrote, not the 7 KB. The hash's
+ * regions are the sizes (the same: the layout is), then the plain arrays in their order. */
+static void
+plain_hash_update_marked (PlainHash *h, const Plain *p, const FlPlainMarks *m)
+{
+  for (guint a = 0; a < FL_PLAIN_N; a++)
+    {
+      guint r = a + 1;
+      const guint8 *base = p->base[r];
+      gsize bytes = p->bytes[r], words = (bytes + 7) / 8;
+      const guint64 *copy = h->copy + h->first[r];
+      guint64 *marks = m->unhashed[a];
+      gsize n = ((bytes + FL_PLAIN_BLOCK - 1) / FL_PLAIN_BLOCK + 63) / 64;
+      for (gsize k = 0; k < n; k++)
+        {
+          for (guint64 bits = marks[k]; bits != 0; bits &= bits - 1)
+            {
+              gsize w = (k * 64 + (gsize) __builtin_ctzll (bits)) * (FL_PLAIN_BLOCK / 8);
+              gsize end = MIN (w + FL_PLAIN_BLOCK / 8, words);
+              /* whole words four at a time (a marked block changes few of them), then the
+               * region's tail */
+              for (; w + 4 <= end && (w + 4) * 8 <= bytes; w += 4)
+                {
+                  const guint8 *q = base + w * 8;
+                  guint64 now[4] = { load (q), load (q + 8), load (q + 16), load (q + 24) };
+                  if (((now[0] ^ copy[w]) | (now[1] ^ copy[w + 1]) | (now[2] ^ copy[w + 2])
+                       | (now[3] ^ copy[w + 3])) == 0)
+                    continue;
+                  for (guint i = 0; i < 4; i++)
+                    if (now[i] != copy[w + i])
+                      plain_word_changed (h, r, w + i, now[i]);
+                }
+              for (; w < end; w++)
+                {
+                  guint64 now = region_word (base, bytes, w);
+                  if (now != copy[w])
+                    plain_word_changed (h, r, w, now);
+                }
+            }
+          marks[k] = 0;
+        }
+    }
+}
+
+/* Whether the marks are on and fitted to the arrays @p reads: then they say what changed. */
+static gboolean
+marks_fit (const FlState *st, const Plain *p)
+{
+  if (!st->plain.on)
+    return FALSE;
+  for (guint a = 0; a < FL_PLAIN_N; a++)
+    if (st->plain.bytes[a] != p->bytes[a + 1])
+      return FALSE;
+  return TRUE;
+}
+
+/* Every mark cleared: the copy is the arrays as they are. */
+static void
+marks_clear (const FlState *st)
+{
+  for (guint a = 0; a < FL_PLAIN_N; a++)
+    memset (st->plain.unhashed[a], 0,
+            ((st->plain.bytes[a] + FL_PLAIN_BLOCK - 1) / FL_PLAIN_BLOCK + 63) / 64
+            * sizeof (guint64));
+}
+
 /* A search seeks back past the steps that grew an array (a checkpoint from before takes the
  * sizes back), so a state goes back and forth between a few layouts: a copy is kept for each
  * of the last few, the one used last first. */
@@ -213,10 +287,20 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
          && memcmp (&kept->layout[i]->sizes, &st->sizes, sizeof st->sizes) != 0)
     i++;
   PlainHash *h;
+  gboolean marked = marks_fit (st, p);
   if (i < LAYOUTS && kept->layout[i] != NULL)
     {
       h = kept->layout[i];
-      plain_hash_update (h, p);
+      /* the layout hashed last: its copy is of the last hash, and the marks say what was
+       * written since */
+      if (i == 0 && marked)
+        {
+          /* which clears the marks it read */
+          plain_hash_update_marked (h, p, &st->plain);
+          marked = FALSE;
+        }
+      else
+        plain_hash_update (h, p);
     }
   else
     {
@@ -224,6 +308,8 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
       g_free (kept->layout[i]);
       h = plain_hash_new (st, p);
     }
+  if (marked)
+    marks_clear (st);
   memmove (&kept->layout[1], &kept->layout[0], i * sizeof kept->layout[0]);
   kept->layout[0] = h;
   return h->sum;

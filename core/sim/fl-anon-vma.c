@@ -38,7 +38,7 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   guint32 ref = f->l.anon_vma_prepare.vma, vma = fl_ref_id (ref);
-  FlVma *v = &st->vmas[vma];
+  const FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_ANON_VMA_PREPARE_check:
@@ -74,7 +74,7 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_ANON_VMA_PREPARE_alloc:
       /* anon_vma_alloc: a slab object of this CPU's */
-      f->l.anon_vma_prepare.anon_vma = ++st->g->mm.anon_vmas;
+      f->l.anon_vma_prepare.anon_vma = ++FL_G_RW (st, mm.anon_vmas);
       fl_ev (sim, FL_EV_ALLOC, f->l.anon_vma_prepare.anon_vma, vma);
       f->pc = FL_LOC_ANON_VMA_PREPARE_lock;
       return;
@@ -86,7 +86,7 @@ step_anon_vma_prepare (FlSim *sim, guint cpu, FlFrame *f)
       /* another thread of the mm may have given it one since the check */
       fl_touch (sim, cpu, fl_line_of_vma (st, vma), FL_ACCESS_WRITE);
       if (v->anon_vma == 0)
-        v->anon_vma = f->l.anon_vma_prepare.anon_vma;
+        fl_vma_rw (st, vma)->anon_vma = f->l.anon_vma_prepare.anon_vma;
       fl_ev (sim, FL_EV_STORE, vma, v->anon_vma);
       f->pc = FL_LOC_ANON_VMA_PREPARE_unlock;
       return;

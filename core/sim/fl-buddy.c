@@ -82,15 +82,14 @@ static gboolean
 take_fresh_block (FlSim *sim, gint cpu, guint node)
 {
   FlState *st = &sim->st;
-  FlGlobals *g = st->g;
-  if (fresh_below (g, g->zone_pages) == 0)
+  if (fresh_below (st->g, st->g->zone_pages) == 0)
     return FALSE;
-  guint32 base = align_up (g->page_fresh);
-  g->page_fresh = base + MAX_BLOCK;
+  guint32 base = align_up (st->g->page_fresh);
+  FL_G_RW (st, page_fresh) = base + MAX_BLOCK;
   fl_state_need_page (st, base + MAX_BLOCK - 1);
   for (guint32 p = base; p < base + MAX_BLOCK; p++)
     fl_page_rw (st, p)->node = (guint8) node;
-  area_add (sim, cpu, &g->zones[node], FL_MAX_ORDER - 1, base);
+  area_add (sim, cpu, fl_zone_rw (st, node), FL_MAX_ORDER - 1, base);
   return TRUE;
 }
 
@@ -109,7 +108,7 @@ take_fresh_block (FlSim *sim, gint cpu, guint node)
 guint32
 fl_zone_pop (FlSim *sim, gint cpu, guint node)
 {
-  FlZone *z = &sim->st.g->zones[node];
+  FlZone *z = fl_zone_rw (&sim->st, node);
   guint order = 0;
   for (; order < FL_MAX_ORDER; order++)
     {
@@ -145,7 +144,7 @@ void
 fl_zone_push (FlSim *sim, gint cpu, guint32 page)
 {
   FlState *st = &sim->st;
-  FlZone *z = &st->g->zones[st->pages[page].node];
+  FlZone *z = fl_zone_rw (st, st->pages[page].node);
   guint order = 0;
   for (; order < FL_MAX_ORDER - 1; order++)
     {
@@ -175,10 +174,9 @@ fl_zone_free (const FlState *st, guint node)
 void
 fl_zone_grow (FlState *st)
 {
-  FlGlobals *g = st->g;
-  guint32 size = (guint32) MIN ((guint64) g->zone_pages * 2, (guint64) FL_MAX_PAGES);
-  g_assert (size > g->zone_pages);
-  g->zone_pages = size;
+  guint32 size = (guint32) MIN ((guint64) st->g->zone_pages * 2, (guint64) FL_MAX_PAGES);
+  g_assert (size > st->g->zone_pages);
+  FL_G_RW (st, zone_pages) = size;
 }
 
 /* Page frames the zones can still hand out without passing FL_MAX_PAGES. */

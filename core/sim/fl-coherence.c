@@ -41,7 +41,7 @@ fl_mesi (const FlState *st, guint line, guint cpu)
 void
 fl_charge (FlSim *sim, guint cpu, guint64 cycles)
 {
-  sim->st.cpus[cpu].clock += cycles;
+  FL_CPU_RW (&sim->st, cpu, clock) += cycles;
 }
 
 /* Bits set in a word, without the library call __builtin_popcountll becomes on the baseline
@@ -290,7 +290,7 @@ overtake (FlSim *sim, guint line, guint cpu, FlAccess access, guint64 *done,
       for (guint w = 0; w < (st->sizes.ncpus + 63) / 64; w++)
         for (guint64 bits = l->rfo_takers[w]; bits; bits &= bits - 1)
           {
-            FlCpu *t = &st->cpus[w * 64 + (guint) __builtin_ctzll (bits)];
+            FlCpu *t = fl_cpu_clock_rw (st, w * 64 + (guint) __builtin_ctzll (bits));
             t->clock += delay;
             if (t->held_line == line)
               t->held_until += delay;
@@ -332,7 +332,7 @@ fl_touch (FlSim *sim, guint cpu, guint line, FlAccess access)
 {
   FlState *st = &sim->st;
   FlLine *l = fl_line_rw (st, line);
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_clock_rw (st, cpu);
   const FlCostTable *k = &sim->config.cost;
   guint others;
   gboolean remote_any, unchanged;
@@ -543,7 +543,7 @@ fl_touch_page (FlSim *sim, guint cpu, guint32 page)
 {
   fl_note (sim, FL_KEY (FL_KEY_PAGE, page), TRUE);
   if (fl_touch_owned (sim, cpu, &fl_page_rw (&sim->st, page)->line_owner))
-    sim->st.g->page_transfers++;
+    FL_G_RW (&sim->st, page_transfers)++;
 }
 
 /**
@@ -575,6 +575,6 @@ fl_touch_owned (FlSim *sim, guint cpu, guint16 *owner)
       moved = TRUE;
     }
   *owner = (guint16) (cpu + 1);
-  sim->st.cpus[cpu].clock += cost;
+  FL_CPU_RW (&sim->st, cpu, clock) += cost;
   return moved;
 }

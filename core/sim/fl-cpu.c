@@ -19,12 +19,11 @@
 FlFrame *
 fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
-  FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   g_assert (c->depth < FL_MAX_DEPTH);
   if (c->depth > 0)
-    frames[c->depth - 1].pc = resume_at;
-  FlFrame *f = &frames[c->depth++];
+    fl_frame_rw (&sim->st, cpu, c->depth - 1)->pc = resume_at;
+  FlFrame *f = fl_frame_rw (&sim->st, cpu, c->depth++);
   memset (f, 0, sizeof *f);
   f->fn = fn;
   f->pc = fl_loc_first (fl_fn_steps_of (fn));
@@ -35,16 +34,16 @@ fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
 FlFrame *
 fl_caller (FlSim *sim, guint cpu)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
-  return c->depth >= 2 ? &fl_cpu_stack (&sim->st, cpu)->frames[c->depth - 2] : NULL;
+  const FlCpu *c = &sim->st.cpus[cpu];
+  return c->depth >= 2 ? fl_frame_rw (&sim->st, cpu, c->depth - 2) : NULL;
 }
 
 /* Leave the function on top; the caller finds `value` in its frame's `ret`. */
 void
 fl_return (FlSim *sim, guint cpu, guint32 value)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
-  FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
+  const FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
   g_assert (c->depth > 0);
   guint was = c->depth;
   c->depth--;
@@ -54,9 +53,9 @@ fl_return (FlSim *sim, guint cpu, guint32 value)
   /* the frames popped are gone: what they held is no part of the state (the explorer's
    * "same state" compares whole CPUs, and a dead frame's bytes would tell apart two states
    * that differ in nothing that can matter) */
-  memset (&frames[c->depth], 0, (was - c->depth) * sizeof frames[0]);
+  memset (fl_frames_rw (&sim->st, cpu, c->depth, was), 0, (was - c->depth) * sizeof frames[0]);
   if (c->depth > 0)
-    frames[c->depth - 1].ret = value;
+    fl_frame_rw (&sim->st, cpu, c->depth - 1)->ret = value;
   else
     fl_oracle_op_done (sim, cpu);
 }
@@ -78,8 +77,8 @@ fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
   fl_note_all_cpus (sim, FL_KEY_CPU_SCHED);
   fl_note_all_cpus (sim, FL_KEY_CPU_TLB);
   fl_note_all_cpus (sim, FL_KEY_CPU_WRITER);
-  FlCpu *c = &sim->st.cpus[cpu];
   fl_cpu_set_status (&sim->st, cpu, status);
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   c->wait_obj = wait_obj;
   c->wait_since = c->clock;
   fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
@@ -89,22 +88,22 @@ fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
 void
 fl_wake (FlSim *sim, guint cpu, guint64 at)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
-  if (c->status == FL_CPU_STUCK || c->status == FL_CPU_DONE)
+  if (sim->st.cpus[cpu].status == FL_CPU_STUCK || sim->st.cpus[cpu].status == FL_CPU_DONE)
     return;
   fl_cpu_set_status (&sim->st, cpu, FL_CPU_RUNNING);
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   c->clock = MAX (c->clock, at);
 }
 
 void
 fl_irqs_off (FlSim *sim, guint cpu)
 {
-  sim->st.cpus[cpu].irqs_off = TRUE;
+  fl_cpu_rw (&sim->st, cpu)->irqs_off = TRUE;
 }
 
 /* A TLB-flush IPI that arrived while IRQs were off is taken as the CPU's next step. */
 void
 fl_irqs_on (FlSim *sim, guint cpu)
 {
-  sim->st.cpus[cpu].irqs_off = FALSE;
+  fl_cpu_rw (&sim->st, cpu)->irqs_off = FALSE;
 }

@@ -28,7 +28,7 @@ static void
 step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   FlLocalsDoPageFault *l = &f->l.do_page_fault;
   switch (f->pc)
     {
@@ -163,7 +163,7 @@ static void
 step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
+  const FlMm *mm = &st->g->mm;
   FlLocalsFindVma *l = &f->l.find_vma;
   guint64 addr = l->addr;
   switch (f->pc)
@@ -232,7 +232,7 @@ step_find_vma (FlSim *sim, guint cpu, FlFrame *f)
       }
     case FL_LOC_FIND_VMA_store_cache:
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
-      mm->mmap_cache = l->best;
+      FL_G_RW (st, mm.mmap_cache) = l->best;
       fl_ev (sim, FL_EV_STORE, fl_ref_id (l->best), fl_ref_id (l->best));
       fl_return (sim, cpu, l->best);
       return;
@@ -250,7 +250,7 @@ step_handle_mm_fault (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_HANDLE_MM_FAULT_pgd:
-      st->cpus[cpu].vm_pgfault++;    /* count_vm_event(PGFAULT), first thing in 2.6.32 */
+      FL_CPU_RW (st, cpu, vm_pgfault)++;    /* count_vm_event(PGFAULT), first thing in 2.6.32 */
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_READ);     /* mm->pgd */
       l->table = st->g->mm.pgd;
       l->level = 4;
@@ -337,7 +337,7 @@ step_pgtable_alloc (FlSim *sim, guint cpu, FlFrame *f)
       if (fl_table_entries (st, parent)[index] == 0)
         {
           fl_table_entries_rw (st, parent)[index] = l->table;
-          st->tables[parent].used++;
+          fl_table_rw (st, parent)->used++;
           fl_ev (sim, FL_EV_STORE, parent, l->table);
         }
       else

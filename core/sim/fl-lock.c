@@ -12,42 +12,66 @@ typedef struct {
   guint    line;
 } LockFields;
 
+/* The lock's words, and its line. Written (@write), they are marked first: every lock's
+ * `next`, `owner` and `holder` lie together, in this order, so their 12 bytes are what a
+ * release or a grab writes. */
 static LockFields
-fields (FlSim *sim, guint32 lock)
+fields (FlSim *sim, guint32 lock, gboolean write)
 {
   FlState *st = &sim->st;
-  FlGlobals *g = st->g;
+  const FlGlobals *g = st->g;
   guint32 i = FL_LOCK_INDEX (lock);
+  const guint32 *next, *owner;
+  const gint32 *holder;
+  guint line;
   switch (FL_LOCK_KIND (lock))
     {
     case FL_LOCK_WAIT_LOCK:
-      return (LockFields) { &g->mm.sem.wait_next, &g->mm.sem.wait_owner, &g->mm.sem.wait_holder,
-                            FL_LINE_MM_SEM };
+      next = &g->mm.sem.wait_next, owner = &g->mm.sem.wait_owner, holder = &g->mm.sem.wait_holder;
+      line = FL_LINE_MM_SEM;
+      break;
     case FL_LOCK_PAGE_TABLE:
-      return (LockFields) { &g->mm.ptl_next, &g->mm.ptl_owner, &g->mm.ptl_holder, FL_LINE_MM_SEM };
+      next = &g->mm.ptl_next, owner = &g->mm.ptl_owner, holder = &g->mm.ptl_holder;
+      line = FL_LINE_MM_SEM;
+      break;
     case FL_LOCK_ZONE:
-      return (LockFields) { &g->zones[i].lock_next, &g->zones[i].lock_owner,
-                            &g->zones[i].lock_holder, fl_line_of_zone_lock (st, i) };
+      next = &g->zones[i].lock_next, owner = &g->zones[i].lock_owner;
+      holder = &g->zones[i].lock_holder;
+      line = fl_line_of_zone_lock (st, i);
+      break;
     case FL_LOCK_LRU:
-      return (LockFields) { &g->zones[i].lru_lock_next, &g->zones[i].lru_lock_owner,
-                            &g->zones[i].lru_lock_holder, fl_line_of_lru_lock (st, i) };
+      next = &g->zones[i].lru_lock_next, owner = &g->zones[i].lru_lock_owner;
+      holder = &g->zones[i].lru_lock_holder;
+      line = fl_line_of_lru_lock (st, i);
+      break;
     case FL_LOCK_PTL:
     default:
-      return (LockFields) { &st->tables[i].ptl_next, &st->tables[i].ptl_owner,
-                            &st->tables[i].ptl_holder, fl_line_of_ptl (st, i) };
+      next = &st->tables[i].ptl_next, owner = &st->tables[i].ptl_owner;
+      holder = &st->tables[i].ptl_holder;
+      line = fl_line_of_ptl (st, i);
+      break;
     }
+  if (write)
+    {
+      gboolean table = FL_LOCK_KIND (lock) == FL_LOCK_PTL;
+      fl_plain_rw (st, table ? FL_PLAIN_TABLES : FL_PLAIN_GLOBALS,
+                   table ? (const void *) st->tables : (const void *) g, next,
+                   (gsize) ((const guint8 *) (holder + 1) - (const guint8 *) next));
+    }
+  /* only read, or marked above */
+  return (LockFields) { (guint32 *) next, (guint32 *) owner, (gint32 *) holder, line };
 }
 
 guint
 fl_lock_line (FlSim *sim, guint32 lock)
 {
-  return fields (sim, lock).line;
+  return fields (sim, lock, FALSE).line;
 }
 
 gint32
 fl_lock_holder (FlSim *sim, guint32 lock)
 {
-  LockFields f = fields (sim, lock);
+  LockFields f = fields (sim, lock, FALSE);
   /* spin_is_locked: a read of the lock word */
   fl_note (sim, FL_KEY (FL_KEY_LINE, f.line), FALSE);
   return *f.holder;
@@ -88,17 +112,17 @@ fl_lock_name (FlSim *sim, guint32 lock, char *buf, gsize size)
 gboolean
 fl_lock_try (FlSim *sim, guint cpu, guint32 lock)
 {
-  LockFields f = fields (sim, lock);
+  LockFields f = fields (sim, lock, TRUE);
   fl_touch (sim, cpu, f.line, FL_ACCESS_RMW);
   guint32 ticket = (*f.next)++;
   if (ticket == *f.owner)
     {
       *f.holder = cpu;
-      sim->st.cpus[cpu].locks_held++;
+      fl_cpu_rw (&sim->st, cpu)->locks_held++;
       fl_ev (sim, FL_EV_LOCK, lock, ticket);
       return TRUE;
     }
-  sim->st.cpus[cpu].ticket = ticket;
+  fl_cpu_rw (&sim->st, cpu)->ticket = ticket;
   fl_park (sim, cpu, FL_CPU_SPIN, lock);
   sim->ev.val = ticket;
   fl_line_add_sharer (&sim->st, f.line, cpu);
@@ -119,7 +143,8 @@ fl_lock_try (FlSim *sim, guint cpu, guint32 lock)
 gboolean
 fl_spin_trylock (FlSim *sim, guint cpu, guint32 lock)
 {
-  LockFields f = fields (sim, lock);
+  /* marked whether or not it takes the lock: a compare-and-swap is a write */
+  LockFields f = fields (sim, lock, TRUE);
   fl_touch (sim, cpu, f.line, FL_ACCESS_RMW);
   if (*f.next != *f.owner)
     {
@@ -128,7 +153,7 @@ fl_spin_trylock (FlSim *sim, guint cpu, guint32 lock)
     }
   (*f.next)++;
   *f.holder = cpu;
-  sim->st.cpus[cpu].locks_held++;
+  fl_cpu_rw (&sim->st, cpu)->locks_held++;
   fl_ev (sim, FL_EV_LOCK, lock, *f.owner);
   return TRUE;
 }
@@ -166,13 +191,13 @@ void
 fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
 {
   FlState *st = &sim->st;
-  LockFields f = fields (sim, lock);
   if (FL_LOCK_KIND (lock) == FL_LOCK_PTL && st->tables[FL_LOCK_INDEX (lock)].state == FL_OBJ_FREE)
     freed_lock_released (sim, cpu, FL_LOCK_INDEX (lock));
+  LockFields f = fields (sim, lock, TRUE);
   fl_touch (sim, cpu, f.line, FL_ACCESS_WRITE);
   (*f.owner)++;
   *f.holder = -1;
-  st->cpus[cpu].locks_held--;
+  fl_cpu_rw (st, cpu)->locks_held--;
   fl_ev (sim, FL_EV_UNLOCK, lock, *f.owner);
 
   guint64 at = st->cpus[cpu].clock;
@@ -203,11 +228,11 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
   fl_line_reload_many (sim, f.line, waiters, nwaiters, at, seen);
   for (guint i = 0; i < nwaiters; i++)
     {
-      FlCpu *waiter = &st->cpus[waiters[i]];
+      const FlCpu *waiter = &st->cpus[waiters[i]];
       if (waiter->ticket == *f.owner)
         {
           *f.holder = waiters[i];
-          waiter->locks_held++;
+          fl_cpu_rw (st, waiters[i])->locks_held++;
           fl_wake (sim, waiters[i], seen[i]);
         }
       else if (waiter->ticket == G_MAXUINT32)
@@ -220,7 +245,7 @@ void
 fl_spin_wait_released (FlSim *sim, guint cpu, guint32 lock)
 {
   FlState *st = &sim->st;
-  st->cpus[cpu].ticket = G_MAXUINT32;
+  fl_cpu_rw (st, cpu)->ticket = G_MAXUINT32;
   fl_park (sim, cpu, FL_CPU_SPIN, lock);
-  fl_line_add_sharer (st, fields (sim, lock).line, cpu);
+  fl_line_add_sharer (st, fields (sim, lock, FALSE).line, cpu);
 }

@@ -5,12 +5,23 @@
 
 #include <string.h>
 
+/* The VMAs' tree nodes, to walk, or to write the nodes of VMAs taken for writing first
+ * (fl_vma_rw: rb_link_node, RB_CLEAR_NODE); it marks nothing itself. */
 FlRbAccess
 fl_vma_rb_access (const FlState *st)
 {
   FlRbAccess acc = { (guint8 *) st->vmas, sizeof (FlVma), G_STRUCT_OFFSET (FlVma, rb),
                      G_STRUCT_OFFSET (FlVma, start) };
   return acc;
+}
+
+/* The same, to insert, erase or rebalance, which write nodes of their own choosing: every VMA
+ * marked (FlPlainMarks). */
+FlRbAccess
+fl_vma_rb_access_rw (FlState *st)
+{
+  fl_plain_rw (st, FL_PLAIN_VMAS, st->vmas, st->vmas, st->sizes.nvmas * sizeof (FlVma));
+  return fl_vma_rb_access (st);
 }
 
 /* The lowest free slot, as before the arrays grew (ids are part of the events); the hint
@@ -48,13 +59,13 @@ fl_vma_alloc (FlSim *sim)
                            G_STRUCT_OFFSET (FlVma, state), st->sizes.nvmas, st->g->vma_hint);
   fl_state_need_vma (st, i);
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, i)), TRUE);
-  FlVma *v = &st->vmas[i];
+  FlVma *v = fl_vma_rw (st, i);
   guint16 gen = v->gen + 1;
   memset (v, 0, sizeof *v);
   v->gen = gen;
   v->state = FL_OBJ_LIVE;
-  st->g->vma_hint = i + 1;
-  st->g->vmas_used++;
+  FL_G_RW (st, vma_hint) = i + 1;
+  FL_G_RW (st, vmas_used)++;
   return i;
 }
 
@@ -65,9 +76,9 @@ fl_vma_free_now (FlSim *sim, guint32 vma)
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_vma (st, vma)), TRUE);
   /* its file goes with it, unless remove_vma put it already (fl-vm-file.c) */
   fl_vma_put_file (sim, G_MAXUINT, vma, FALSE);
-  st->vmas[vma].state = FL_OBJ_FREE;
-  st->g->vma_hint = MIN (st->g->vma_hint, vma);
-  st->g->vmas_used--;
+  fl_vma_rw (st, vma)->state = FL_OBJ_FREE;
+  FL_G_RW (st, vma_hint) = MIN (st->g->vma_hint, vma);
+  FL_G_RW (st, vmas_used)--;
   /* the slot's memory is gone: whoever still had its line loses it */
   FlLine *l = fl_line_rw (st, fl_line_of_vma (st, vma));
   memset (l->sharers, 0, sizeof l->sharers);
@@ -83,7 +94,7 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   fl_state_need_table (st, i);
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_table (st, i)), TRUE);
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_ptl (st, i)), TRUE);
-  FlTable *t = &st->tables[i];
+  FlTable *t = fl_table_rw (st, i);
   guint16 gen = t->gen + 1;
   memset (t, 0, sizeof *t);
   memset (fl_table_entries_rw (st, i), 0, FL_PTRS_PER_TABLE * sizeof (guint64));
@@ -92,8 +103,8 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
   t->level = level;
   t->base = base;
   t->ptl_holder = -1;
-  st->g->table_hint = i + 1;
-  st->g->tables_used++;
+  FL_G_RW (st, table_hint) = i + 1;
+  FL_G_RW (st, tables_used)++;
   return i;
 }
 
@@ -103,8 +114,8 @@ fl_table_alloc (FlSim *sim, guint level, guint64 base)
 void
 fl_table_free (FlSim *sim, guint cpu, guint32 table)
 {
-  FlGlobals *g = sim->st.g;
-  FlTable *t = &sim->st.tables[table];
+  FlState *st = &sim->st;
+  const FlTable *t = &st->tables[table];
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_table (&sim->st, table)), TRUE);
   fl_note (sim, FL_KEY (FL_KEY_LINE, fl_line_of_ptl (&sim->st, table)), TRUE);
   if (t->level == 1 && t->ptl_holder >= 0)
@@ -120,9 +131,9 @@ fl_table_free (FlSim *sim, guint cpu, guint32 table)
     fl_finding (sim, cpu, FL_FINDING_FREED_WHILE_LOCKED, table,
                 "cpu%u frees page-table page %u while CPUs wait for its PTE lock, which lives "
                 "in that page", cpu, table);
-  t->state = FL_OBJ_FREE;
-  g->table_hint = MIN (g->table_hint, table);
-  g->tables_used--;
+  fl_table_rw (st, table)->state = FL_OBJ_FREE;
+  FL_G_RW (st, table_hint) = MIN (st->g->table_hint, table);
+  FL_G_RW (st, tables_used)--;
 }
 
 /* From node 0's zone without a step (set-up, the page cache's own pages). */
@@ -154,19 +165,20 @@ fl_page_cache_get (FlSim *sim, guint32 file, guint32 pgoff)
         return e->page;
     }
   /* entries fill up in order and stay, as the slots the cache had before it grew */
-  guint32 i = ++st->g->cache_used;
+  guint32 i = ++FL_G_RW (st, cache_used);
   fl_state_need_cache (st, i);
-  FlCacheEntry *e = &st->cache[i];
+  guint32 page = fl_page_take (sim);
+  FlCacheEntry *e = fl_cache_rw (st, i);
   e->file = file;
   e->pgoff = pgoff;
-  e->page = fl_page_take (sim);
-  fl_page_rw (st, e->page)->flags = FL_PAGE_FILE;
-  fl_page_rw (st, e->page)->count = 1;
-  fl_page_rw (st, e->page)->ext_refs = 1;
+  e->page = page;
+  fl_page_rw (st, page)->flags = FL_PAGE_FILE;
+  fl_page_rw (st, page)->count = 1;
+  fl_page_rw (st, page)->ext_refs = 1;
   if (2 * (i + 1) > st->sizes.ncache_index)
     fl_state_index_cache (st, i);
   else
-    st->cache_index[h] = i;
+    *fl_cache_index_rw (st, h) = i;
   return st->cache[i].page;
 }
 
@@ -203,15 +215,15 @@ fl_rss_add (FlSim *sim, guint cpu, gboolean anon, gint64 delta)
   if (sim->config.rss == FL_RSS_PER_THREAD)
     {
       if (anon)
-        st->cpus[cpu].rss_anon += delta;
+        fl_cpu_rw (st, cpu)->rss_anon += delta;
       else
-        st->cpus[cpu].rss_file += delta;
+        fl_cpu_rw (st, cpu)->rss_file += delta;
       return;
     }
   if (anon)
-    st->g->mm.rss_anon += delta;
+    FL_G_RW (st, mm.rss_anon) += delta;
   else
-    st->g->mm.rss_file += delta;
+    FL_G_RW (st, mm.rss_file) += delta;
 }
 
 static const char *

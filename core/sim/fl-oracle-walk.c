@@ -72,7 +72,7 @@ void
 fl_walk_begin (FlSim *sim, guint cpu, guint64 addr)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   c->spf_walk_vma = fl_vma_ref (st, descend (sim, st->g->mm.root, addr, TRUE));
   c->spf_hidden_node = c->spf_hidden_subject = 0;
   c->spf_hidden_cpu = c->spf_hidden_action = 0;
@@ -116,7 +116,7 @@ fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur)
   FlState *st = &sim->st;
   for (guint w = 0; w < st->sizes.ncpus; w++)
     {
-      FlCpu *c = &st->cpus[w];
+      const FlCpu *c = &st->cpus[w];
       guint64 addr = 0;
       guint32 want = fl_ref_id (c->spf_walk_vma);
       if (w == cpu || want == 0 || c->spf_hidden_cpu != 0)
@@ -124,11 +124,12 @@ fl_walk_tree_changed (FlSim *sim, guint cpu, const FlRbCursor *cur)
       guint32 node = walk_node (st, w, &addr);
       if (node == 0 || descend (sim, node, addr, FALSE) == want)
         continue;
-      c->spf_hidden_node = node;
-      c->spf_hidden_subject = cur->subject;
-      c->spf_hidden_cpu = (guint16) (cpu + 1);
-      c->spf_hidden_action = cur->action;
-      c->spf_hidden_step = this_step (sim);
+      FlCpu *hidden = fl_cpu_rw (st, w);
+      hidden->spf_hidden_node = node;
+      hidden->spf_hidden_subject = cur->subject;
+      hidden->spf_hidden_cpu = (guint16) (cpu + 1);
+      hidden->spf_hidden_action = cur->action;
+      hidden->spf_hidden_step = this_step (sim);
     }
 }
 
@@ -149,7 +150,7 @@ gboolean
 fl_walk_end (FlSim *sim, guint cpu, guint64 addr, guint32 found)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   guint32 want = c->spf_walk_vma, id = fl_ref_id (found);
   c->spf_walk_vma = 0;
   if (want == 0)

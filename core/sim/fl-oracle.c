@@ -272,14 +272,15 @@ void
 fl_oracle_op_done (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  const FlCpu *c = &st->cpus[cpu];
   if (c->locks_held || c->rcu_nesting || c->irqs_off || c->mmap_sem_held)
     fl_finding (sim, cpu, FL_FINDING_LOCK_IMBALANCE, cpu,
                 "cpu%u finished an operation still holding %u spinlock(s), %u RCU read "
                 "section(s), mmap_sem %s, IRQs %s", cpu, c->locks_held, c->rcu_nesting,
                 c->mmap_sem_held ? "held" : "free", c->irqs_off ? "off" : "on");
   gboolean was_writer = c->writer;
-  c->writer = FALSE;
+  if (was_writer)
+    fl_cpu_rw (st, cpu)->writer = FALSE;
   if (sim->config.oracle == FL_ORACLE_EVERY_STEP && was_writer && !writers_active (st))
     check_mappings (sim, cpu);
 }
@@ -467,7 +468,7 @@ fl_oracle_deadlock (FlSim *sim, guint cpu)
     }
   if (st->cpus[cpu].status == FL_CPU_STUCK && st->cpus[path[len - 1]].irqs_off)
     g_string_append (text, " — a CPU spinning with IRQs off never takes the TLB-flush IPI");
-  st->g->deadlocked = TRUE;
+  FL_G_RW (st, deadlocked) = TRUE;
   FlFinding *f = fl_finding (sim, cpu, FL_FINDING_DEADLOCK, cpu, "%s", text->str);
   g_string_free (text, TRUE);
   deadlock_cause (sim, f, path, len);

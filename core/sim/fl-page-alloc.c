@@ -30,7 +30,7 @@ pcp_list (FlCpu *c)
 static void
 pcp_insert (FlSim *sim, guint cpu, guint32 prev, guint32 page)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   fl_page_list_insert (sim, (gint) cpu, pcp_list (c), prev, page);
   c->pcp_count++;
 }
@@ -38,7 +38,7 @@ pcp_insert (FlSim *sim, guint cpu, guint32 prev, guint32 page)
 static void
 pcp_unlink (FlSim *sim, guint cpu, guint32 page)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   fl_page_list_del (sim, (gint) cpu, pcp_list (c), page);
   c->pcp_count--;
 }
@@ -48,7 +48,7 @@ static void
 step_alloc (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  const FlCpu *c = &st->cpus[cpu];
   switch (f->pc)
     {
     case FL_LOC_ALLOC_PAGE_pcp:
@@ -117,7 +117,7 @@ static void
 step_free (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   switch (f->pc)
     {
     case FL_LOC_FREE_PAGES_lru_lock:
@@ -139,9 +139,9 @@ step_free (FlSim *sim, guint cpu, FlFrame *f)
           {
             guint32 p = c->gather_head;
             fl_touch_page (sim, cpu, p);
-            FlZone *z = &st->g->zones[st->pages[p].node];
-            if (z->lru_head == p)
-              z->lru_head = 0;
+            guint zone = st->pages[p].node;
+            if (st->g->zones[zone].lru_head == p)
+              FL_G_RW (st, zones[zone].lru_head) = 0;
             c->gather_head = st->pages[p].next;
             c->gather_count--;
             fl_page_rw (st, p)->state = FL_OBJ_FREE;
@@ -195,7 +195,7 @@ static void
 step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   guint32 page = f->l.lru_cache_add.page;
   switch (f->pc)
     {
@@ -219,14 +219,15 @@ step_lru_add (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_LRU_CACHE_ADD_drain:
       {
-        FlZone *z = &st->g->zones[st->pages[page].node];
-        fl_touch (sim, cpu, fl_line_of_lru_lock (st, st->pages[page].node), FL_ACCESS_WRITE);
+        guint node = st->pages[page].node;
+        guint32 head = st->g->zones[node].lru_head;
+        fl_touch (sim, cpu, fl_line_of_lru_lock (st, node), FL_ACCESS_WRITE);
         /* list_add links the batch in front of the page added last, whoever added it */
-        if (z->lru_head)
-          fl_touch_page (sim, cpu, z->lru_head);
-        fl_memcg_lru_link (sim, cpu, z->lru_head);
+        if (head)
+          fl_touch_page (sim, cpu, head);
+        fl_memcg_lru_link (sim, cpu, head);
         fl_memcg_lru (sim, cpu, c->pagevec);
-        z->lru_head = page;
+        FL_G_RW (st, zones[node].lru_head) = page;
         fl_ev (sim, FL_EV_STORE, 0, c->pagevec);
         c->pagevec = 0;
         f->pc = FL_LOC_LRU_CACHE_ADD_lru_unlock;
@@ -251,7 +252,7 @@ void
 fl_gather_page (FlSim *sim, guint cpu, guint32 page)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   fl_page_rw (st, page)->next = c->gather_head;
   c->gather_head = page;
   c->gather_count++;

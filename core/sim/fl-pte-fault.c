@@ -69,7 +69,7 @@ set_pte (FlSim *sim, guint cpu, FlFrame *f, guint64 value)
   fl_check_table (sim, cpu, f->l.fault.table);
   fl_touch (sim, cpu, fl_line_of_table (st, table_of (f)), FL_ACCESS_WRITE);
   if (*pte == 0 && value != 0)
-    st->tables[table_of (f)].used++;
+    fl_table_rw (st, table_of (f))->used++;
   *pte = value;
   fl_oracle_pte_written (sim, table_of (f));
   fl_ev (sim, FL_EV_PTE, table_of (f), fl_walk_index (1, f->l.fault.addr));

@@ -13,7 +13,7 @@
 void
 fl_rcu_read_lock (FlSim *sim, guint cpu)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   if (c->rcu_nesting++ == 0)
     c->rcu_since_step = (guint32) sim->st.g->step + 1;
   fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
@@ -22,7 +22,7 @@ fl_rcu_read_lock (FlSim *sim, guint cpu)
 void
 fl_rcu_read_unlock (FlSim *sim, guint cpu)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   g_assert (c->rcu_nesting > 0);
   c->rcu_nesting--;
   fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
@@ -64,9 +64,9 @@ void
 fl_rcu_sleep (FlSim *sim, guint cpu, const char *what)
 {
   fl_rcu_may_sleep (sim, cpu, what);
-  FlRcu *r = &sim->st.g->rcu;
+  const FlRcu *r = &sim->st.g->rcu;
   if (sim->config.rcu == FL_RCU_CLASSIC && r->in_progress)
-    r->qs_needed[cpu / 64] &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
+    FL_G_RW (&sim->st, rcu.qs_needed[cpu / 64]) &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
 }
 
 /* call_rcu: the callback waits for the next grace period to start and end. */
@@ -82,14 +82,14 @@ fl_rcu_call (FlSim *sim, guint cpu, guint32 vma)
         fl_state_need_cb (st, i);
       if (st->cbs[i].obj != 0)
         continue;
-      FlRcuCb *cb = &st->cbs[i];
+      FlRcuCb *cb = fl_cb_rw (st, i);
       memset (cb, 0, sizeof *cb);
       cb->obj = vma;
       cb->cpu = cpu;
       cb->queued_step = (guint32) st->g->step + 1;
       cb->kind = FL_RCU_CB_FREE_VMA;
-      st->vmas[vma].state = FL_OBJ_RCU_PENDING;
-      st->g->rcu.unassigned++;
+      fl_vma_rw (st, vma)->state = FL_OBJ_RCU_PENDING;
+      FL_G_RW (st, rcu.unassigned)++;
       return;
     }
   g_assert_not_reached ();
@@ -99,22 +99,22 @@ static void
 start_gp (FlSim *sim)
 {
   FlState *st = &sim->st;
-  FlRcu *r = &st->g->rcu;
+  const FlRcu *r = &st->g->rcu;
   /* checked after every step: without the count, every step would scan every slot */
   if (r->unassigned == 0)
     return;
   for (guint i = 1; i < st->sizes.ncbs; i++)
     if (st->cbs[i].obj && st->cbs[i].gp == 0)
-      st->cbs[i].gp = r->gp + 1;
-  r->unassigned = 0;
-  r->in_progress = TRUE;
-  r->gp_started_step = (guint32) st->g->step + 1;
-  memset (r->qs_needed, 0, sizeof r->qs_needed);
+      fl_cb_rw (st, i)->gp = r->gp + 1;
+  FL_G_RW (st, rcu.unassigned) = 0;
+  FL_G_RW (st, rcu.in_progress) = TRUE;
+  FL_G_RW (st, rcu.gp_started_step) = (guint32) st->g->step + 1;
+  memset (&FL_G_RW (st, rcu.qs_needed), 0, sizeof r->qs_needed);
   fl_note_all_cpus (sim, FL_KEY_CPU_RCU);
   /* only CPUs inside a read-side section now can hold a reference to what was unlinked */
   for (guint c = 0; c < st->sizes.ncpus; c++)
     if (st->cpus[c].rcu_nesting > 0)
-      r->qs_needed[c / 64] |= G_GUINT64_CONSTANT (1) << (c % 64);
+      FL_G_RW (st, rcu.qs_needed[c / 64]) |= G_GUINT64_CONSTANT (1) << (c % 64);
 }
 
 static gboolean
@@ -126,34 +126,46 @@ mask_empty (const guint64 *m)
   return TRUE;
 }
 
-/* After every step: note a quiescent state, end the grace period, start the next one. */
-void
-fl_rcu_after_step (FlSim *sim, guint cpu)
+/* A grace period under way or one to start: note a quiescent state, end it, start the next.
+ * Kept out of fl_rcu_after_step, whose every call but a few returns before. */
+static G_GNUC_NO_INLINE void
+grace_period_step (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
-  FlRcu *r = &st->g->rcu;
-  /* any CPU's step may be the one that ends a grace period: for the explorer, every step
-   * reads the RCU state (whether one runs, first of all) */
-  fl_note (sim, FL_KEY (FL_KEY_LINE, FL_LINE_RCU), FALSE);
+  const FlRcu *r = &st->g->rcu;
   if (r->in_progress)
     {
-      if (st->cpus[cpu].rcu_nesting == 0)
-        r->qs_needed[cpu / 64] &= ~(G_GUINT64_CONSTANT (1) << (cpu % 64));
+      guint64 bit = G_GUINT64_CONSTANT (1) << (cpu % 64);
+      /* written only when the bit is still set: every step comes here */
+      if (st->cpus[cpu].rcu_nesting == 0 && (r->qs_needed[cpu / 64] & bit))
+        FL_G_RW (st, rcu.qs_needed[cpu / 64]) &= ~bit;
       if (mask_empty (r->qs_needed))
         {
-          r->gp++;
-          r->in_progress = FALSE;
+          FL_G_RW (st, rcu.gp)++;
+          FL_G_RW (st, rcu.in_progress) = FALSE;
           for (guint i = 1; i < st->sizes.ncbs; i++)
             if (st->cbs[i].obj && st->cbs[i].gp && st->cbs[i].gp <= r->gp && !st->cbs[i].ready)
               {
-                st->cbs[i].ready = TRUE;
-                st->cpus[st->cbs[i].cpu].rcu_ready++;
-                r->ready++;
+                fl_cb_rw (st, i)->ready = TRUE;
+                fl_cpu_rw (st, st->cbs[i].cpu)->rcu_ready++;
+                FL_G_RW (st, rcu.ready)++;
               }
         }
     }
   if (!r->in_progress)
     start_gp (sim);
+}
+
+/* After every step: RCU's part of it (grace_period_step), when there is one. */
+void
+fl_rcu_after_step (FlSim *sim, guint cpu)
+{
+  const FlRcu *r = &sim->st.g->rcu;
+  /* any CPU's step may be the one that ends a grace period: for the explorer, every step
+   * reads the RCU state (whether one runs, first of all) */
+  fl_note (sim, FL_KEY (FL_KEY_LINE, FL_LINE_RCU), FALSE);
+  if (r->in_progress || r->unassigned != 0)
+    grace_period_step (sim, cpu);
 }
 
 /* Asked for every CPU that could step, every step: a count, not a scan of the slots. */
@@ -181,7 +193,7 @@ fl_rcu_do_batch (FlSim *sim, guint cpu)
   FlState *st = &sim->st;
   for (guint i = 1; i < st->sizes.ncbs; i++)
     {
-      FlRcuCb *cb = &st->cbs[i];
+      const FlRcuCb *cb = &st->cbs[i];
       if (!cb->obj || !cb->ready || cb->cpu != cpu)
         continue;
       fl_note_all_cpus (sim, FL_KEY_CPU_RCU);
@@ -194,9 +206,9 @@ fl_rcu_do_batch (FlSim *sim, guint cpu)
       fl_touch (sim, cpu, fl_line_of_vma (st, cb->obj), FL_ACCESS_WRITE);
       fl_ev (sim, FL_EV_FREE, cb->obj, st->g->rcu.gp);
       fl_vma_free_now (sim, cb->obj);
-      memset (cb, 0, sizeof *cb);
-      st->cpus[cpu].rcu_ready--;
-      st->g->rcu.ready--;
+      memset (fl_cb_rw (st, i), 0, sizeof *cb);
+      fl_cpu_rw (st, cpu)->rcu_ready--;
+      FL_G_RW (st, rcu.ready)--;
       return;
     }
 }

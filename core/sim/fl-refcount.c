@@ -172,7 +172,7 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
             f->pc = FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
             return;
           }
-        FlVma *v = &st->vmas[id];
+        const FlVma *v = &st->vmas[id];
         guint line = fl_line_of_vma_ref (st, id);
         f->pc = FL_LOC_FIND_VMA_SPECULATIVE_rcu_read_unlock;
         if (sim->config.vma_refcount == FL_VMA_REFCOUNT_AS_POSTED)
@@ -189,14 +189,14 @@ step_find_vma_speculative (FlSim *sim, guint cpu, FlFrame *f)
                 return;
               }
             fl_touch (sim, cpu, line, FL_ACCESS_RMW);
-            v->refs++;
+            fl_vma_rw (st, id)->refs++;
             fl_ev (sim, FL_EV_RMW, id, (guint32) v->refs);
             return;
           }
         /* atomic_inc_return: one lock xadd; a negative result means munmap has subtracted
          * the bias, and the reference just taken must go back */
         fl_touch (sim, cpu, line, FL_ACCESS_RMW);
-        v->refs++;
+        fl_vma_rw (st, id)->refs++;
         gint64 now = refcnt_value (sim, v);
         fl_ev (sim, FL_EV_RMW, id, (guint32) v->refs);
         if (now < 0)
@@ -267,7 +267,7 @@ step_vma_put (FlSim *sim, guint cpu, FlFrame *f)
             fl_return (sim, cpu, 0);
             return;
           }
-        FlVma *v = &st->vmas[id];
+        FlVma *v = fl_vma_rw (st, id);
         fl_touch (sim, cpu, fl_line_of_vma_ref (st, id), FL_ACCESS_RMW);
         v->refs--;
         gint64 now = refcnt_value (sim, v);
@@ -311,14 +311,14 @@ step_invalidate_vma (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
   guint32 id = f->l.vma_ref.vma;
-  FlVma *v = &st->vmas[id];
+  const FlVma *v = &st->vmas[id];
   guint line = fl_line_of_vma_ref (st, id);
   switch (f->pc)
     {
     case FL_LOC_INVALIDATE_VMA_release:
       /* as posted: atomic_dec of the tree's reference; biased: atomic_sub of the bias */
       fl_touch (sim, cpu, line, FL_ACCESS_RMW);
-      v->ref_dying = 1;
+      fl_vma_rw (st, id)->ref_dying = 1;
       fl_ev (sim, FL_EV_RMW, id, (guint32) v->refs);
       if (sim->config.vma_refcount == FL_VMA_REFCOUNT_NO_WAIT)
         fl_return (sim, cpu, 0);

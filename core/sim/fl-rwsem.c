@@ -28,19 +28,40 @@ grantable (const FlRwsem *sem, gboolean write)
   return sem->activity >= 0 && sem->nwaiters == 0;
 }
 
+/* The semaphore, to write its counts and wait lock (the words before the queue), the queue's
+ * length and its first @slots slots: not the rest of its 1 KB queue. */
+static FlRwsem *
+sem_rw (FlState *st, guint slots)
+{
+  const FlRwsem *sem = &st->g->mm.sem;
+  fl_plain_rw (st, FL_PLAIN_GLOBALS, st->g, sem->waiters, slots * sizeof sem->waiters[0]);
+  fl_plain_rw (st, FL_PLAIN_GLOBALS, st->g, &sem->nwaiters, sizeof sem->nwaiters);
+  return fl_plain_rw (st, FL_PLAIN_GLOBALS, st->g, sem, G_STRUCT_OFFSET (FlRwsem, waiters));
+}
+
 static void
 grant (FlSim *sim, guint cpu, gboolean write)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  FlRwsem *sem = sem_rw (&sim->st, 0);
   sem->activity = write ? -1 : sem->activity + 1;
   sem->count = write ? -1 : sem->count + 1;
-  sim->st.cpus[cpu].mmap_sem_held = write ? 2 : 1;
+  fl_cpu_rw (&sim->st, cpu)->mmap_sem_held = write ? 2 : 1;
+}
+
+/* __up_read / __up_write's count: the CPU holds it no more. */
+static void
+ungrant (FlSim *sim, guint cpu, gboolean write)
+{
+  FlRwsem *sem = sem_rw (&sim->st, 0);
+  sem->activity = write ? 0 : sem->activity - 1;
+  sem->count = sem->activity;
+  fl_cpu_rw (&sim->st, cpu)->mmap_sem_held = 0;
 }
 
 static void
 enqueue (FlSim *sim, guint cpu, gboolean write)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  FlRwsem *sem = sem_rw (&sim->st, sim->st.g->mm.sem.nwaiters + 1);
   sem->waiters[sem->nwaiters++] = (cpu + 1) | (write ? WRITER_BIT : 0);
 }
 
@@ -50,7 +71,7 @@ static void
 wake_waiters (FlSim *sim, guint cpu)
 {
   FlState *st = &sim->st;
-  FlRwsem *sem = &st->g->mm.sem;
+  const FlRwsem *sem = &st->g->mm.sem;
   guint64 at = st->cpus[cpu].clock;
   guint n = 0;
   while (n < sem->nwaiters)
@@ -68,16 +89,17 @@ wake_waiters (FlSim *sim, guint cpu)
       if (write)
         break;
     }
-  for (guint i = n; i < sem->nwaiters; i++)
-    sem->waiters[i - n] = sem->waiters[i];
-  sem->nwaiters -= n;
+  FlRwsem *queue = sem_rw (st, sem->nwaiters);
+  for (guint i = n; i < queue->nwaiters; i++)
+    queue->waiters[i - n] = queue->waiters[i];
+  queue->nwaiters -= n;
 }
 
 /* __down_read_trylock (generic): wait_lock, look, maybe take, unlock. Returns 1 when held. */
 static void
 step_generic_trylock (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   switch (f->pc)
     {
     case FL_LOC_GENERIC_DOWN_READ_TRYLOCK_lock:
@@ -107,7 +129,7 @@ step_generic_trylock (FlSim *sim, guint cpu, FlFrame *f)
 static void
 step_generic_down (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   gboolean write = is_write (f);
   switch (f->pc)
     {
@@ -150,7 +172,7 @@ step_generic_down (FlSim *sim, guint cpu, FlFrame *f)
 static void
 step_generic_up (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   switch (f->pc)
     {
     case FL_LOC_GENERIC_UP_lock:
@@ -160,9 +182,7 @@ step_generic_up (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_GENERIC_UP_release:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
-      sem->activity = is_write (f) ? 0 : sem->activity - 1;
-      sem->count = sem->activity;
-      sim->st.cpus[cpu].mmap_sem_held = 0;
+      ungrant (sim, cpu, is_write (f));
       if (sem->activity == 0 && sem->nwaiters > 0)
         wake_waiters (sim, cpu);
       fl_ev (sim, FL_EV_STORE, sem->activity, sem->nwaiters);
@@ -183,7 +203,7 @@ step_generic_up (FlSim *sim, guint cpu, FlFrame *f)
 static void
 step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   gboolean unchanged;
   switch (f->pc)
     {
@@ -230,7 +250,7 @@ step_xadd_trylock (FlSim *sim, guint cpu, FlFrame *f)
 static void
 step_xadd_down (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   gboolean write = is_write (f);
   switch (f->pc)
     {
@@ -274,14 +294,12 @@ step_xadd_down (FlSim *sim, guint cpu, FlFrame *f)
 static void
 step_xadd_up (FlSim *sim, guint cpu, FlFrame *f)
 {
-  FlRwsem *sem = &sim->st.g->mm.sem;
+  const FlRwsem *sem = &sim->st.g->mm.sem;
   switch (f->pc)
     {
     case FL_LOC_XADD_UP_xadd:
       fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_RMW);
-      sem->activity = is_write (f) ? 0 : sem->activity - 1;
-      sem->count = sem->activity;
-      sim->st.cpus[cpu].mmap_sem_held = 0;
+      ungrant (sim, cpu, is_write (f));
       fl_ev (sim, FL_EV_RMW, 0, (guint32) sem->count);
       if (sem->activity == 0 && sem->nwaiters > 0)
         {

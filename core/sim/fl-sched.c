@@ -8,7 +8,7 @@ guint64
 fl_rng_next (FlState *st)
 {
   /* the generator's state is part of the machine state, so seeks replay it */
-  return fl_xorshift64star (&st->g->rng);
+  return fl_xorshift64star (&FL_G_RW (st, rng));
 }
 
 static gint
@@ -162,7 +162,8 @@ fl_record_describe_unreached (const FlRecord *rec, const FlScheduleMiss *miss)
 static gint
 pick_script (FlSim *sim)
 {
-  FlGlobals *g = sim->st.g;
+  FlState *st = &sim->st;
+  const FlGlobals *g = st->g;
   GArray *schedule = sim->scenario->schedule;
   while (g->sched_index < schedule->len)
     {
@@ -175,13 +176,13 @@ pick_script (FlSim *sim)
         {
           if (!reached_it)
             note_unreached (sim, g->sched_index, cpu->status == FL_CPU_STUCK);
-          g->sched_index++;
-          g->sched_steps = 0;
+          FL_G_RW (st, sched_index)++;
+          FL_G_RW (st, sched_steps) = 0;
           continue;
         }
       if (fl_sim_runnable (sim, s->cpu))
         {
-          g->sched_steps++;
+          FL_G_RW (st, sched_steps)++;
           return s->cpu;
         }
       /* the CPU waits (a lock, an IPI, a sleep): the others run by time until it can go on */

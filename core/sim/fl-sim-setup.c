@@ -139,17 +139,17 @@ void
 fl_sim_link_vma_now (FlSim *sim, guint32 id)
 {
   FlState *st = &sim->st;
-  FlRbAccess acc = fl_vma_rb_access (st);
+  FlRbAccess acc = fl_vma_rb_access_rw (st);
   guint32 prev = 0;
-  fl_rb_insert (&acc, &st->g->mm.root, id);
+  fl_rb_insert (&acc, &FL_G_RW (st, mm.root), id);
   for (guint32 v = st->g->mm.mmap; v && st->vmas[v].start < st->vmas[id].start; v = st->vmas[v].next)
     prev = v;
-  st->vmas[id].next = prev ? st->vmas[prev].next : st->g->mm.mmap;
+  fl_vma_rw (st, id)->next = prev ? st->vmas[prev].next : st->g->mm.mmap;
   if (prev)
-    st->vmas[prev].next = id;
+    fl_vma_rw (st, prev)->next = id;
   else
-    st->g->mm.mmap = id;
-  st->g->mm.map_count++;
+    FL_G_RW (st, mm.mmap) = id;
+  FL_G_RW (st, mm.map_count)++;
 }
 
 /* Whether set-up can allocate `vmas` more VMAs and `tables` more page tables; otherwise an
@@ -189,7 +189,7 @@ ensure_pte_table (FlSim *sim, guint64 addr)
           /* the allocation may move the tables: the entry is found again after it */
           entry = fl_table_alloc (sim, level - 1, addr >> shift << shift);
           fl_table_entries_rw (st, table)[index] = entry;
-          st->tables[table].used++;
+          fl_table_rw (st, table)->used++;
         }
       table = (guint32) entry;
     }
@@ -258,7 +258,7 @@ place_pte (FlSim *sim, const FlScenarioPte *p, GError **error)
         }
     }
   if (*e == 0)
-    st->tables[table].used++;
+    fl_table_rw (st, table)->used++;
   *e = FL_PTE_MAKE (page, bits);
   return TRUE;
 }
@@ -267,7 +267,7 @@ gboolean
 fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
 {
   FlState *st = &sim->st;
-  FlGlobals *g = st->g;
+  FlGlobals *g = fl_globals_rw (st);
   const FlScenario *sc = sim->scenario;
 
   g->rng = sim->seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
@@ -293,7 +293,7 @@ fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
 
   for (guint c = 0; c < st->sizes.ncpus; c++)
     {
-      FlCpu *cpu = &st->cpus[c];
+      FlCpu *cpu = fl_cpu_rw (st, c);
       const FlProgram *p = c < sc->programs->len ? g_ptr_array_index (sc->programs, c) : NULL;
       cpu->cursor = p ? p->base : 0;
       cpu->in_mm = p != NULL && p->ops->len > 0;
@@ -306,7 +306,7 @@ fl_sim_setup (FlSim *sim, guint32 zone_pages, GError **error)
       if (!fl_sim_room_for (sim, 1, 0, sv->line, error))
         return FALSE;
       guint32 id = fl_vma_alloc (sim);
-      FlVma *v = &st->vmas[id];
+      FlVma *v = fl_vma_rw (st, id);
       v->start = sv->start;
       v->end = sv->end;
       v->flags = vm_flags_of (sv->prot, sv->kind);

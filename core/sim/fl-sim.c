@@ -323,13 +323,14 @@ void
 fl_sim_take_step (FlSim *sim, guint c)
 {
   FlState *st = &sim->st;
-  FlCpu *cpu = &st->cpus[c];
+  /* its clock written before and after the step (its other fields by the step itself) */
+  FlCpu *cpu = fl_cpu_clock_rw (st, c);
 
   /* time never runs backwards, whatever the policy picked */
   FlStepStart start = { 0, cpu->clock, 0, 0, cpu->status != FL_CPU_RUNNING };
   if (cpu->clock < st->g->now)
     cpu->clock = st->g->now;
-  st->g->now = cpu->clock;
+  FL_G_RW (st, now) = cpu->clock;
   start.begun = start.work = cpu->clock;
 
   memset (&sim->ev, 0, sizeof sim->ev);
@@ -351,7 +352,7 @@ fl_sim_take_step (FlSim *sim, guint c)
     fl_user_step (sim, c);
   else
     {
-      FlFrame *f = &fl_cpu_stack (st, c)->frames[cpu->depth - 1];
+      FlFrame *f = fl_frame_rw (st, c, cpu->depth - 1);
       fl_step_fn_of (f->fn) (sim, c, f);
     }
 
@@ -369,7 +370,7 @@ fl_sim_take_step (FlSim *sim, guint c)
   record (sim, &sim->ev);
   /* what the oracle finds after the step belongs to it: its event carries the same step */
   fl_oracle_after_step (sim, c);
-  st->g->step++;
+  FL_G_RW (st, step)++;
   sim->stepping = FALSE;
 
   /* checkpoint_every is a power of two (4096, doubled): a mask, not a division per step */
@@ -397,7 +398,7 @@ finish (FlSim *sim)
   FlState *st = &sim->st;
   if (st->g->finished)
     return;
-  st->g->finished = TRUE;
+  FL_G_RW (st, finished) = TRUE;
   /* reaching the end again after a seek must not report the end's findings twice */
   gboolean again = sim->completed;
   sim->completed = TRUE;
@@ -409,7 +410,7 @@ finish (FlSim *sim)
           fl_oracle_deadlock (sim, c);
         if (!st->g->deadlocked)
           {
-            st->g->deadlocked = TRUE;
+            FL_G_RW (st, deadlocked) = TRUE;
             fl_finding (sim, c, FL_FINDING_DEADLOCK, c,
                         "cpu%u waits forever: no CPU can make progress any more", c);
           }
@@ -661,17 +662,9 @@ guint
 fl_sim_undo_steps (FlSim *sim, FlStateJournal *const *journals, guint n)
 {
   guint undone = 0;
-  /* newest first; the untracked arrays from the oldest journal only, as the slots of each
-   * are put back in turn: a step's untouched slots are as the one before left them */
-  while (undone < n && fl_state_journal_undo (&sim->st, journals[n - 1 - undone],
-                                              undone + 1 == n))
+  /* newest first: what each step wrote put back in turn; one that grew an array stops it */
+  while (undone < n && fl_state_journal_undo (&sim->st, journals[n - 1 - undone]))
     undone++;
-  if (undone < n && undone > 0)
-    {
-      /* stopped at a step that grew an array: the arrays as the last one undone found them */
-      gboolean ok = fl_state_journal_undo (&sim->st, journals[n - undone], TRUE);
-      g_assert (ok);
-    }
   /* as at the end of a seek: the recorded run goes on past here */
   sim->replaying = sim->st.g->step < fl_sim_get_total_steps (sim);
   return undone;

@@ -2,17 +2,17 @@
  *
  * The explorer's states search goes back one step about every other step it takes (a child
  * state seen before, a CPU left to try): a seek restored the last checkpoint and replayed up
- * to seven steps, a third of the search's time. A journal instead holds the state as it was
- * before one step: the arrays no FlTracked covers (globals, CPUs, stacks, VMAs, tables, page
- * cache, callbacks: a few KB, copied whole when the step begins), and each line, struct page
- * or table of entries as it was when the step first took it for writing (fl_line_rw() and the
- * others call fl_state_journal_slot(): every write goes through them, see FlTracked), with its
- * version and written bit. Undoing puts all of it back, so the state is the one the step
- * began from byte for byte, and what is known of its slots holds: a slot's version goes with
- * its bytes (versions are never handed out twice), and the slots put back are marked for the
- * explorer's hash. A step that grew an untracked array (the first RCU callback queued) has
- * it shrunk back; one that grew lines, tables or pages changed what FlTracked knows: it
- * cannot be undone, and the search seeks instead. */
+ * to seven steps, a third of the search's time. A journal instead holds what one step wrote
+ * as it was before: each line, struct page or table of entries as the step first took it for
+ * writing (fl_line_rw() and the others call fl_state_journal_slot(): every write goes through
+ * them, see FlTracked), with its version and written bit, and each 64-byte block of the plain
+ * arrays (globals, CPUs, stacks, VMAs, tables, page cache, callbacks) as the step first
+ * marked it (fl_plain_mark(), see FlPlainMarks). Undoing puts all of it back, so the state is
+ * the one the step began from byte for byte, and what is known of its slots holds: a slot's
+ * version goes with its bytes (versions are never handed out twice), and the slots and blocks
+ * put back are marked for the explorer's hash. A step that grew a plain array (the first RCU
+ * callback queued) has it shrunk back; one that grew lines, tables or pages changed what
+ * FlTracked knows: it cannot be undone, and the search seeks instead. */
 #include "fl-state.h"
 
 #include <string.h>
@@ -28,11 +28,12 @@ typedef struct {
 struct _FlStateJournal {
   FlStateSizes sizes;       /* the layout the step began from */
   guint64  mark[3];         /* each kind's FlTracked.next then: a slot above was taken since */
-  guint8  *plain;           /* the untracked arrays, one after the other */
-  gsize    plain_bytes, plain_room;
   guint8  *slots;           /* SlotHead and bytes, one after the other */
   gsize    slots_bytes, slots_room;
 };
+
+/* A block of a plain array is kept as a slot: its array for the slot, its index for the
+ * version, and FL_PLAIN_BLOCK bytes (past the array's end, zeros). */
 
 static FlTracked *
 tracked_of (FlState *st, FlJournalKind kind)
@@ -44,8 +45,13 @@ tracked_of (FlState *st, FlJournalKind kind)
 static gsize
 slot_size (FlJournalKind kind)
 {
-  return kind == FL_JOURNAL_LINE ? sizeof (FlLine)
-         : kind == FL_JOURNAL_TABLE ? FL_PTRS_PER_TABLE * sizeof (guint64) : sizeof (FlPage);
+  switch (kind)
+    {
+    case FL_JOURNAL_LINE: return sizeof (FlLine);
+    case FL_JOURNAL_TABLE: return FL_PTRS_PER_TABLE * sizeof (guint64);
+    case FL_JOURNAL_PAGE: return sizeof (FlPage);
+    case FL_JOURNAL_PLAIN: default: return FL_PLAIN_BLOCK;
+    }
 }
 
 static guint8 *
@@ -80,7 +86,6 @@ fl_state_journal_free (FlStateJournal *j)
 {
   if (j == NULL)
     return;
-  g_free (j->plain);
   g_free (j->slots);
   g_free (j);
 }
@@ -88,27 +93,48 @@ fl_state_journal_free (FlStateJournal *j)
 gsize
 fl_state_journal_bytes (const FlStateJournal *j)
 {
-  return sizeof *j + j->plain_room + j->slots_room;
+  return sizeof *j + j->slots_room;
 }
 
 void
 fl_state_journal_begin (FlState *st, FlStateJournal *j)
 {
-  guint8 *base[FL_STATE_UNTRACKED_MAX];
-  gsize bytes[FL_STATE_UNTRACKED_MAX];
-  guint n = fl_state_untracked (st, base, bytes);
+  fl_state_plain_journal_begin (st);
   j->sizes = st->sizes;
   for (FlJournalKind k = FL_JOURNAL_LINE; k <= FL_JOURNAL_PAGE; k++)
     j->mark[k] = tracked_of (st, k)->next;
-  j->plain_bytes = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      room (&j->plain, &j->plain_room, j->plain_bytes, bytes[i]);
-      memcpy (j->plain + j->plain_bytes, base[i], bytes[i]);
-      j->plain_bytes += bytes[i];
-    }
   j->slots_bytes = 0;
   st->journal = j;
+}
+
+/* Room for a slot of @size bytes at the end of @j's slots, its head written. */
+static guint8 *
+append (FlStateJournal *j, const SlotHead *head, gsize size)
+{
+  room (&j->slots, &j->slots_room, j->slots_bytes, sizeof *head + size);
+  guint8 *at = j->slots + j->slots_bytes;
+  memcpy (at, head, sizeof *head);
+  j->slots_bytes += sizeof *head + size;
+  return at + sizeof *head;
+}
+
+void
+fl_state_journal_block (FlState *st, FlPlainArray a, const void *base, gsize block)
+{
+  FlStateJournal *j = st->journal;
+  SlotHead head = { FL_JOURNAL_PLAIN, a, block, 0, 0 };
+  gsize at = block * FL_PLAIN_BLOCK, bytes = st->plain.bytes[a];
+  guint8 *to = append (j, &head, FL_PLAIN_BLOCK);
+  const guint8 *from = (const guint8 *) base + at;
+  /* a whole block: a copy of a size the compiler knows, a few moves */
+  if (at + FL_PLAIN_BLOCK <= bytes)
+    memcpy (to, from, FL_PLAIN_BLOCK);
+  else
+    {
+      gsize len = at < bytes ? bytes - at : 0;
+      memcpy (to, from, len);
+      memset (to + len, 0, FL_PLAIN_BLOCK - len);
+    }
 }
 
 void
@@ -119,16 +145,13 @@ fl_state_journal_slot (FlState *st, FlJournalKind kind, guint slot)
   /* taken since the step began: its old contents are in the journal already */
   if (t->version[slot] > j->mark[kind])
     return;
-  gsize size = slot_size (kind);
-  room (&j->slots, &j->slots_room, j->slots_bytes, sizeof (SlotHead) + size);
   SlotHead head = { kind, slot, t->version[slot], fl_tracked_bit (t->written, slot), 0 };
-  memcpy (j->slots + j->slots_bytes, &head, sizeof head);
-  memcpy (j->slots + j->slots_bytes + sizeof head, slot_bytes (st, kind, slot), size);
-  j->slots_bytes += sizeof head + size;
+  gsize size = slot_size (kind);
+  memcpy (append (j, &head, size), slot_bytes (st, kind, slot), size);
 }
 
 gboolean
-fl_state_journal_undo (FlState *st, FlStateJournal *j, gboolean plain)
+fl_state_journal_undo (FlState *st, FlStateJournal *j)
 {
   if (st->journal == j)
     st->journal = NULL;
@@ -136,27 +159,33 @@ fl_state_journal_undo (FlState *st, FlStateJournal *j, gboolean plain)
   if (memcmp (&st->sizes, &j->sizes, sizeof j->sizes) != 0
       && !fl_state_shrink_untracked (st, &j->sizes))
     return FALSE;
-  guint8 *base[FL_STATE_UNTRACKED_MAX];
-  gsize bytes[FL_STATE_UNTRACKED_MAX];
-  guint n = plain ? fl_state_untracked (st, base, bytes) : 0;
-  gsize at = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      memcpy (base[i], j->plain + at, bytes[i]);
-      at += bytes[i];
-    }
   for (gsize off = 0; off < j->slots_bytes;)
     {
       SlotHead head;
       memcpy (&head, j->slots + off, sizeof head);
       gsize size = slot_size (head.kind);
-      memcpy (slot_bytes (st, head.kind, head.slot), j->slots + off + sizeof head, size);
+      const guint8 *was = j->slots + off + sizeof head;
+      off += sizeof head + size;
+      if (head.kind == FL_JOURNAL_PLAIN)
+        {
+          /* past the end of an array shrunk back: gone with it */
+          gsize len;
+          guint8 *to = fl_state_plain_block (st, head.slot, head.version, &len);
+          if (len == FL_PLAIN_BLOCK)
+            memcpy (to, was, FL_PLAIN_BLOCK);
+          else
+            memcpy (to, was, len);
+          if (len > 0)
+            st->plain.unhashed[head.slot][head.version / 64]
+              |= G_GUINT64_CONSTANT (1) << (head.version % 64);
+          continue;
+        }
+      memcpy (slot_bytes (st, head.kind, head.slot), was, size);
       FlTracked *t = tracked_of (st, head.kind);
       guint64 bit = G_GUINT64_CONSTANT (1) << (head.slot % 64);
       t->version[head.slot] = head.version;
       t->written[head.slot / 64] = (t->written[head.slot / 64] & ~bit) | (head.written ? bit : 0);
       t->unhashed[head.slot / 64] |= bit;
-      off += sizeof head + size;
     }
   return TRUE;
 }

@@ -376,22 +376,45 @@ typedef struct {
   guint64  next;
 } FlTracked;
 
+/* The arrays no FlTracked covers: the globals, the CPUs and their stacks, the VMAs, the
+ * tables (their headers), the page cache and its index, the RCU callbacks. They are small
+ * (about 7 KB at two CPUs) but a step writes only a few words of them, and the explorer asks
+ * at every state it reaches what changed: while it does (`on`), the accessors that hand them
+ * out for writing (fl_cpu_rw() and the others, core's fl-state.h) mark the 64-byte blocks
+ * they hand out, and the hash reads again, and a step's journal keeps, only those. The
+ * arrays are const in FlState, so the compiler holds every writer to the accessors. */
+typedef enum {
+  FL_PLAIN_GLOBALS, FL_PLAIN_CPUS, FL_PLAIN_STACKS, FL_PLAIN_VMAS, FL_PLAIN_TABLES,
+  FL_PLAIN_CACHE, FL_PLAIN_CACHE_INDEX, FL_PLAIN_CBS, FL_PLAIN_N
+} FlPlainArray;
+
+#define FL_PLAIN_BLOCK 64u
+
+typedef struct {
+  gboolean on;
+  guint64 *unhashed[FL_PLAIN_N];   /* a bit per block written since the hash last read it */
+  guint32 *journaled[FL_PLAIN_N];  /* per block, the journal that keeps it (`journal`: the open one) */
+  guint32  journal;
+  gsize    bytes[FL_PLAIN_N];      /* each array's size when the bitmaps were fitted */
+} FlPlainMarks;
+
 /* One array per kind of object, each grown on its own (fl-state.c); a checkpoint is their
  * bytes one after the other, the lines and page tables at rest left out (fl_state_save). */
 typedef struct {
   FlStateSizes sizes;
-  FlGlobals   *g;
-  FlCpu       *cpus;
-  FlCpuStack  *stacks;      /* per CPU, beside cpus */
+  const FlGlobals *g;       /* this and the other plain arrays: see FlPlainMarks */
+  const FlCpu *cpus;
+  const FlCpuStack *stacks; /* per CPU, beside cpus */
   const FlLine *lines;      /* written only through fl_line_rw() */
-  FlVma       *vmas;
-  FlTable     *tables;
+  const FlVma *vmas;
+  const FlTable *tables;
   guint64     *ptes;        /* ntables * 512, written only through fl_table_entries_rw() */
   const FlPage *pages;      /* written only through fl_page_rw() */
-  FlCacheEntry *cache;
-  guint32     *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
-  FlRcuCb     *cbs;
+  const FlCacheEntry *cache;
+  const guint32 *cache_index; /* open addressing over (file, pgoff): entry ids, 0 empty */
+  const FlRcuCb *cbs;
   FlTracked    line_marks, pte_marks, page_marks;
+  FlPlainMarks plain;
   guint64      identity;    /* whose versions those are: one number per state in a process */
   /* What the explorer's hash keeps of the other arrays as it last read them
    * (fl-semantic-hash-kept.c): not in the state either; fl_state_clear() frees it, NULL

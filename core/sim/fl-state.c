@@ -93,6 +93,7 @@ fl_state_shrink_untracked (FlState *st, const FlStateSizes *to)
         *now[i].base = g_realloc (*now[i].base, MAX (was[i].count * was[i].size, 1));
     }
   st->sizes = *to;
+  fl_state_plain_resized (st);
   return TRUE;
 }
 
@@ -232,6 +233,7 @@ fl_state_clear (FlState *st)
       if (r[i].tracked)
         tracked_clear (r[i].tracked);
     }
+  fl_state_plain_clear (st);
   fl_state_semantic_hash_clear (st);
 }
 
@@ -372,6 +374,8 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
       memcpy (t->written, kept, bits);
       versions += r[i].count;
     }
+  /* the plain arrays were written whole */
+  fl_state_plain_mark_all (st);
 }
 
 /* @dst takes the sizes of @src: states of one simulation differ in size as its arrays grow. */
@@ -527,6 +531,7 @@ fl_state_need_vma (FlState *st, guint32 id)
 {
   if (need ((gpointer *) &st->vmas, &st->sizes.nvmas, sizeof (FlVma), id, FL_MAX_VMAS))
     {
+      fl_state_plain_resized (st);
       need_line (st, fl_line_of_vma (st, st->sizes.nvmas - 1));
       if (st->sizes.line_refs)
         need_line (st, fl_line_of_vma_ref (st, st->sizes.nvmas - 1));
@@ -539,6 +544,7 @@ fl_state_need_table (FlState *st, guint32 id)
   guint have = st->sizes.ntables;
   if (!need ((gpointer *) &st->tables, &st->sizes.ntables, sizeof (FlTable), id, FL_MAX_TABLES))
     return;
+  fl_state_plain_resized (st);
   st->ptes = resize (st->ptes, FL_PTRS_PER_TABLE * sizeof (guint64), have, st->sizes.ntables);
   tracked_grow (&st->pte_marks, have, st->sizes.ntables);
   need_line (st, fl_line_of_table (st, st->sizes.ntables - 1));
@@ -557,13 +563,15 @@ fl_state_need_page (FlState *st, guint32 id)
 void
 fl_state_need_cache (FlState *st, guint32 id)
 {
-  need ((gpointer *) &st->cache, &st->sizes.ncache, sizeof (FlCacheEntry), id, FL_MAX_PAGES);
+  if (need ((gpointer *) &st->cache, &st->sizes.ncache, sizeof (FlCacheEntry), id, FL_MAX_PAGES))
+    fl_state_plain_resized (st);
 }
 
 void
 fl_state_need_cb (FlState *st, guint32 id)
 {
-  need ((gpointer *) &st->cbs, &st->sizes.ncbs, sizeof (FlRcuCb), id, FL_MAX_VMAS);
+  if (need ((gpointer *) &st->cbs, &st->sizes.ncbs, sizeof (FlRcuCb), id, FL_MAX_VMAS))
+    fl_state_plain_resized (st);
 }
 
 void
@@ -572,14 +580,17 @@ fl_state_index_cache (FlState *st, guint32 used)
   guint size = MAX (st->sizes.ncache_index, FIRST_CAPACITY);
   while (size < 2 * (used + 1))
     size *= 2;
-  st->cache_index = g_renew (guint32, st->cache_index, size);
-  memset (st->cache_index, 0, size * sizeof (guint32));
+  guint32 *index = g_renew (guint32, (guint32 *) st->cache_index, size);
+  memset (index, 0, size * sizeof (guint32));
+  st->cache_index = index;
   st->sizes.ncache_index = size;
   for (guint32 i = 1; i <= used; i++)
     {
       guint32 h = fl_cache_hash (st->cache[i].file, st->cache[i].pgoff) & (size - 1);
-      while (st->cache_index[h] != 0)
+      while (index[h] != 0)
         h = (h + 1) & (size - 1);
-      st->cache_index[h] = i;
+      index[h] = i;
     }
+  /* written whole */
+  fl_state_plain_mark_all (st);
 }

@@ -55,11 +55,138 @@ struct _FlCpuStack {
   FlFrame frames[FL_MAX_DEPTH];
 };
 
-/* CPU @cpu's loops and frames. */
-static inline FlCpuStack *
+/* CPU @cpu's loops and frames, to read (fl_frame_rw() and fl_loops_rw() to write). */
+static inline const FlCpuStack *
 fl_cpu_stack (const FlState *st, guint cpu)
 {
   return &st->stacks[cpu];
+}
+
+/* ---- the plain arrays, to write (FlPlainMarks) ------------------------------------------
+ * Each accessor hands out what it names for writing, through this pointer before the state
+ * is hashed next (a step's writes are: the explorer hashes between steps), and while the
+ * marks are on marks its blocks, as fl_line_rw() marks a line. */
+
+/* Marks the blocks of bytes [@offset, @offset + @bytes) of array @a, which starts at @base:
+ * written since the hash last read them, and kept by the open journal (fl-state-journal.c)
+ * if it has not yet. */
+void     fl_plain_mark          (FlState *st, FlPlainArray a, const void *base, gsize offset,
+                                 gsize bytes);
+/* Marking on (every block marked: nothing is known of what was written while it was off)
+ * or off. */
+void     fl_state_plain_marking (FlState *st, gboolean on);
+/* For fl-state.c and the journal, while marking is on: the bitmaps fitted to the arrays'
+ * sizes after they changed (an array that changed size is marked whole), every block marked
+ * (the arrays were written whole), and the bitmaps freed. */
+void     fl_state_plain_resized  (FlState *st);
+void     fl_state_plain_mark_all (FlState *st);
+void     fl_state_plain_clear    (FlState *st);
+/* Where block @block of array @a starts, and in @len how many of its bytes the array has (as
+ * fitted: while marking is on). */
+guint8  *fl_state_plain_block    (FlState *st, FlPlainArray a, gsize block, gsize *len);
+/* A journal opens (the marks turned on if they were off): no block is kept by it yet. */
+guint32  fl_state_plain_journal_begin (FlState *st);
+
+static inline gpointer
+fl_plain_rw (FlState *st, FlPlainArray a, const void *base, const void *p, gsize bytes)
+{
+  if (G_UNLIKELY (st->plain.on))
+    fl_plain_mark (st, a, base, (gsize) ((const guint8 *) p - (const guint8 *) base), bytes);
+  return (gpointer) p;
+}
+
+/* A field of the globals, as an lvalue: FL_G_RW (st, mm.map_count)++. */
+#define FL_G_RW(st, member) \
+  (*(__typeof__ (((FlGlobals *) NULL)->member) *) \
+     fl_plain_rw ((st), FL_PLAIN_GLOBALS, (st)->g, &(st)->g->member, sizeof ((st)->g->member)))
+
+/* A field of CPU @cpu, as an lvalue: FL_CPU_RW (st, cpu, clock) += cycles (the hot paths'
+ * marks: one block rather than the CPU's five). */
+#define FL_CPU_RW(st, cpu, member) \
+  (*(__typeof__ (((FlCpu *) NULL)->member) *) \
+     fl_plain_rw ((st), FL_PLAIN_CPUS, (st)->cpus, &(st)->cpus[cpu].member, \
+                  sizeof ((st)->cpus[cpu].member)))
+
+/* CPU @cpu, to write only its clock and the hold's fields (clock, held_until, held_line: the
+ * coherence model writes them at every access, and they lie in its first bytes). */
+static inline FlCpu *
+fl_cpu_clock_rw (FlState *st, guint cpu)
+{
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (FlCpu, clock) == 0 && G_STRUCT_OFFSET (FlCpu, held_until) == 8
+                   && G_STRUCT_OFFSET (FlCpu, held_line) == 40);
+  return fl_plain_rw (st, FL_PLAIN_CPUS, st->cpus, &st->cpus[cpu], 44);
+}
+
+static inline FlCpu *
+fl_cpu_rw (FlState *st, guint cpu)
+{
+  return fl_plain_rw (st, FL_PLAIN_CPUS, st->cpus, &st->cpus[cpu], sizeof (FlCpu));
+}
+
+static inline FlFrame *
+fl_frame_rw (FlState *st, guint cpu, guint i)
+{
+  return fl_plain_rw (st, FL_PLAIN_STACKS, st->stacks, &st->stacks[cpu].frames[i],
+                      sizeof (FlFrame));
+}
+
+/* Frames @from to @to - 1 of @cpu's stack (a push or pop clears or fills several). */
+static inline FlFrame *
+fl_frames_rw (FlState *st, guint cpu, guint from, guint to)
+{
+  return fl_plain_rw (st, FL_PLAIN_STACKS, st->stacks, &st->stacks[cpu].frames[from],
+                      (to - from) * sizeof (FlFrame));
+}
+
+static inline FlLoop *
+fl_loops_rw (FlState *st, guint cpu)
+{
+  return fl_plain_rw (st, FL_PLAIN_STACKS, st->stacks, st->stacks[cpu].loops,
+                      sizeof st->stacks[cpu].loops);
+}
+
+/* All of the globals, to write (the set-up: marked whole). */
+static inline FlGlobals *
+fl_globals_rw (FlState *st)
+{
+  return fl_plain_rw (st, FL_PLAIN_GLOBALS, st->g, st->g, sizeof (FlGlobals));
+}
+
+static inline FlZone *
+fl_zone_rw (FlState *st, guint node)
+{
+  return fl_plain_rw (st, FL_PLAIN_GLOBALS, st->g, &st->g->zones[node], sizeof (FlZone));
+}
+
+static inline FlVma *
+fl_vma_rw (FlState *st, guint32 vma)
+{
+  return fl_plain_rw (st, FL_PLAIN_VMAS, st->vmas, &st->vmas[vma], sizeof (FlVma));
+}
+
+static inline FlTable *
+fl_table_rw (FlState *st, guint32 table)
+{
+  return fl_plain_rw (st, FL_PLAIN_TABLES, st->tables, &st->tables[table], sizeof (FlTable));
+}
+
+static inline FlCacheEntry *
+fl_cache_rw (FlState *st, guint32 entry)
+{
+  return fl_plain_rw (st, FL_PLAIN_CACHE, st->cache, &st->cache[entry], sizeof (FlCacheEntry));
+}
+
+static inline guint32 *
+fl_cache_index_rw (FlState *st, guint32 slot)
+{
+  return fl_plain_rw (st, FL_PLAIN_CACHE_INDEX, st->cache_index, &st->cache_index[slot],
+                      sizeof (guint32));
+}
+
+static inline FlRcuCb *
+fl_cb_rw (FlState *st, guint32 cb)
+{
+  return fl_plain_rw (st, FL_PLAIN_CBS, st->cbs, &st->cbs[cb], sizeof (FlRcuCb));
 }
 
 void     fl_state_init   (FlState *st, const FlStateSizes *sizes);
@@ -98,35 +225,38 @@ static inline void
 fl_cpu_set_status (FlState *st, guint cpu, FlCpuStatus status)
 {
   guint64 bit = G_GUINT64_CONSTANT (1) << (cpu % 64);
-  st->cpus[cpu].status = status;
+  fl_cpu_rw (st, cpu)->status = status;
   if (status == FL_CPU_RUNNING)
-    st->g->running[cpu / 64] |= bit;
+    FL_G_RW (st, running[cpu / 64]) |= bit;
   else
-    st->g->running[cpu / 64] &= ~bit;
+    FL_G_RW (st, running[cpu / 64]) &= ~bit;
   if (status == FL_CPU_SPIN)
-    st->g->spinning[cpu / 64] |= bit;
+    FL_G_RW (st, spinning[cpu / 64]) |= bit;
   else
-    st->g->spinning[cpu / 64] &= ~bit;
+    FL_G_RW (st, spinning[cpu / 64]) &= ~bit;
 }
 
-/* A step's journal (fl-state-journal.c): the state as it was before one step, the arrays no
- * FlTracked covers copied whole (a few KB), the tracked slots as the step first writes them,
- * so that going back one step costs what the step wrote, not a seek (a checkpoint restored,
- * steps replayed). Active from fl_state_journal_begin() until the next begin or undo. */
+/* A step's journal (fl-state-journal.c): what one step wrote, as it was before, the tracked
+ * slots and the plain arrays' blocks as the step first takes them for writing (the plain
+ * arrays' marks are turned on for it), so that going back one step costs what the step
+ * wrote, not a seek (a checkpoint restored, steps replayed). Active from
+ * fl_state_journal_begin() until the next begin or undo. */
 typedef struct _FlStateJournal FlStateJournal;
-typedef enum { FL_JOURNAL_LINE, FL_JOURNAL_TABLE, FL_JOURNAL_PAGE } FlJournalKind;
+typedef enum { FL_JOURNAL_LINE, FL_JOURNAL_TABLE, FL_JOURNAL_PAGE, FL_JOURNAL_PLAIN } FlJournalKind;
 
 FlStateJournal *fl_state_journal_new   (void);
 void            fl_state_journal_free  (FlStateJournal *j);
 void            fl_state_journal_begin (FlState *st, FlStateJournal *j);
 /* FALSE, the state untouched, when the step grew an array FlTracked covers (lines, tables,
- * pages): only a seek goes back then. Without @plain the untracked arrays are left as they
- * are (but for their sizes): going back several steps, only the oldest journal's copy of them
- * counts. */
-gboolean        fl_state_journal_undo  (FlState *st, FlStateJournal *j, gboolean plain);
+ * pages): only a seek goes back then. */
+gboolean        fl_state_journal_undo  (FlState *st, FlStateJournal *j);
 gsize           fl_state_journal_bytes (const FlStateJournal *j);
 /* The slot's contents before the step's first write to it (the accessors below call it). */
 void            fl_state_journal_slot  (FlState *st, FlJournalKind kind, guint slot);
+/* The same for block @block of plain array @a, which starts at @base (fl_plain_mark() calls
+ * it, once a step). */
+void            fl_state_journal_block (FlState *st, FlPlainArray a, const void *base,
+                                        gsize block);
 /* The sizes of @to where only arrays no FlTracked covers grew since (RCU callbacks, the page
  * cache and its index): those arrays shrunk back, their contents to be put back by the
  * caller. FALSE, nothing changed, when any other did. */

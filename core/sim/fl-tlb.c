@@ -13,11 +13,11 @@ static void
 ack (FlSim *sim, guint cpu, guint64 at)
 {
   FlState *st = &sim->st;
-  FlCpu *c = &st->cpus[cpu];
+  FlCpu *c = fl_cpu_rw (st, cpu);
   for (guint s = 0; s < st->sizes.ncpus; s++)
     if ((c->ipi_senders[s / 64] >> (s % 64)) & 1)
       {
-        FlCpu *sender = &st->cpus[s];
+        FlCpu *sender = fl_cpu_rw (st, s);
         g_assert (sender->flush_left > 0);
         if (--sender->flush_left > 0)
           continue;
@@ -31,7 +31,7 @@ ack (FlSim *sim, guint cpu, guint64 at)
       }
   memset (c->ipi_senders, 0, sizeof c->ipi_senders);
   c->ipi_pending = FALSE;
-  st->g->ipis_pending--;
+  FL_G_RW (st, ipis_pending)--;
 }
 
 static guint32
@@ -72,7 +72,7 @@ fl_tlb_can_take_ipi (FlSim *sim, guint cpu)
 void
 fl_tlb_take_ipi (FlSim *sim, guint cpu)
 {
-  FlCpu *c = &sim->st.cpus[cpu];
+  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   sim->ev.loc = FL_LOC_FLUSH_TLB_FUNC_ack;
   c->clock = MAX (c->clock, c->ipi_at);
   fl_charge (sim, cpu, sim->config.cost.ipi);
@@ -85,7 +85,7 @@ static void
 step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *me = &st->cpus[cpu];
+  FlCpu *me = fl_cpu_rw (st, cpu);
   switch (f->pc)
     {
     case FL_LOC_FLUSH_TLB_OTHERS_send:
@@ -96,9 +96,10 @@ step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
         for (guint c = 0; c < st->sizes.ncpus; c++)
           if (c != cpu && st->cpus[c].in_mm)
             {
-              st->cpus[c].ipi_senders[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
-              st->g->ipis_pending += !st->cpus[c].ipi_pending;
-              st->cpus[c].ipi_pending = TRUE;
+              FlCpu *target = fl_cpu_rw (st, c);
+              target->ipi_senders[cpu / 64] |= G_GUINT64_CONSTANT (1) << (cpu % 64);
+              FL_G_RW (st, ipis_pending) += !target->ipi_pending;
+              target->ipi_pending = TRUE;
               sent++;
             }
         me->flush_left = sent;
@@ -107,7 +108,7 @@ step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
         /* the IPIs are out once the sender has written the APIC: the handlers start later */
         for (guint c = 0; c < st->sizes.ncpus; c++)
           if (c != cpu && st->cpus[c].in_mm)
-            st->cpus[c].ipi_at = MAX (st->cpus[c].ipi_at, me->clock);
+            fl_cpu_rw (st, c)->ipi_at = MAX (st->cpus[c].ipi_at, me->clock);
         f->pc = FL_LOC_FLUSH_TLB_OTHERS_wait;
         return;
       }

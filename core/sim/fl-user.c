@@ -32,9 +32,8 @@ resolve (FlCpu *cpu, const FlProgram *p, const FlOp *op)
 static void
 program_done (FlSim *sim, guint c)
 {
-  FlCpu *cpu = &sim->st.cpus[c];
   fl_cpu_set_status (&sim->st, c, FL_CPU_DONE);
-  cpu->in_mm = FALSE;
+  fl_cpu_rw (&sim->st, c)->in_mm = FALSE;
   fl_ev (sim, FL_EV_DONE, 0, 0);
   sim->ev.loc = FL_LOC_USER_done;
   fl_oracle_op_done (sim, c);
@@ -45,21 +44,21 @@ static void
 barrier (FlSim *sim, guint c)
 {
   FlState *st = &sim->st;
-  FlGlobals *g = st->g;
+  const FlGlobals *g = st->g;
   guint parties = 0;
   for (guint i = 0; i < st->sizes.ncpus; i++)
     parties += program_of (sim, i) && program_of (sim, i)->ops->len > 0;
   sim->ev.loc = FL_LOC_USER_barrier;
   fl_touch (sim, c, FL_LINE_BARRIER, FL_ACCESS_RMW);
-  fl_ev (sim, FL_EV_RMW, g->barrier_gen, ++g->barrier_count);
+  fl_ev (sim, FL_EV_RMW, g->barrier_gen, ++FL_G_RW (st, barrier_count));
   if (g->barrier_count < parties)
     {
-      st->cpus[c].barrier_gen = g->barrier_gen;
+      FL_CPU_RW (st, c, barrier_gen) = g->barrier_gen;
       fl_park (sim, c, FL_CPU_SLEEP, FL_BARRIER_WAIT);
       return;
     }
-  g->barrier_count = 0;
-  g->barrier_gen++;
+  FL_G_RW (st, barrier_count) = 0;
+  FL_G_RW (st, barrier_gen)++;
   for (guint i = 0; i < st->sizes.ncpus; i++)
     if (i != c && st->cpus[i].status == FL_CPU_SLEEP && st->cpus[i].wait_obj == FL_BARRIER_WAIT)
       fl_wake (sim, i, fl_line_reload (sim, FL_LINE_BARRIER, i, st->cpus[c].clock)
@@ -71,8 +70,8 @@ void
 fl_user_step (FlSim *sim, guint c)
 {
   FlState *st = &sim->st;
-  FlCpu *cpu = &st->cpus[c];
-  FlLoop *loops = fl_cpu_stack (st, c)->loops;
+  FlCpu *cpu = fl_cpu_rw (st, c);
+  FlLoop *loops = fl_loops_rw (st, c);
   const FlProgram *p = program_of (sim, c);
 
   for (;;)

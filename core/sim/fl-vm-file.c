@@ -25,10 +25,10 @@ note_files (FlSim *sim, gboolean write)
 
 /* The slot a reference names (references come from fl_file_open only; the modulo keeps a
  * damaged one inside the table). */
-static FlFile *
-slot (FlGlobals *g, guint32 ref)
+static guint32
+slot (guint32 ref)
 {
-  return &g->files[fl_ref_id (ref) % FL_MAX_FILES];
+  return fl_ref_id (ref) % FL_MAX_FILES;
 }
 
 /**
@@ -43,15 +43,16 @@ slot (FlGlobals *g, guint32 ref)
 guint32
 fl_file_open (FlSim *sim)
 {
-  FlGlobals *g = sim->st.g;
+  FlState *st = &sim->st;
   note_files (sim, TRUE);
   for (guint32 i = 1; i < FL_MAX_FILES; i++)
-    if (g->files[i].state == FL_OBJ_FREE)
+    if (st->g->files[i].state == FL_OBJ_FREE)
       {
-        g->files[i].state = FL_OBJ_LIVE;
-        g->files[i].count = 1;
-        g->files_used++;
-        return i | ((guint32) g->files[i].gen << 16);
+        FlFile *f = &FL_G_RW (st, files[i]);
+        f->state = FL_OBJ_LIVE;
+        f->count = 1;
+        FL_G_RW (st, files_used)++;
+        return i | ((guint32) f->gen << 16);
       }
   return 0;
 }
@@ -60,17 +61,17 @@ fl_file_open (FlSim *sim)
 void
 fl_file_get (FlSim *sim, guint32 ref)
 {
-  FlFile *f = slot (sim->st.g, ref);
+  const FlFile *f = &sim->st.g->files[slot (ref)];
   if (ref == 0 || f->state != FL_OBJ_LIVE)
     return;
   note_files (sim, TRUE);
-  f->count++;
+  FL_G_RW (&sim->st, files[slot (ref)].count)++;
 }
 
 static gboolean
-live (FlGlobals *g, guint32 ref)
+live (const FlGlobals *g, guint32 ref)
 {
-  const FlFile *f = slot (g, ref);
+  const FlFile *f = &g->files[slot (ref)];
   return f->state == FL_OBJ_LIVE && f->gen == (ref >> 16);
 }
 
@@ -79,16 +80,16 @@ live (FlGlobals *g, guint32 ref)
 static void
 file_put (FlSim *sim, guint32 ref)
 {
-  FlGlobals *g = sim->st.g;
-  if (ref == 0 || !live (g, ref))
+  FlState *st = &sim->st;
+  if (ref == 0 || !live (st->g, ref))
     return;
-  FlFile *f = slot (g, ref);
+  FlFile *f = &FL_G_RW (st, files[slot (ref)]);
   note_files (sim, TRUE);
   if (--f->count > 0)
     return;
   f->state = FL_OBJ_FREE;
   f->gen++;
-  g->files_used--;
+  FL_G_RW (st, files_used)--;
 }
 
 /**
@@ -108,12 +109,12 @@ file_put (FlSim *sim, guint32 ref)
 gboolean
 fl_vma_put_file (FlSim *sim, guint cpu, guint32 vma, gboolean removing)
 {
-  FlVma *v = &sim->st.vmas[vma];
+  const FlVma *v = &sim->st.vmas[vma];
   if (v->vm_file == 0 || v->file_put)
     return FALSE;
   if (removing && sim->config.vm_file_put != FL_VM_FILE_PUT_IMMEDIATE)
     return FALSE;
-  v->file_put = TRUE;
+  fl_vma_rw (&sim->st, vma)->file_put = TRUE;
   if (removing)
     fl_cause_note_file_put (sim, cpu, v->vm_file);
   file_put (sim, v->vm_file);

@@ -38,7 +38,7 @@ fl_writer_call_vma_adjust (FlSim *sim, guint cpu, FlLoc resume_at, guint32 vma, 
 static void
 seq_write (FlSim *sim, guint cpu, guint32 vma)
 {
-  FlVma *v = &sim->st.vmas[vma];
+  FlVma *v = fl_vma_rw (&sim->st, vma);
   fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
   v->seq++;
   fl_ev (sim, FL_EV_STORE, vma, v->seq);
@@ -88,15 +88,15 @@ decide_next (FlSim *sim, FlLocalsVmaAdjust *l, guint32 vma, guint32 next)
 static void
 import_anon_vma (FlState *st, const FlLocalsVmaAdjust *l, guint32 vma, guint32 next)
 {
-  FlVma *v = &st->vmas[vma], *n = &st->vmas[next];
-  FlVma *importer = NULL;
+  const FlVma *v = &st->vmas[vma], *n = &st->vmas[next];
+  guint32 importer = 0;
   if (l->remove_next)
-    importer = v;
+    importer = vma;
   else if (l->move_next)
-    importer = l->next_grows ? n : v;
-  if (importer == NULL || importer->anon_vma)
+    importer = l->next_grows ? next : vma;
+  if (importer == 0 || st->vmas[importer].anon_vma)
     return;
-  importer->anon_vma = v->anon_vma ? v->anon_vma : n->anon_vma;
+  fl_vma_rw (st, importer)->anon_vma = v->anon_vma ? v->anon_vma : n->anon_vma;
 }
 
 /* vm_pgoff follows vm_start: a file VMA's offset is where its start lies in the file. */
@@ -117,7 +117,7 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
   FlLocalsVmaAdjust *l = &f->l.vma_adjust;
   guint32 vma = l->vma, insert = l->insert;
   guint32 next = l->next;
-  FlVma *v = &st->vmas[vma];
+  const FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_VMA_ADJUST_seq_begin:
@@ -134,14 +134,17 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
       return;
     case FL_LOC_VMA_ADJUST_adjust:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      set_start (v, l->start);
-      v->end = l->end;
+      {
+        FlVma *w = fl_vma_rw (st, vma);
+        set_start (w, l->start);
+        w->end = l->end;
+      }
       fl_ev (sim, FL_EV_STORE, vma, (guint32) ((v->end - v->start) / FL_PAGE_SIZE));
       if (l->move_next)
         {
           /* next->vm_start += adjust_next << PAGE_SHIFT: it begins where vma now ends */
           fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
-          set_start (&st->vmas[next], v->end);
+          set_start (fl_vma_rw (st, next), v->end);
         }
       if (next && !insert)
         import_anon_vma (st, l, vma, next);
@@ -175,7 +178,7 @@ fl_writer_step_vma_adjust (FlSim *sim, guint cpu, FlFrame *f)
         /* mm->map_count-- (on the mmap_sem line), then free_vma(next): call_rcu in the patch */
         gboolean rcu = sim->config.vma_free == FL_VMA_FREE_RCU;
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
-        st->g->mm.map_count--;
+        FL_G_RW (st, mm.map_count)--;
         fl_w_touch_vma (sim, cpu, next, FL_ACCESS_WRITE);
         gboolean put = fl_vma_put_file (sim, cpu, next, TRUE);   /* fput(file): at once in v2 */
         fl_ev (sim, FL_EV_FREE, next, rcu | (put << 1));
@@ -238,7 +241,7 @@ void
 fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
+  const FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
   FlLocalsVmaUnlink *l = &f->l.vma_unlink;
   guint32 vma = l->vma, prev = l->prev;
@@ -249,7 +252,7 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
       /* prev->vm_next = vma->vm_next */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
       fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
-      st->vmas[prev].next = st->vmas[vma].next;
+      fl_vma_rw (st, prev)->next = st->vmas[vma].next;
       fl_ev (sim, FL_EV_STORE, prev, st->vmas[prev].next);
       memset (&l->cur, 0, sizeof l->cur);
       f->pc = FL_LOC_VMA_UNLINK_rb_erase;
@@ -261,8 +264,11 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_VMA_UNLINK_clear_node:
       /* smp_wmb(); RB_CLEAR_NODE: a speculative fault holding vma now sees it dead */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      fl_rb_clear_node (&acc, vma);
-      st->vmas[vma].state = FL_OBJ_UNLINKED;
+      {
+        FlVma *v = fl_vma_rw (st, vma);         /* before RB_CLEAR_NODE writes its node */
+        fl_rb_clear_node (&acc, vma);
+        v->state = FL_OBJ_UNLINKED;
+      }
       fl_ev (sim, FL_EV_TREE, vma, FL_RB_ACTION_NONE);
       f->pc = FL_LOC_VMA_UNLINK_mmap_cache;
       return;
@@ -273,7 +279,7 @@ fl_writer_step_vma_unlink (FlSim *sim, guint cpu, FlFrame *f)
         gboolean cached = fl_ref_id (mm->mmap_cache) == vma;
         fl_touch (sim, cpu, FL_LINE_MM_MMAP, cached ? FL_ACCESS_WRITE : FL_ACCESS_READ);
         if (cached)
-          mm->mmap_cache = fl_vma_ref (st, prev);
+          FL_G_RW (st, mm.mmap_cache) = fl_vma_ref (st, prev);
         fl_ev (sim, cached ? FL_EV_STORE : FL_EV_CHECK, vma, cached ? prev : 0);
         fl_return (sim, cpu, 0);
         return;

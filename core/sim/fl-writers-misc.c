@@ -175,7 +175,7 @@ fl_writer_split_copy (FlSim *sim, guint cpu, guint32 vma, guint64 addr, gboolean
 {
   FlState *st = &sim->st;
   guint32 id = fl_vma_alloc (sim);
-  FlVma *n = &st->vmas[id];
+  FlVma *n = fl_vma_rw (st, id);
   const FlVma *v = &st->vmas[vma];
   n->start = v->start;
   n->end = v->end;
@@ -321,23 +321,25 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, const FlWalkPrepare *walk
                     FlRbCursor *cur)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
   guint32 parent = walk->parent, prev = walk->prev;
-  FlVma *v = &st->vmas[id];
+  FlVma *v = fl_vma_rw (st, id);
   if (prev)
     {
       v->next = st->vmas[prev].next;
-      st->vmas[prev].next = id;
+      fl_vma_rw (st, prev)->next = id;
       fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
     }
   else
     {
-      v->next = mm->mmap;
-      mm->mmap = id;
+      v->next = st->g->mm.mmap;
+      FL_G_RW (st, mm.mmap) = id;
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
     }
-  fl_rb_link (&acc, &mm->root, id, parent, walk->right ? FL_RB_RIGHT : FL_RB_LEFT);
+  /* rb_link_node writes id's node (v) and parent's child link */
+  if (parent)
+    fl_vma_rw (st, parent);
+  fl_rb_link (&acc, &FL_G_RW (st, mm.root), id, parent, walk->right ? FL_RB_RIGHT : FL_RB_LEFT);
   fl_w_touch_vma (sim, cpu, id, FL_ACCESS_WRITE);
   if (parent)
     fl_w_touch_vma (sim, cpu, parent, FL_ACCESS_WRITE);
@@ -345,7 +347,7 @@ fl_writer_link_vma (FlSim *sim, guint cpu, guint32 id, const FlWalkPrepare *walk
     fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
   /* map_count shares the mmap_sem line in 2.6.32's mm_struct */
   fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
-  mm->map_count++;
+  FL_G_RW (st, mm.map_count)++;
   fl_rb_insert_color_begin (cur, id);
   fl_ev (sim, FL_EV_TREE, id, FL_RB_ACTION_NONE);
 }
@@ -355,9 +357,10 @@ gboolean
 fl_writer_insert_color_step (FlSim *sim, guint cpu, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
-  FlRbAccess acc = fl_vma_rb_access (st);
+  /* a rebalancing step writes nodes of its own choosing: every VMA marked */
+  FlRbAccess acc = fl_vma_rb_access_rw (st);
   guint32 root = st->g->mm.root;
-  gboolean done = fl_rb_insert_color_step (&acc, &st->g->mm.root, cur);
+  gboolean done = fl_rb_insert_color_step (&acc, &FL_G_RW (st, mm.root), cur);
   fl_writer_rb_touch (sim, cpu, cur, root);
   fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
   return done;
@@ -376,7 +379,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MMAP_REGION_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if (len == 0 || (l->addr & (FL_PAGE_SIZE - 1)) || l->addr + len <= l->addr)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->addr, 0);
@@ -417,7 +420,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MMAP_REGION_alloc_vma:
       {
         guint32 id = fl_vma_alloc (sim);
-        FlVma *v = &st->vmas[id];
+        FlVma *v = fl_vma_rw (st, id);
         v->start = l->addr;
         v->end = l->addr + l->len;
         v->flags = l->vm_flags;
@@ -504,13 +507,13 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
   FlState *st = &sim->st;
   FlLocalsMprotectFixup *l = &f->l.mprotect_fixup;
   guint32 vma = l->vma;
-  FlVma *v = &st->vmas[vma];
+  const FlVma *v = &st->vmas[vma];
   switch (f->pc)
     {
     case FL_LOC_MPROTECT_FIXUP_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if ((l->start & (FL_PAGE_SIZE - 1)) || (len && l->start + len <= l->start))
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -624,13 +627,13 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       /* The v2 patch brackets only vma_adjust; later SPF versions, and the default, also
        * bracket mprotect_fixup's change of vm_flags and PTEs with the VMA's seqcount. */
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->seq++;
+      fl_vma_rw (st, vma)->seq++;
       fl_ev (sim, FL_EV_STORE, vma, v->seq);
       f->pc = FL_LOC_MPROTECT_FIXUP_set_flags;
       return;
     case FL_LOC_MPROTECT_FIXUP_set_flags:
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-      v->flags = new_flags (l, v);
+      fl_vma_rw (st, vma)->flags = new_flags (l, v);
       l->prev = (guint16) vma;
       fl_ev (sim, FL_EV_STORE, vma, v->flags);
       l->cursor = l->lo;
@@ -672,7 +675,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
       if (sim->config.mprotect_seqcount == FL_MPROTECT_SEQCOUNT_BRACKETED)
         {
           fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
-          v->seq++;
+          fl_vma_rw (st, vma)->seq++;
           fl_ev (sim, FL_EV_STORE, vma, v->seq);
         }
       else
@@ -770,7 +773,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_COPY_PTE_RANGE_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);

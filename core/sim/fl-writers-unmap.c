@@ -20,7 +20,7 @@ static gboolean
 walk_find_vma (FlSim *sim, guint cpu, guint64 addr, FlWalkPrev *walk, guint32 *found)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
+  const FlMm *mm = &st->g->mm;
   if (!walk->started)
     {
       guint32 id = fl_ref_id (mm->mmap_cache);
@@ -58,7 +58,7 @@ walk_find_vma (FlSim *sim, guint cpu, guint64 addr, FlWalkPrev *walk, guint32 *f
   if (best)
     {
       fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
-      mm->mmap_cache = fl_vma_ref (st, best);
+      FL_G_RW (st, mm.mmap_cache) = fl_vma_ref (st, best);
     }
   *found = best;
   return TRUE;
@@ -134,7 +134,7 @@ free_pgtables_step (FlSim *sim, guint cpu, FlLocalsDoMunmap *l)
           /* pmd_clear / pud_clear / pgd_clear, then pte_free_tlb: into the mmu_gather */
           fl_touch (sim, cpu, fl_line_of_table (st, parent), FL_ACCESS_WRITE);
           fl_table_entries_rw (st, parent)[index] = 0;
-          st->tables[parent].used--;
+          fl_table_rw (st, parent)->used--;
           l->level = (guint8) level;
           l->cursor = cursor;
           l->need_flush = 1;
@@ -152,19 +152,19 @@ gboolean
 fl_writer_rb_erase_step (FlSim *sim, guint cpu, guint32 vma, FlRbCursor *cur)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
-  FlRbAccess acc = fl_vma_rb_access (st);
+  /* a rebalancing step writes nodes of its own choosing: every VMA marked */
+  FlRbAccess acc = fl_vma_rb_access_rw (st);
   gboolean done;
-  guint32 root = mm->root;
+  guint32 root = st->g->mm.root;
   if (cur->phase == FL_RB_PHASE_ERASE)
     {
-      done = fl_rb_erase_color_step (&acc, &mm->root, cur);
+      done = fl_rb_erase_color_step (&acc, &FL_G_RW (st, mm.root), cur);
       fl_writer_rb_touch (sim, cpu, cur, root);
       fl_ev (sim, FL_EV_TREE, cur->subject, cur->action);
     }
   else
     {
-      done = fl_rb_erase_begin (&acc, &mm->root, vma, cur);
+      done = fl_rb_erase_begin (&acc, &FL_G_RW (st, mm.root), vma, cur);
       fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_READ);
       fl_writer_rb_touch (sim, cpu, cur, root);
       fl_ev (sim, FL_EV_TREE, vma, cur->action);
@@ -177,7 +177,7 @@ void
 fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlMm *mm = &st->g->mm;
+  const FlMm *mm = &st->g->mm;
   FlRbAccess acc = fl_vma_rb_access (st);
   FlLocalsDoMunmap *l = &f->l.do_munmap;
   guint32 prev = l->prev, vma = l->vma;
@@ -186,7 +186,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -265,11 +265,12 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         /* smp_wmb(); RB_CLEAR_NODE: from now on a speculative fault holding this VMA sees it
          * dead (vma_is_dead), and the erase above is visible before the mark */
         guint32 next = st->vmas[vma].next;
+        FlVma *v = fl_vma_rw (st, vma);         /* before RB_CLEAR_NODE writes its node */
         fl_w_touch_vma (sim, cpu, vma, FL_ACCESS_WRITE);
         fl_rb_clear_node (&acc, vma);
-        st->vmas[vma].state = FL_OBJ_UNLINKED;
+        v->state = FL_OBJ_UNLINKED;
         fl_touch (sim, cpu, FL_LINE_MM_SEM, FL_ACCESS_WRITE);
-        mm->map_count--;
+        FL_G_RW (st, mm.map_count)--;
         fl_ev (sim, FL_EV_TREE, vma, FL_RB_ACTION_NONE);
         l->tail = (guint16) vma;                  /* tail_vma */
         l->vma = (guint16) next;
@@ -291,14 +292,14 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
         guint32 tail = l->tail;
         if (prev)
           {
-            st->vmas[prev].next = vma;
+            fl_vma_rw (st, prev)->next = vma;
             fl_w_touch_vma (sim, cpu, prev, FL_ACCESS_WRITE);
           }
         else
-          mm->mmap = vma;
-        st->vmas[tail].next = 0;
+          FL_G_RW (st, mm.mmap) = vma;
+        fl_vma_rw (st, tail)->next = 0;
         fl_w_touch_vma (sim, cpu, tail, FL_ACCESS_WRITE);
-        mm->mmap_cache = 0;
+        FL_G_RW (st, mm.mmap_cache) = 0;
         fl_touch (sim, cpu, FL_LINE_MM_MMAP, FL_ACCESS_WRITE);
         fl_ev (sim, FL_EV_STORE, l->head, vma);
         l->cursor = l->start;
@@ -411,7 +412,7 @@ fl_writer_step_zap_pte_range (FlSim *sim, guint cpu, FlFrame *f)
         guint64 pte = e[i];
         fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_RMW);
         e[i] = 0;
-        st->tables[table].used--;
+        fl_table_rw (st, table)->used--;
         fl_oracle_pte_written (sim, table);
         if ((pte & FL_PTE_KIND_MASK) == FL_PTE_PRESENT && FL_PTE_PAGE (pte) != st->g->zero_page)
           {
@@ -516,7 +517,7 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MADVISE_DONTNEED_down_read:
       {
         guint64 len = fl_w_page_align (l->len);
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if ((l->start & (FL_PAGE_SIZE - 1)) || (l->len && len == 0) || l->start + len < l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -642,7 +643,7 @@ move_to_new_page (FlSim *sim, guint cpu, guint32 old, guint32 new)
   if (op->flags & FL_PAGE_FILE)
     for (guint i = 1; i < st->sizes.ncache; i++)
       if (st->cache[i].page == old)
-        st->cache[i].page = new;
+        fl_cache_rw (st, i)->page = new;
   return TRUE;
 }
 
@@ -664,7 +665,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         /* which page is mapped there: reclaim and migration start from the page */
         guint32 table = pte_table_of (sim, cpu, l->addr);
         guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
-        st->cpus[cpu].writer = TRUE;
+        fl_cpu_rw (st, cpu)->writer = TRUE;
         if (table)
           fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) == st->g->zero_page)
@@ -720,7 +721,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         /* ptep_clear_flush: clear the PTE, then flush_tlb_page with the PTE lock held. The
          * write bit is kept for the migration entry (make_migration_entry(page, write)). */
         e[index] = 0;
-        st->tables[table].used--;
+        fl_table_rw (st, table)->used--;
         fl_oracle_pte_written (sim, table);
         l->write = (pte & FL_PTE_WRITE) != 0;
         fl_call (sim, cpu, FL_FN_FLUSH_TLB_OTHERS, FL_LOC_TRY_TO_UNMAP_ONE_set_entry, 0);
@@ -743,7 +744,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         fl_table_entries_rw (st, table)[index] = entry;
         fl_oracle_pte_written (sim, table);
         if (entry)
-          st->tables[table].used++;
+          fl_table_rw (st, table)->used++;
         /* the model keeps RSS equal to the present PTEs, so a migration entry is not counted
          * either (2.6.32 leaves it in anon_rss); page_remove_rmap */
         fl_writer_rss_add (sim, cpu, anon ? -1 : 0, anon ? 0 : -1);

@@ -5,6 +5,7 @@
  * turn), and over the states random schedules reach. */
 #include "fl-footprint.h"
 #include "fl-sim.h"
+#include "fl-sim-internal.h"
 
 #include <string.h>
 
@@ -372,6 +373,51 @@ test_kept_as_fresh (gconstpointer data)
     }
 }
 
+/* The same with the marks on (FlPlainMarks), as the explorer's states search has them: steps
+ * journaled, some taken back by their journals, seeks when a step grew an array. The hash
+ * then reads again only the blocks marked since it last read the state: a write that escaped
+ * the marks would leave its copy stale, and it would differ from a fresh copy's. */
+static void
+test_marked_as_fresh (gconstpointer data)
+{
+  const char *id = data;
+  g_autoptr (FlSim) sim = sim_of (id, NULL, NULL);
+  guint ncpus = fl_sim_get_config (sim)->cpus;
+  GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
+  guint64 rng = 31;
+  guint undone = 0;
+  for (guint i = 0; i < 1200; i++)
+    {
+      guint depth = (guint) fl_sim_get_step (sim);
+      if (depth > 0 && xorshift (&rng) % 4 == 0)
+        {
+          guint at = depth - 1 - (guint) (xorshift (&rng) % MIN (depth, 3));
+          undone += fl_sim_undo_steps (sim, (FlStateJournal *const *) journals->pdata + at,
+                                       depth - at);
+          if (fl_sim_get_step (sim) != at)
+            g_assert_true (fl_sim_seek (sim, at));
+        }
+      else
+        {
+          while (journals->len <= depth)
+            g_ptr_array_add (journals, fl_state_journal_new ());
+          fl_sim_step_cpu_journaled (sim, (guint) (xorshift (&rng) % ncpus),
+                                    g_ptr_array_index (journals, depth));
+        }
+      g_assert_true (fl_sim_get_state (sim)->plain.on);
+      FlState fresh = { 0 };
+      fl_state_copy (&fresh, fl_sim_get_state (sim));
+      g_assert_false (fresh.plain.on);
+      g_assert_cmpuint (fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE),
+                        ==, fl_state_semantic_hash (&fresh, FL_STATE_COMMUTE));
+      fl_state_clear (&fresh);
+    }
+  /* the walk went back by journals, not only by seeks */
+  g_assert_cmpuint (undone, >, 50);
+  fl_sim_end_journal (sim);
+  g_ptr_array_unref (journals);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -386,6 +432,18 @@ main (int argc, char **argv)
       g_test_add_data_func (states, ids[i], test_reached_states);
       g_autofree char *kept = g_strdup_printf ("/semantic-hash/kept-as-fresh/%s", ids[i]);
       g_test_add_data_func (kept, ids[i], test_kept_as_fresh);
+    }
+  /* every built-in of two or three CPUs: each exercises other writers of the plain arrays */
+  static const char *const marked[] = {
+    "spf-vs-munmap", "spf-tlb-ipi", "spf-mmap-cache-race", "spf-two-vs-munmap",
+    "refcount-vs-munmap", "spf-vs-mprotect", "spf-vs-merge", "spf-vs-split",
+    "spf-vs-mprotect-munmap", "spf-file-vs-munmap", "spf-ptl-vs-munmap", "spf-vs-rotation",
+    "spf-migration-retry", "spf-rcu-classic", "cow-write-fault", "will-it-scale-pf1",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (marked); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/semantic-hash/marked-as-fresh/%s", marked[i]);
+      g_test_add_data_func (path, marked[i], test_marked_as_fresh);
     }
   g_test_add_func ("/semantic-hash/copy-over", test_copy_over);
   return g_test_run ();
