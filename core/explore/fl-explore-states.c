@@ -41,14 +41,16 @@ journal_at (GPtrArray *journals, guint d)
 /* Back from the current depth to @at: the journaled steps taken back; a seek when one
  * cannot be (it grew an array). A seek leaves the journals of the steps before good: the
  * state it gives is the one they were taken from, byte for byte, and the slots' versions it
- * gives go with their bytes as the journals' do. */
+ * gives go with their bytes as the journals' do. The hash's copy goes back with it to the
+ * point taken after hashing that state (@points, one per depth). */
 static void
-back_to (FlSim *sim, GPtrArray *journals, guint at)
+back_to (FlSim *sim, GPtrArray *journals, const GArray *points, guint at)
 {
   guint depth = (guint) fl_sim_get_step (sim);
   guint n = depth - at;
   if (fl_sim_undo_steps (sim, (FlStateJournal *const *) journals->pdata + at, n) < n)
     fl_sim_seek (sim, at);
+  fl_state_semantic_hash_back (fl_sim_get_state (sim), &g_array_index (points, FlHashPoint, at));
 }
 
 void
@@ -63,6 +65,8 @@ fl_explore_states (FlExplorer *x)
   /* going back is by journals, one per depth: a seek only when a step grew an array, which
    * copies of the state every 32 steps serve (every 16 or 64 cost more in all, measured) */
   GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
+  GArray *points = g_array_new (FALSE, FALSE, sizeof (FlHashPoint));
+  fl_state_semantic_hash_log (fl_sim_get_state (sim), TRUE);
   fl_sim_fix_checkpoints (sim, 32);
   fl_sim_seek (sim, 0);
   gboolean fresh = TRUE;     /* at a state just reached, not yet looked at */
@@ -74,7 +78,10 @@ fl_explore_states (FlExplorer *x)
           fresh = FALSE;
           GPtrArray *findings = fl_sim_get_findings (sim);
           guint64 kinds = kinds_of (findings);
-          guint64 state = fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE);
+          const FlState *st = fl_sim_get_state (sim);
+          guint64 state = fl_state_semantic_hash (st, FL_STATE_COMMUTE);
+          g_array_set_size (points, depth + 1);
+          g_array_index (points, FlHashPoint, depth) = fl_state_semantic_hash_point (st);
           int added = fl_key_set_add (&seen, fl_explore_mix (state ^ fl_explore_mix (kinds)),
                                       FL_EXPLORE_MAX_STATES);
           if (added < 0)
@@ -118,7 +125,7 @@ fl_explore_states (FlExplorer *x)
       /* frames are pushed one per depth, so the frame's depth is its index */
       g_array_set_size (choices, at);
       if (fl_sim_get_step (sim) != at)
-        back_to (sim, journals, at);
+        back_to (sim, journals, points, at);
       if (!fl_sim_step_cpu_journaled (sim, c, journal_at (journals, at)))
         {
           r->cut_unbounded++;     /* a limit of the machine refused the step */
@@ -136,7 +143,9 @@ fl_explore_states (FlExplorer *x)
                                       + stack->len * sizeof (Frame) + choices->len * 9
                                       + journal_bytes);
   fl_sim_end_journal (sim);
+  fl_state_semantic_hash_log (fl_sim_get_state (sim), FALSE);
   g_ptr_array_unref (journals);
+  g_array_unref (points);
   g_free (seen.keys);
   g_array_unref (stack);
   g_array_unref (choices);

@@ -31,6 +31,7 @@ typedef struct {
   guint64  sum;                     /* what the pairs add */
   gsize    first[PLAIN_REGIONS];    /* each region's first word in the copy */
   gsize    words, npairs;
+  struct _Log *log;                 /* HashKept.log while this layout is the one in use */
   guint64 *copy;                    /* the regions' bytes as last hashed, tails zero-extended */
   guint64 *keep;                    /* per word, the bits that count */
   guint32 *pair_of;                 /* per word, its pair */
@@ -107,6 +108,7 @@ plain_hash_new (const FlState *st, const Plain *p)
   PlainHash *h = (PlainHash *) block;
   h->sizes = st->sizes;
   h->words = words;
+  h->log = NULL;
   h->npairs = npairs;
   memcpy (h->first, first, sizeof first);
   h->copy = (guint64 *) (block + head);
@@ -130,10 +132,37 @@ plain_hash_new (const FlState *st, const Plain *p)
 /* Word @w of region @r changed to @now: its pair taken out of the sum, the copy updated, taken
  * back in. The pair's other word, if it changed too, is met in its turn: the sum always
  * matches the copy. */
-static void
+/* A word of the copy as it was before a hash changed it (HashKept.log). */
+typedef struct {
+  guint64 was;
+  gsize   word;
+} Undo;
+
+/* The words the hashes changed, oldest first: a stack, pushed for every word a hash takes
+ * again (tens a step), so pushed inline. */
+typedef struct _Log {
+  Undo *undo;
+  gsize len, room;
+} Log;
+
+static G_GNUC_NO_INLINE void
+log_grow (Log *log)
+{
+  log->room = MAX (2 * log->room, 256);
+  log->undo = g_renew (Undo, log->undo, log->room);
+}
+
+static inline void
 plain_word_changed (PlainHash *h, guint r, gsize w, guint64 now)
 {
   gsize at = h->first[r] + w;
+  Log *log = h->log;
+  if (log != NULL)
+    {
+      if (G_UNLIKELY (log->len == log->room))
+        log_grow (log);
+      log->undo[log->len++] = (Undo) { h->copy[at], at };
+    }
   /* only bits left out changed (a clock, the step): the pair adds what it added */
   if (((now ^ h->copy[at]) & h->keep[at]) == 0)
     {
@@ -262,6 +291,10 @@ marks_clear (const FlState *st)
 struct _HashKept {
   PlainHash *layout[LAYOUTS];
   Totals     lines, pages;
+  /* while logging: the words each hash changed in layout[0]'s copy, oldest first, and a
+   * number that changes whenever layout[0] does (a point from before is no good then) */
+  Log       *log;
+  guint64    epoch;
 };
 
 HashKept *
@@ -310,9 +343,62 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
     }
   if (marked)
     marks_clear (st);
+  if (i != 0)
+    {
+      /* another layout in use: what the log holds is of the one before */
+      kept->epoch++;
+      if (kept->layout[0] != NULL)
+        kept->layout[0]->log = NULL;
+      if (kept->log != NULL)
+        kept->log->len = 0;
+    }
   memmove (&kept->layout[1], &kept->layout[0], i * sizeof kept->layout[0]);
   kept->layout[0] = h;
+  h->log = kept->log;
   return h->sum;
+}
+
+void
+fl_state_semantic_hash_log (const FlState *st, gboolean on)
+{
+  HashKept *kept = fl_hash_kept_of (st);
+  if (on && kept->log == NULL)
+    kept->log = g_new0 (Log, 1);
+  else if (!on && kept->log != NULL)
+    {
+      g_free (kept->log->undo);
+      g_clear_pointer (&kept->log, g_free);
+    }
+  kept->epoch++;
+  if (kept->layout[0] != NULL)
+    kept->layout[0]->log = kept->log;
+}
+
+FlHashPoint
+fl_state_semantic_hash_point (const FlState *st)
+{
+  HashKept *kept = fl_hash_kept_of (st);
+  FlHashPoint point = { kept->log ? kept->log->len : 0,
+                        kept->layout[0] ? kept->layout[0]->sum : 0, kept->epoch };
+  return point;
+}
+
+gboolean
+fl_state_semantic_hash_back (const FlState *st, const FlHashPoint *point)
+{
+  HashKept *kept = fl_hash_kept_of (st);
+  PlainHash *h = kept->layout[0];
+  if (kept->log == NULL || h == NULL || point->epoch != kept->epoch
+      || point->len > kept->log->len || !st->plain.on
+      || memcmp (&h->sizes, &st->sizes, sizeof st->sizes) != 0)
+    return FALSE;
+  const Undo *u = kept->log->undo;
+  for (gsize i = kept->log->len; i > point->len; i--)
+    h->copy[u[i - 1].word] = u[i - 1].was;
+  kept->log->len = point->len;
+  h->sum = point->sum;
+  marks_clear (st);
+  return TRUE;
 }
 
 /* What fl_state_clear() calls to free FlState.plain_hash. */
@@ -324,6 +410,9 @@ fl_state_semantic_hash_clear (FlState *st)
     return;
   for (guint i = 0; i < LAYOUTS; i++)
     g_free (kept->layout[i]);
+  if (kept->log != NULL)
+    g_free (kept->log->undo);
+  g_free (kept->log);
   g_free (kept->lines.written);
   g_free (kept->lines.total);
   g_free (kept->pages.written);

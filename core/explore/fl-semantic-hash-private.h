@@ -92,10 +92,12 @@ typedef struct {
 void     fl_semantic_hash_plain (const FlState *st, FlStateView view, Plain *p);
 
 /* Per 64 slots of a tracked array, the commute view keeps which were marked and what they
- * added in all when it last summed them: that holds while the same slots are marked and none
- * was written since (FlTracked.unhashed), as for most of them at most states. */
+ * added in all when it last summed them, and the sum of those: that holds while the same
+ * slots are marked and none was written since (FlTracked.unhashed), as for most of them at
+ * most states, and FlTracked.touched says for which it may not. */
 typedef struct {
   guint64 *written, *total;
+  guint64  grand;               /* the totals summed */
   guint    words;
 } Totals;
 

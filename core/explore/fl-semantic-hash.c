@@ -285,8 +285,9 @@ slot_adds (const FlState *st, guint slot, const Mask *m, const FlLine *plain)
 /* What the lines (@plain: line 0 at rest) or the struct pages (@plain NULL) of @t add: only
  * the slots that may not be at rest. The commute view reads a slot again only when it was
  * written since it was last read (FlTracked.unhashed), else takes what it added then, and
- * with @k, takes 64 slots' total at once; the outcome view, asked once per schedule, reads
- * its own. */
+ * with @k, keeps 64 slots' total and the sum of all, taken again only for the words of the
+ * bitmaps touched since (FlTracked.touched); the outcome view, asked once per schedule,
+ * reads its own. */
 static guint64
 marked_add (const FlState *st, const FlTracked *t, guint count, FlStateView view,
             const Mask *m, const FlLine *plain, Totals *k)
@@ -306,32 +307,42 @@ marked_add (const FlState *st, const FlTracked *t, guint count, FlStateView view
       k->written = g_renew (guint64, k->written, words);
       k->total = g_renew (guint64, k->total, words);
       k->words = words;
+      k->grand = 0;
       for (guint w = 0; w < words; w++)
-        k->written[w] = ~t->written[w];
+        {
+          k->written[w] = ~t->written[w];
+          k->total[w] = 0;
+        }
+      for (guint s = 0; s < (words + 63) / 64; s++)
+        t->touched[s] = G_MAXUINT64;
     }
-  for (guint w = 0; w < words; w++)
+  /* only the words touched since: the others hold the same slots, none written since */
+  for (guint s = 0; s < (words + 63) / 64; s++)
     {
-      guint64 fresh = t->unhashed[w];
-      /* most words: nothing written since, the same slots marked */
-      if ((fresh | (k->written[w] ^ t->written[w])) == 0)
+      for (guint64 touched = t->touched[s]; touched != 0; touched &= touched - 1)
         {
-          sum += k->total[w];
-          continue;
+          guint w = s * 64 + (guint) __builtin_ctzll (touched);
+          if (w >= words)
+            break;
+          guint64 fresh = t->unhashed[w];
+          if ((fresh | (k->written[w] ^ t->written[w])) == 0)
+            continue;
+          for (guint64 bits = fresh; bits != 0; bits &= bits - 1)
+            {
+              guint slot = w * 64 + (guint) __builtin_ctzll (bits);
+              t->sum[slot] = slot_adds (st, slot, m, plain);
+            }
+          t->unhashed[w] = 0;
+          guint64 total = 0;
+          for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
+            total += t->sum[w * 64 + (guint) __builtin_ctzll (bits)];
+          k->grand += total - k->total[w];
+          k->total[w] = total;
+          k->written[w] = t->written[w];
         }
-      for (guint64 bits = fresh; bits != 0; bits &= bits - 1)
-        {
-          guint slot = w * 64 + (guint) __builtin_ctzll (bits);
-          t->sum[slot] = slot_adds (st, slot, m, plain);
-        }
-      t->unhashed[w] = 0;
-      guint64 total = 0;
-      for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
-        total += t->sum[w * 64 + (guint) __builtin_ctzll (bits)];
-      k->total[w] = total;
-      k->written[w] = t->written[w];
-      sum += total;
+      t->touched[s] = 0;
     }
-  return sum;
+  return k->grand;
 }
 
 /* Only live tables' entries count: a free table's mean nothing (an allocation clears them). */

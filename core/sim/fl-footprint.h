@@ -76,4 +76,20 @@ guint64  fl_state_semantic_hash     (const FlState *st, FlStateView view);
 /* Frees what the hash keeps beside @st (FlState.plain_hash). */
 void     fl_state_semantic_hash_clear (FlState *st);
 
+/* For a search that goes back by journals (the explorer's states search): while logging is
+ * on, the commute view notes what each hash changes in the copy of the plain arrays it keeps
+ * beside @st, so that going back to a state it hashed (a point taken just after that hash)
+ * takes the copy back too. Then the copy is that state's plain arrays again, and the marks
+ * the way back set (the blocks a journal put back) are cleared: the next hash reads only what
+ * the next step writes. Returns whether it could (not when an array grew in between: the
+ * marks stay, the next hash compares them). */
+typedef struct {
+  gsize   len;
+  guint64 sum, epoch;
+} FlHashPoint;
+
+void     fl_state_semantic_hash_log      (const FlState *st, gboolean on);
+FlHashPoint fl_state_semantic_hash_point (const FlState *st);
+gboolean fl_state_semantic_hash_back     (const FlState *st, const FlHashPoint *point);
+
 G_END_DECLS

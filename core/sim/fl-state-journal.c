@@ -186,6 +186,7 @@ fl_state_journal_undo (FlState *st, FlStateJournal *j)
       t->version[head.slot] = head.version;
       t->written[head.slot / 64] = (t->written[head.slot / 64] & ~bit) | (head.written ? bit : 0);
       t->unhashed[head.slot / 64] |= bit;
+      t->touched[head.slot / 4096] |= G_GUINT64_CONSTANT (1) << (head.slot / 64 % 64);
     }
   return TRUE;
 }

@@ -369,6 +369,9 @@ typedef struct {
    * it, and what the slot added to it then; a clear bit means that is still what it adds. */
   guint64 *unhashed;
   guint64 *sum;
+  /* A bit per word of those bitmaps whose bits changed since the hash last looked (a slot
+   * marked unhashed, a written bit set or cleared): the hash looks at those words only. */
+  guint64 *touched;
   /* A number per slot, a new one (from `next`) each time the slot is taken for writing, 0
    * at rest as made: the same number, the same bytes. A checkpoint keeps them, and a seek
    * copies a slot only when its number differs from the checkpoint's. */

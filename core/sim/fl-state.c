@@ -119,6 +119,15 @@ is_marked (const guint64 *bits, gsize k)
   return (bits[k / 64] >> (k % 64)) & 1;
 }
 
+/* Every word of the bitmaps of @count slots touched: what the hash kept of them is stale. */
+static void
+touch_all (FlTracked *t, gsize count)
+{
+  gsize words = (count + 4095) / 4096;
+  t->touched = g_realloc_n (t->touched, MAX (words, 1), sizeof (guint64));
+  memset (t->touched, 0xff, MAX (words, 1) * sizeof (guint64));
+}
+
 /* The bits and sums of @count slots, the bits clear (slots at rest add nothing to the hash),
  * or grown from @have slots to @count (the new ones at rest too; bits past the slots are
  * always clear). */
@@ -132,6 +141,7 @@ tracked_grow (FlTracked *t, gsize have, gsize count)
   memset ((guint8 *) t->unhashed + was, 0, bytes - was);
   t->sum = g_realloc_n (t->sum, MAX (count, 1), sizeof (guint64));
   memset (t->sum + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
+  touch_all (t, count);
   t->version = g_realloc_n (t->version, MAX (count, 1), sizeof (guint64));
   memset (t->version + have, 0, (MAX (count, 1) - have) * sizeof (guint64));
 }
@@ -141,6 +151,7 @@ tracked_clear (FlTracked *t)
 {
   g_clear_pointer (&t->written, g_free);
   g_clear_pointer (&t->unhashed, g_free);
+  g_clear_pointer (&t->touched, g_free);
   g_clear_pointer (&t->sum, g_free);
   g_clear_pointer (&t->version, g_free);
 }
@@ -372,6 +383,7 @@ fl_state_restore (FlState *st, const FlStateSizes *sizes, const guint8 *block)
             }
         }
       memcpy (t->written, kept, bits);
+      touch_all (t, r[i].count);
       versions += r[i].count;
     }
   /* the plain arrays were written whole */

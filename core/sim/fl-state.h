@@ -272,6 +272,7 @@ fl_tracked_mark (FlTracked *t, guint slot)
   guint64 bit = G_GUINT64_CONSTANT (1) << (slot % 64);
   t->written[slot / 64] |= bit;
   t->unhashed[slot / 64] |= bit;
+  t->touched[slot / 4096] |= G_GUINT64_CONSTANT (1) << (slot / 64 % 64);
   t->version[slot] = ++t->next;
 }
 

@@ -374,18 +374,20 @@ test_kept_as_fresh (gconstpointer data)
 }
 
 /* The same with the marks on (FlPlainMarks), as the explorer's states search has them: steps
- * journaled, some taken back by their journals, seeks when a step grew an array. The hash
- * then reads again only the blocks marked since it last read the state: a write that escaped
- * the marks would leave its copy stale, and it would differ from a fresh copy's. */
+ * journaled, some taken back by their journals (and the hash's copy with them, @back),
+ * seeks when a step grew an array. The hash then reads again only the blocks marked since it
+ * last read the state: a write that escaped the marks, or a copy taken back wrong, would
+ * leave its copy stale, and it would differ from a fresh copy's. */
 static void
-test_marked_as_fresh (gconstpointer data)
+marked_walk (const char *id, gboolean back)
 {
-  const char *id = data;
   g_autoptr (FlSim) sim = sim_of (id, NULL, NULL);
   guint ncpus = fl_sim_get_config (sim)->cpus;
   GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
+  g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (FlHashPoint));
+  fl_state_semantic_hash_log (fl_sim_get_state (sim), back);
   guint64 rng = 31;
-  guint undone = 0;
+  guint undone = 0, taken_back = 0;
   for (guint i = 0; i < 1200; i++)
     {
       guint depth = (guint) fl_sim_get_step (sim);
@@ -396,6 +398,9 @@ test_marked_as_fresh (gconstpointer data)
                                        depth - at);
           if (fl_sim_get_step (sim) != at)
             g_assert_true (fl_sim_seek (sim, at));
+          if (back)
+            taken_back += fl_state_semantic_hash_back (fl_sim_get_state (sim),
+                                                       &g_array_index (points, FlHashPoint, at));
         }
       else
         {
@@ -411,11 +416,28 @@ test_marked_as_fresh (gconstpointer data)
       g_assert_cmpuint (fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE),
                         ==, fl_state_semantic_hash (&fresh, FL_STATE_COMMUTE));
       fl_state_clear (&fresh);
+      guint now = (guint) fl_sim_get_step (sim);
+      g_array_set_size (points, now + 1);
+      g_array_index (points, FlHashPoint, now) = fl_state_semantic_hash_point (fl_sim_get_state (sim));
     }
-  /* the walk went back by journals, not only by seeks */
+  /* the walk went back by journals, not only by seeks, and the copy with them */
   g_assert_cmpuint (undone, >, 50);
+  if (back)
+    g_assert_cmpuint (taken_back, >, 50);
   fl_sim_end_journal (sim);
   g_ptr_array_unref (journals);
+}
+
+static void
+test_marked_as_fresh (gconstpointer data)
+{
+  marked_walk (data, FALSE);
+}
+
+static void
+test_taken_back_as_fresh (gconstpointer data)
+{
+  marked_walk (data, TRUE);
 }
 
 int
@@ -444,6 +466,8 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/semantic-hash/marked-as-fresh/%s", marked[i]);
       g_test_add_data_func (path, marked[i], test_marked_as_fresh);
+      g_autofree char *back = g_strdup_printf ("/semantic-hash/taken-back-as-fresh/%s", marked[i]);
+      g_test_add_data_func (back, marked[i], test_taken_back_as_fresh);
     }
   g_test_add_func ("/semantic-hash/copy-over", test_copy_over);
   return g_test_run ();
