@@ -236,18 +236,22 @@ plain_hash_update_marked (PlainHash *h, const Plain *p, const FlPlainMarks *m)
             {
               gsize w = (k * 64 + (gsize) __builtin_ctzll (bits)) * (FL_PLAIN_BLOCK / 8);
               gsize end = MIN (w + FL_PLAIN_BLOCK / 8, words);
-              /* whole words four at a time (a marked block changes few of them), then the
-               * region's tail */
-              for (; w + 4 <= end && (w + 4) * 8 <= bytes; w += 4)
+              /* a whole block: its eight words compared at once (a marked block changes few
+               * of them), then those that differ; else word by word to the region's tail */
+              if ((w + FL_PLAIN_BLOCK / 8) * 8 <= bytes)
                 {
                   const guint8 *q = base + w * 8;
-                  guint64 now[4] = { load (q), load (q + 8), load (q + 16), load (q + 24) };
-                  if (((now[0] ^ copy[w]) | (now[1] ^ copy[w + 1]) | (now[2] ^ copy[w + 2])
-                       | (now[3] ^ copy[w + 3])) == 0)
-                    continue;
-                  for (guint i = 0; i < 4; i++)
-                    if (now[i] != copy[w + i])
-                      plain_word_changed (h, r, w + i, now[i]);
+                  guint64 now[FL_PLAIN_BLOCK / 8], differ = 0;
+                  for (guint i = 0; i < FL_PLAIN_BLOCK / 8; i++)
+                    {
+                      now[i] = load (q + 8 * i);
+                      differ |= now[i] ^ copy[w + i];
+                    }
+                  if (differ != 0)
+                    for (guint i = 0; i < FL_PLAIN_BLOCK / 8; i++)
+                      if (now[i] != copy[w + i])
+                        plain_word_changed (h, r, w + i, now[i]);
+                  continue;
                 }
               for (; w < end; w++)
                 {
