@@ -107,7 +107,7 @@ push_choice (Part *s)
   if (!fl_sim_step_cpu (s->x.sim, ch.cpu))
     {
       /* a limit of the machine stopped the step: the schedule ends here, cut */
-      g_array_set_size (s->stack, s->stack->len - 1);
+      fl_explore_resize (s->stack, s->stack->len - 1);
       return FALSE;
     }
   s->x.r->steps++;
@@ -127,7 +127,7 @@ leaf (Part *s)
   s->x.r->executions++;
   if (pre < s->bound)
     return;
-  g_array_set_size (s->choices, s->stack->len);
+  fl_explore_resize (s->choices, s->stack->len);
   for (guint i = 0; i < s->stack->len; i++)
     /* clang 14's analyzer takes a GArray's data for NULL whatever its length (g_array_new
      * leaves it so until the first append, and the analyzer does not tie it to len) */
@@ -149,7 +149,7 @@ backtrack (Part *s)
       Choice *ch = &g_array_index (s->stack, Choice, at);
       if (ch->alts == 0)
         {
-          g_array_set_size (s->stack, at);
+          fl_explore_resize (s->stack, at);
           continue;
         }
       ch->cpu = (guint8) __builtin_ctzll (ch->alts);
@@ -179,7 +179,7 @@ static void
 explore_bound (Part *s)
 {
   guint64 budget = s->x.budget;
-  g_array_set_size (s->stack, 0);
+  fl_explore_resize (s->stack, 0);
   s->cut_by_bound = FALSE;
   s->next_unit = 1;
   /* a schedule seeks back once, to its deepest choice left: a copy of the state every 16

@@ -16,6 +16,18 @@ typedef struct {
   gsize    size, used;
 } FlKeySet;
 
+/* @a at @len elements: cut back by its length alone (what g_array_set_size does for an array
+ * with no clear function, not zero-terminated, as the searches' stacks are, without the two
+ * calls: the searches resize them hundreds of thousands of times), grown by GLib. */
+static inline void
+fl_explore_resize (GArray *a, guint len)
+{
+  if (len <= a->len)
+    a->len = len;
+  else
+    g_array_set_size (a, len);
+}
+
 /* 1 when @key is new, 0 when it was there, -1 when the set holds @max keys already. */
 int      fl_key_set_add         (FlKeySet *set, guint64 key, gsize max);
 /* splitmix64's finalizer: spreads a hash (or a mask of kinds) over the whole key. */

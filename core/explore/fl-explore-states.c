@@ -80,7 +80,7 @@ fl_explore_states (FlExplorer *x)
           guint64 kinds = kinds_of (findings);
           const FlState *st = fl_sim_get_state (sim);
           guint64 state = fl_state_semantic_hash (st, FL_STATE_COMMUTE);
-          g_array_set_size (points, depth + 1);
+          fl_explore_resize (points, depth + 1);
           g_array_index (points, FlHashPoint, depth) = fl_state_semantic_hash_point (st);
           int added = fl_key_set_add (&seen, fl_explore_mix (state ^ fl_explore_mix (kinds)),
                                       FL_EXPLORE_MAX_STATES);
@@ -91,7 +91,7 @@ fl_explore_states (FlExplorer *x)
             }
           r->states = seen.used;
           guint64 on = added ? fl_explorer_enabled (x) : 0;
-          g_array_set_size (enabled, depth + 1);
+          fl_explore_resize (enabled, depth + 1);
           g_array_index (enabled, guint64, depth) = on;
           if (!added)
             r->states_pruned++;
@@ -115,7 +115,7 @@ fl_explore_states (FlExplorer *x)
         }
       /* the deepest state with a CPU left to try */
       while (stack->len > 0 && g_array_index (stack, Frame, stack->len - 1).left == 0)
-        g_array_set_size (stack, stack->len - 1);
+        fl_explore_resize (stack, stack->len - 1);
       if (stack->len == 0)
         break;
       Frame *top = &g_array_index (stack, Frame, stack->len - 1);
@@ -123,7 +123,7 @@ fl_explore_states (FlExplorer *x)
       guint c = (guint) __builtin_ctzll (top->left);
       top->left &= top->left - 1;
       /* frames are pushed one per depth, so the frame's depth is its index */
-      g_array_set_size (choices, at);
+      fl_explore_resize (choices, at);
       if (fl_sim_get_step (sim) != at)
         back_to (sim, journals, points, at);
       if (!fl_sim_step_cpu_journaled (sim, c, journal_at (journals, at)))
