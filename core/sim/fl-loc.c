@@ -19,7 +19,7 @@ static const char *const fn_files[FL_FN_N] = {
 #undef FL_LOC
 };
 
-static const guint8 fn_kinds[FL_FN_N] = {
+const guint8 fl_fn_kinds_of[FL_FN_N] = {
 #define FL_FN(id, name, file, kinds, step) kinds,
 #define FL_LOC(fn, tag)
 #include "fl-locs.def"
@@ -72,13 +72,6 @@ const char *
 fl_fn_file (FlFn fn)
 {
   return fn < FL_FN_N ? fn_files[fn] : "?";
-}
-
-/* FL_FN_KIND_* of @fn, from its row in fl-locs.def; 0 for an id out of range. */
-guint
-fl_fn_kinds (FlFn fn)
-{
-  return fn < FL_FN_N ? fn_kinds[fn] : 0;
 }
 
 /* Several functions share a listing name with another variant (the generic and the xadd

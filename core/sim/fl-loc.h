@@ -33,10 +33,20 @@ typedef enum {
   FL_LOC_N
 } FlLoc;
 
+/* FL_FN_KIND_* of each function, from its row in fl-locs.def: fl_fn_kinds() reads it inline,
+ * since every step asks it of every frame of the CPU's stack (what the CPU is doing). */
+extern const guint8 fl_fn_kinds_of[FL_FN_N];
+
+/* FL_FN_KIND_* of @fn; 0 for an id out of range. */
+static inline guint
+fl_fn_kinds (FlFn fn)
+{
+  return fn < FL_FN_N ? fl_fn_kinds_of[fn] : 0;
+}
+
 const char *fl_fn_name      (FlFn fn);
 const char *fl_fn_id        (FlFn fn);
 const char *fl_fn_file      (FlFn fn);
-guint       fl_fn_kinds     (FlFn fn);
 FlFn        fl_fn_lookup    (const char *name);
 FlFn        fl_loc_fn       (FlLoc loc);
 const char *fl_loc_tag      (FlLoc loc);
