@@ -50,6 +50,9 @@ fit (FlState *st, gboolean all)
   g_assert (n == FL_PLAIN_N);
   for (guint a = 0; a < FL_PLAIN_N; a++)
     {
+      /* the state's block order (fl-state.c) is FlPlainArray's */
+      gsize len;
+      g_assert (fl_state_plain_block (st, a, 0, &len) == base[a]);
       if (!all && m->unhashed[a] != NULL && bytes[a] == m->bytes[a])
         continue;
       gsize had = m->unhashed[a] != NULL ? blocks_of (m->bytes[a]) : 0;
