@@ -86,7 +86,7 @@ fl_explore_states (FlExplorer *x)
                                       FL_EXPLORE_MAX_STATES);
           if (added < 0)
             {
-              r->stop = FL_EXPLORE_STOP_MEMORY;
+              r->stop = FL_EXPLORE_STOP_STATES;
               break;
             }
           r->states = seen.used;

@@ -420,6 +420,7 @@ fl_explore_stop_name (FlExploreStop stop)
     case FL_EXPLORE_STOP_TIME: return "time-limit";
     case FL_EXPLORE_STOP_MEMORY: return "outcome table full";
     case FL_EXPLORE_STOP_CANCELLED: return "cancelled";
+    case FL_EXPLORE_STOP_STATES: return "state table full";
     case FL_EXPLORE_STOP_NONE:
     default: return "none";
     }

@@ -31,6 +31,7 @@ typedef enum {
   FL_EXPLORE_STOP_TIME,       /* time_limit */
   FL_EXPLORE_STOP_MEMORY,     /* the outcome table reached FL_EXPLORE_MAX_OUTCOMES */
   FL_EXPLORE_STOP_CANCELLED,  /* *options->cancel became non-zero (the window's Cancel) */
+  FL_EXPLORE_STOP_STATES,     /* the states search's table reached FL_EXPLORE_MAX_STATES */
 } FlExploreStop;
 
 #define FL_EXPLORE_MAX_CPUS 64u             /* a choice point's alternatives are one word */
