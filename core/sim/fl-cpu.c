@@ -19,11 +19,12 @@
 FlFrame *
 fl_call (FlSim *sim, guint cpu, FlFn fn, FlLoc resume_at, guint32 subject)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  g_assert (c->depth < FL_MAX_DEPTH);
-  if (c->depth > 0)
-    fl_frame_rw (&sim->st, cpu, c->depth - 1)->pc = resume_at;
-  FlFrame *f = fl_frame_rw (&sim->st, cpu, c->depth++);
+  guint depth = sim->st.cpus[cpu].depth;
+  g_assert (depth < FL_MAX_DEPTH);
+  if (depth > 0)
+    fl_frame_rw (&sim->st, cpu, depth - 1)->pc = resume_at;
+  FL_CPU_RW (&sim->st, cpu, depth) = depth + 1;
+  FlFrame *f = fl_frame_rw (&sim->st, cpu, depth);
   memset (f, 0, sizeof *f);
   f->fn = fn;
   f->pc = fl_loc_first (fl_fn_steps_of (fn));
@@ -42,20 +43,20 @@ fl_caller (FlSim *sim, guint cpu)
 void
 fl_return (FlSim *sim, guint cpu, guint32 value)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
   const FlFrame *frames = fl_cpu_stack (&sim->st, cpu)->frames;
-  g_assert (c->depth > 0);
-  guint was = c->depth;
-  c->depth--;
+  guint was = sim->st.cpus[cpu].depth, depth = was;
+  g_assert (depth > 0);
+  depth--;
   /* a caller that tail-called (resume point NONE) returns the same value at once */
-  while (c->depth > 0 && frames[c->depth - 1].pc == FL_LOC_NONE)
-    c->depth--;
+  while (depth > 0 && frames[depth - 1].pc == FL_LOC_NONE)
+    depth--;
+  FL_CPU_RW (&sim->st, cpu, depth) = (guint8) depth;
   /* the frames popped are gone: what they held is no part of the state (the explorer's
    * "same state" compares whole CPUs, and a dead frame's bytes would tell apart two states
    * that differ in nothing that can matter) */
-  memset (fl_frames_rw (&sim->st, cpu, c->depth, was), 0, (was - c->depth) * sizeof frames[0]);
-  if (c->depth > 0)
-    fl_frame_rw (&sim->st, cpu, c->depth - 1)->ret = value;
+  memset (fl_frames_rw (&sim->st, cpu, depth, was), 0, (was - depth) * sizeof frames[0]);
+  if (depth > 0)
+    fl_frame_rw (&sim->st, cpu, depth - 1)->ret = value;
   else
     fl_oracle_op_done (sim, cpu);
 }
@@ -78,9 +79,8 @@ fl_park (FlSim *sim, guint cpu, FlCpuStatus status, guint32 wait_obj)
   fl_note_all_cpus (sim, FL_KEY_CPU_TLB);
   fl_note_all_cpus (sim, FL_KEY_CPU_WRITER);
   fl_cpu_set_status (&sim->st, cpu, status);
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  c->wait_obj = wait_obj;
-  c->wait_since = c->clock;
+  FL_CPU_RW (&sim->st, cpu, wait_obj) = wait_obj;
+  FL_CPU_RW (&sim->st, cpu, wait_since) = sim->st.cpus[cpu].clock;
   fl_ev (sim, status == FL_CPU_SPIN ? FL_EV_SPIN : FL_EV_SLEEP, wait_obj, 0);
   fl_oracle_deadlock (sim, cpu);
 }
@@ -91,19 +91,18 @@ fl_wake (FlSim *sim, guint cpu, guint64 at)
   if (sim->st.cpus[cpu].status == FL_CPU_STUCK || sim->st.cpus[cpu].status == FL_CPU_DONE)
     return;
   fl_cpu_set_status (&sim->st, cpu, FL_CPU_RUNNING);
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  c->clock = MAX (c->clock, at);
+  FL_CPU_RW (&sim->st, cpu, clock) = MAX (sim->st.cpus[cpu].clock, at);
 }
 
 void
 fl_irqs_off (FlSim *sim, guint cpu)
 {
-  fl_cpu_rw (&sim->st, cpu)->irqs_off = TRUE;
+  FL_CPU_RW (&sim->st, cpu, irqs_off) = TRUE;
 }
 
 /* A TLB-flush IPI that arrived while IRQs were off is taken as the CPU's next step. */
 void
 fl_irqs_on (FlSim *sim, guint cpu)
 {
-  fl_cpu_rw (&sim->st, cpu)->irqs_off = FALSE;
+  FL_CPU_RW (&sim->st, cpu, irqs_off) = FALSE;
 }

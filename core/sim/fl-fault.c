@@ -28,14 +28,13 @@ static void
 step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
 {
   FlState *st = &sim->st;
-  FlCpu *c = fl_cpu_rw (st, cpu);
   FlLocalsDoPageFault *l = &f->l.do_page_fault;
   switch (f->pc)
     {
     case FL_LOC_DO_PAGE_FAULT_entry:
       /* exception entry; the patch counts every fault, then tries the speculative path */
       fl_charge (sim, cpu, sim->config.cost.exception);
-      c->flt_total++;
+      FL_CPU_RW (st, cpu, flt_total)++;
       l->by_reference = 0;
       /* the value says whether the fault tries without mmap_sem first, in either design */
       fl_ev (sim, FL_EV_CHECK, (guint32) l->addr, sim->config.fault_path != FL_FAULT_PATH_LOCKED);
@@ -63,28 +62,28 @@ step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
           fl_ev (sim, FL_EV_CHECK, fl_ref_id (f->ret), f->ret != 0);
           if (f->ret)
             {
-              c->flt_spec++;
+              FL_CPU_RW (st, cpu, flt_spec)++;
               l->by_reference = 1;
               f->pc = FL_LOC_DO_PAGE_FAULT_check_vma;
               return;
             }
-          c->flt_retry++;
+          FL_CPU_RW (st, cpu, flt_retry)++;
           f->pc = FL_LOC_DO_PAGE_FAULT_trylock;
           return;
         }
       fl_ev (sim, FL_EV_CHECK, f->ret, !(f->ret & FL_VM_FAULT_RETRY));
       if (!(f->ret & FL_VM_FAULT_RETRY))
         {
-          c->flt_spec++;
+          FL_CPU_RW (st, cpu, flt_spec)++;
           l->result = f->ret;
           f->pc = FL_LOC_DO_PAGE_FAULT_done;
           return;
         }
-      c->flt_retry++;
+      FL_CPU_RW (st, cpu, flt_retry)++;
       f->pc = FL_LOC_DO_PAGE_FAULT_trylock;
       return;
     case FL_LOC_DO_PAGE_FAULT_trylock:
-      c->flt_locked++;
+      FL_CPU_RW (st, cpu, flt_locked)++;
       fl_call (sim, cpu, fl_rwsem_fn (sim, FL_RWSEM_TRYLOCK), FL_LOC_DO_PAGE_FAULT_trylock_result,
                0);
       return;
@@ -145,11 +144,11 @@ step_do_page_fault (FlSim *sim, guint cpu, FlFrame *f)
           return;
         }
       if (l->result & FL_VM_FAULT_SIGSEGV)
-        c->flt_err++;
+        FL_CPU_RW (st, cpu, flt_err)++;
       else if (l->result & FL_VM_FAULT_MAJOR)
-        c->flt_maj++;
+        FL_CPU_RW (st, cpu, flt_maj)++;
       else
-        c->flt_min++;
+        FL_CPU_RW (st, cpu, flt_min)++;
       fl_ev (sim, FL_EV_RETURN, (guint32) l->addr, l->result);
       fl_return (sim, cpu, l->result);
       return;

@@ -118,11 +118,11 @@ fl_lock_try (FlSim *sim, guint cpu, guint32 lock)
   if (ticket == *f.owner)
     {
       *f.holder = cpu;
-      fl_cpu_rw (&sim->st, cpu)->locks_held++;
+      FL_CPU_RW (&sim->st, cpu, locks_held)++;
       fl_ev (sim, FL_EV_LOCK, lock, ticket);
       return TRUE;
     }
-  fl_cpu_rw (&sim->st, cpu)->ticket = ticket;
+  FL_CPU_RW (&sim->st, cpu, ticket) = ticket;
   fl_park (sim, cpu, FL_CPU_SPIN, lock);
   sim->ev.val = ticket;
   fl_line_add_sharer (&sim->st, f.line, cpu);
@@ -153,7 +153,7 @@ fl_spin_trylock (FlSim *sim, guint cpu, guint32 lock)
     }
   (*f.next)++;
   *f.holder = cpu;
-  fl_cpu_rw (&sim->st, cpu)->locks_held++;
+  FL_CPU_RW (&sim->st, cpu, locks_held)++;
   fl_ev (sim, FL_EV_LOCK, lock, *f.owner);
   return TRUE;
 }
@@ -197,7 +197,7 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
   fl_touch (sim, cpu, f.line, FL_ACCESS_WRITE);
   (*f.owner)++;
   *f.holder = -1;
-  fl_cpu_rw (st, cpu)->locks_held--;
+  FL_CPU_RW (st, cpu, locks_held)--;
   fl_ev (sim, FL_EV_UNLOCK, lock, *f.owner);
 
   guint64 at = st->cpus[cpu].clock;
@@ -232,7 +232,7 @@ fl_lock_release (FlSim *sim, guint cpu, guint32 lock)
       if (waiter->ticket == *f.owner)
         {
           *f.holder = waiters[i];
-          fl_cpu_rw (st, waiters[i])->locks_held++;
+          FL_CPU_RW (st, waiters[i], locks_held)++;
           fl_wake (sim, waiters[i], seen[i]);
         }
       else if (waiter->ticket == G_MAXUINT32)
@@ -245,7 +245,7 @@ void
 fl_spin_wait_released (FlSim *sim, guint cpu, guint32 lock)
 {
   FlState *st = &sim->st;
-  fl_cpu_rw (st, cpu)->ticket = G_MAXUINT32;
+  FL_CPU_RW (st, cpu, ticket) = G_MAXUINT32;
   fl_park (sim, cpu, FL_CPU_SPIN, lock);
   fl_line_add_sharer (st, fields (sim, lock, FALSE).line, cpu);
 }

@@ -44,7 +44,7 @@ touch_pc (FlSim *sim, guint cpu, guint32 page, gboolean locked)
       FL_G_RW (&sim->st, page_transfers)++;
     }
   pg->pc_owner = (guint16) (cpu + 1);
-  fl_cpu_rw (&sim->st, cpu)->clock += cost;
+  FL_CPU_RW (&sim->st, cpu, clock) += cost;
 }
 
 /* mem_cgroup_newpage_charge: its page (l.memcg_charge), returned when charged. */
@@ -68,7 +68,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
       fl_ev (sim, FL_EV_CHECK, c->memcg_stock, c->memcg_stock > 0);
       if (c->memcg_stock > 0)
         {
-          fl_cpu_rw (st, cpu)->memcg_stock--;
+          FL_CPU_RW (st, cpu, memcg_stock)--;
           f->pc = FL_LOC_MEM_CGROUP_CHARGE_commit;
         }
       else
@@ -84,7 +84,7 @@ step_charge (FlSim *sim, guint cpu, FlFrame *f)
         fl_touch (sim, cpu, line, FL_ACCESS_WRITE);
         fl_touch (sim, cpu, line, FL_ACCESS_WRITE);
         FL_G_RW (st, memcg_usage) += CHARGE_SIZE;
-        fl_cpu_rw (st, cpu)->memcg_stock = CHARGE_SIZE - 1;   /* refill_stock */
+        FL_CPU_RW (st, cpu, memcg_stock) = CHARGE_SIZE - 1;   /* refill_stock */
         fl_ev (sim, FL_EV_RMW, (guint32) st->g->memcg_usage, CHARGE_SIZE);
         f->pc = FL_LOC_MEM_CGROUP_CHARGE_commit;
         return;
@@ -120,7 +120,7 @@ fl_memcg_uncharge (FlSim *sim, guint cpu, guint32 page)
   fl_charge (sim, cpu, 2 * sim->config.cost.l1_hit);
   fl_page_rw (st, page)->flags &= ~(guint32) FL_PAGE_MEMCG;
   fl_touch (sim, cpu, fl_line_of_memcg (st, FL_MEMCG_LINE_CSS), FL_ACCESS_RMW);
-  fl_cpu_rw (st, cpu)->memcg_batch++;
+  FL_CPU_RW (st, cpu, memcg_batch)++;
 }
 
 /* mem_cgroup_uncharge_end: what the zap uncharged leaves the res_counter in one section. */
@@ -135,7 +135,7 @@ fl_memcg_uncharge_end (FlSim *sim, guint cpu)
   fl_touch (sim, cpu, line, FL_ACCESS_RMW);
   fl_touch (sim, cpu, line, FL_ACCESS_WRITE);
   FL_G_RW (st, memcg_usage) -= MIN (st->g->memcg_usage, (guint64) c->memcg_batch);
-  fl_cpu_rw (st, cpu)->memcg_batch = 0;
+  FL_CPU_RW (st, cpu, memcg_batch) = 0;
 }
 
 /* mem_cgroup_add_lru_list / mem_cgroup_del_lru_list for `pages` pages under zone->lru_lock:

@@ -215,9 +215,9 @@ fl_rss_add (FlSim *sim, guint cpu, gboolean anon, gint64 delta)
   if (sim->config.rss == FL_RSS_PER_THREAD)
     {
       if (anon)
-        fl_cpu_rw (st, cpu)->rss_anon += delta;
+        FL_CPU_RW (st, cpu, rss_anon) += delta;
       else
-        fl_cpu_rw (st, cpu)->rss_file += delta;
+        FL_CPU_RW (st, cpu, rss_file) += delta;
       return;
     }
   if (anon)

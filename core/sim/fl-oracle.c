@@ -311,7 +311,7 @@ fl_oracle_op_done (FlSim *sim, guint cpu)
                 c->mmap_sem_held ? "held" : "free", c->irqs_off ? "off" : "on");
   gboolean was_writer = c->writer;
   if (was_writer)
-    fl_cpu_rw (st, cpu)->writer = FALSE;
+    FL_CPU_RW (st, cpu, writer) = FALSE;
   if (sim->config.oracle == FL_ORACLE_EVERY_STEP && was_writer && !writers_active (st))
     check_mappings (sim, cpu);
 }

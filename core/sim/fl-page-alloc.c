@@ -22,25 +22,23 @@ fl_node_of (FlSim *sim, guint cpu)
  * the head, a refill appends in the order the zone gave, and the bulk free gives back the
  * tail, the coldest (free_pcppages_bulk takes list->prev). */
 static inline FlPageList
-pcp_list (FlCpu *c)
+pcp_list (FlState *st, guint cpu)
 {
-  return (FlPageList) { &c->pcp_head, &c->pcp_tail };
+  return (FlPageList) { &FL_CPU_RW (st, cpu, pcp_head), &FL_CPU_RW (st, cpu, pcp_tail) };
 }
 
 static void
 pcp_insert (FlSim *sim, guint cpu, guint32 prev, guint32 page)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  fl_page_list_insert (sim, (gint) cpu, pcp_list (c), prev, page);
-  c->pcp_count++;
+  fl_page_list_insert (sim, (gint) cpu, pcp_list (&sim->st, cpu), prev, page);
+  FL_CPU_RW (&sim->st, cpu, pcp_count)++;
 }
 
 static void
 pcp_unlink (FlSim *sim, guint cpu, guint32 page)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  fl_page_list_del (sim, (gint) cpu, pcp_list (c), page);
-  c->pcp_count--;
+  fl_page_list_del (sim, (gint) cpu, pcp_list (&sim->st, cpu), page);
+  FL_CPU_RW (&sim->st, cpu, pcp_count)--;
 }
 
 /* buffered_rmqueue, clearing the page when asked (alloc_zeroed_user_highpage). Returns it. */

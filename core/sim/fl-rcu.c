@@ -13,19 +13,17 @@
 void
 fl_rcu_read_lock (FlSim *sim, guint cpu)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  if (c->rcu_nesting++ == 0)
-    c->rcu_since_step = (guint32) sim->st.g->step + 1;
-  fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
+  if (FL_CPU_RW (&sim->st, cpu, rcu_nesting)++ == 0)
+    FL_CPU_RW (&sim->st, cpu, rcu_since_step) = (guint32) sim->st.g->step + 1;
+  fl_ev (sim, FL_EV_RCU, cpu, sim->st.cpus[cpu].rcu_nesting);
 }
 
 void
 fl_rcu_read_unlock (FlSim *sim, guint cpu)
 {
-  FlCpu *c = fl_cpu_rw (&sim->st, cpu);
-  g_assert (c->rcu_nesting > 0);
-  c->rcu_nesting--;
-  fl_ev (sim, FL_EV_RCU, cpu, c->rcu_nesting);
+  g_assert (sim->st.cpus[cpu].rcu_nesting > 0);
+  FL_CPU_RW (&sim->st, cpu, rcu_nesting)--;
+  fl_ev (sim, FL_EV_RCU, cpu, sim->st.cpus[cpu].rcu_nesting);
 }
 
 /**
@@ -147,7 +145,7 @@ grace_period_step (FlSim *sim, guint cpu)
             if (st->cbs[i].obj && st->cbs[i].gp && st->cbs[i].gp <= r->gp && !st->cbs[i].ready)
               {
                 fl_cb_rw (st, i)->ready = TRUE;
-                fl_cpu_rw (st, st->cbs[i].cpu)->rcu_ready++;
+                FL_CPU_RW (st, st->cbs[i].cpu, rcu_ready)++;
                 FL_G_RW (st, rcu.ready)++;
               }
         }
@@ -207,7 +205,7 @@ fl_rcu_do_batch (FlSim *sim, guint cpu)
       fl_ev (sim, FL_EV_FREE, cb->obj, st->g->rcu.gp);
       fl_vma_free_now (sim, cb->obj);
       memset (fl_cb_rw (st, i), 0, sizeof *cb);
-      fl_cpu_rw (st, cpu)->rcu_ready--;
+      FL_CPU_RW (st, cpu, rcu_ready)--;
       FL_G_RW (st, rcu.ready)--;
       return;
     }

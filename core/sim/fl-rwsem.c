@@ -45,7 +45,7 @@ grant (FlSim *sim, guint cpu, gboolean write)
   FlRwsem *sem = sem_rw (&sim->st, 0);
   sem->activity = write ? -1 : sem->activity + 1;
   sem->count = write ? -1 : sem->count + 1;
-  fl_cpu_rw (&sim->st, cpu)->mmap_sem_held = write ? 2 : 1;
+  FL_CPU_RW (&sim->st, cpu, mmap_sem_held) = write ? 2 : 1;
 }
 
 /* __up_read / __up_write's count: the CPU holds it no more. */
@@ -55,7 +55,7 @@ ungrant (FlSim *sim, guint cpu, gboolean write)
   FlRwsem *sem = sem_rw (&sim->st, 0);
   sem->activity = write ? 0 : sem->activity - 1;
   sem->count = sem->activity;
-  fl_cpu_rw (&sim->st, cpu)->mmap_sem_held = 0;
+  FL_CPU_RW (&sim->st, cpu, mmap_sem_held) = 0;
 }
 
 static void

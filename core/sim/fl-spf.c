@@ -35,7 +35,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
   switch (f->pc)
     {
     case FL_LOC_HANDLE_SPECULATIVE_FAULT_rcu_read_lock:
-      fl_cpu_rw (st, cpu)->vm_pgfault++;    /* count_vm_event(PGFAULT): a per-CPU count, no line */
+      FL_CPU_RW (st, cpu, vm_pgfault)++;    /* count_vm_event(PGFAULT): a per-CPU count, no line */
       fl_rcu_read_lock (sim, cpu);
       f->pc = vma_first (sim) ? FL_LOC_HANDLE_SPECULATIVE_FAULT_find_vma
                               : FL_LOC_HANDLE_SPECULATIVE_FAULT_pte_map_lock;
@@ -92,7 +92,7 @@ step_hsf (FlSim *sim, guint cpu, FlFrame *f)
           {
             fl_touch (sim, cpu, fl_line_of_vma (st, id), FL_ACCESS_READ);
             inside = st->vmas[id].start <= addr && addr < st->vmas[id].end;
-            fl_cpu_rw (st, cpu)->spf_vm_flags = st->vmas[id].flags;   /* for the oracle */
+            FL_CPU_RW (st, cpu, spf_vm_flags) = st->vmas[id].flags;   /* for the oracle */
             /* the access check do_page_fault makes under mmap_sem; v2 left it out, later
              * versions added it (spf-access-check=on): without it a write fault in a
              * read-only VMA succeeds having mapped nothing writable, and the access faults

@@ -108,7 +108,7 @@ step_flush_tlb_others (FlSim *sim, guint cpu, FlFrame *f)
         /* the IPIs are out once the sender has written the APIC: the handlers start later */
         for (guint c = 0; c < st->sizes.ncpus; c++)
           if (c != cpu && st->cpus[c].in_mm)
-            fl_cpu_rw (st, c)->ipi_at = MAX (st->cpus[c].ipi_at, me->clock);
+            FL_CPU_RW (st, c, ipi_at) = MAX (st->cpus[c].ipi_at, me->clock);
         f->pc = FL_LOC_FLUSH_TLB_OTHERS_wait;
         return;
       }

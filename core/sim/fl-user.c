@@ -33,7 +33,7 @@ static void
 program_done (FlSim *sim, guint c)
 {
   fl_cpu_set_status (&sim->st, c, FL_CPU_DONE);
-  fl_cpu_rw (&sim->st, c)->in_mm = FALSE;
+  FL_CPU_RW (&sim->st, c, in_mm) = FALSE;
   fl_ev (sim, FL_EV_DONE, 0, 0);
   sim->ev.loc = FL_LOC_USER_done;
   fl_oracle_op_done (sim, c);

@@ -379,7 +379,7 @@ step_mmap_region (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MMAP_REGION_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if (len == 0 || (l->addr & (FL_PAGE_SIZE - 1)) || l->addr + len <= l->addr)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->addr, 0);
@@ -513,7 +513,7 @@ step_mprotect_fixup (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MPROTECT_FIXUP_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if ((l->start & (FL_PAGE_SIZE - 1)) || (len && l->start + len <= l->start))
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -773,7 +773,7 @@ step_copy_pte_range (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_COPY_PTE_RANGE_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);

@@ -186,7 +186,7 @@ fl_writer_step_do_munmap (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_DO_MUNMAP_down_write:
       {
         guint64 len = fl_w_page_align (l->len);
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if (len == 0 || (l->start & (FL_PAGE_SIZE - 1)) || l->start + len <= l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -517,7 +517,7 @@ fl_writer_step_madvise_dontneed (FlSim *sim, guint cpu, FlFrame *f)
     case FL_LOC_MADVISE_DONTNEED_down_read:
       {
         guint64 len = fl_w_page_align (l->len);
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if ((l->start & (FL_PAGE_SIZE - 1)) || (l->len && len == 0) || l->start + len < l->start)
           {
             fl_ev (sim, FL_EV_CHECK, (guint32) l->start, 0);
@@ -665,7 +665,7 @@ fl_writer_step_try_to_unmap_one (FlSim *sim, guint cpu, FlFrame *f)
         /* which page is mapped there: reclaim and migration start from the page */
         guint32 table = pte_table_of (sim, cpu, l->addr);
         guint64 pte = table ? fl_table_entries (st, table)[index] : 0;
-        fl_cpu_rw (st, cpu)->writer = TRUE;
+        FL_CPU_RW (st, cpu, writer) = TRUE;
         if (table)
           fl_touch (sim, cpu, fl_line_of_table (st, table), FL_ACCESS_READ);
         if ((pte & FL_PTE_KIND_MASK) != FL_PTE_PRESENT || FL_PTE_PAGE (pte) == st->g->zero_page)
