@@ -220,10 +220,12 @@ plain_hash_update (PlainHash *h, const Plain *p)
  * the copy, taken again, the marks cleared: what a step wrote, not the 7 KB. The hash's
  * regions are the sizes (the same: the layout is), then the plain arrays in their order. */
 static void
-plain_hash_update_marked (PlainHash *h, const Plain *p, const FlPlainMarks *m)
+plain_hash_update_marked (PlainHash *h, const Plain *p, FlPlainMarks *m)
 {
-  for (guint a = 0; a < FL_PLAIN_N; a++)
+  /* only the arrays with a block marked: a step writes two or three of the eight */
+  for (guint dirty = m->dirty; dirty != 0; dirty &= dirty - 1)
     {
+      guint a = (guint) __builtin_ctz (dirty);
       guint r = a + 1;
       const guint8 *base = p->base[r];
       gsize bytes = p->bytes[r], words = (bytes + 7) / 8;
@@ -263,6 +265,7 @@ plain_hash_update_marked (PlainHash *h, const Plain *p, const FlPlainMarks *m)
           marks[k] = 0;
         }
     }
+  m->dirty = 0;
 }
 
 /* Whether the marks are on and fitted to the arrays @p reads: then they say what changed. */
@@ -277,14 +280,19 @@ marks_fit (const FlState *st, const Plain *p)
   return TRUE;
 }
 
-/* Every mark cleared: the copy is the arrays as they are. */
+/* Every mark cleared: the copy is the arrays as they are. The marks are the hash's
+ * bookkeeping kept beside the state, not the state, hence the casts from const here. */
 static void
 marks_clear (const FlState *st)
 {
-  for (guint a = 0; a < FL_PLAIN_N; a++)
-    memset (st->plain.unhashed[a], 0,
-            ((st->plain.bytes[a] + FL_PLAIN_BLOCK - 1) / FL_PLAIN_BLOCK + 63) / 64
-            * sizeof (guint64));
+  FlPlainMarks *m = (FlPlainMarks *) &st->plain;
+  for (guint dirty = m->dirty; dirty != 0; dirty &= dirty - 1)
+    {
+      guint a = (guint) __builtin_ctz (dirty);
+      memset (m->unhashed[a], 0,
+              ((m->bytes[a] + FL_PLAIN_BLOCK - 1) / FL_PLAIN_BLOCK + 63) / 64 * sizeof (guint64));
+    }
+  m->dirty = 0;
 }
 
 /* A search seeks back past the steps that grew an array (a checkpoint from before takes the
@@ -333,7 +341,7 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
       if (i == 0 && marked)
         {
           /* which clears the marks it read */
-          plain_hash_update_marked (h, p, &st->plain);
+          plain_hash_update_marked (h, p, (FlPlainMarks *) &st->plain);
           marked = FALSE;
         }
       else

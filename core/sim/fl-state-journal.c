@@ -176,8 +176,11 @@ fl_state_journal_undo (FlState *st, FlStateJournal *j)
           else
             memcpy (to, was, len);
           if (len > 0)
-            st->plain.unhashed[head.slot][head.version / 64]
-              |= G_GUINT64_CONSTANT (1) << (head.version % 64);
+            {
+              st->plain.unhashed[head.slot][head.version / 64]
+                |= G_GUINT64_CONSTANT (1) << (head.version % 64);
+              st->plain.dirty |= 1u << head.slot;
+            }
           continue;
         }
       memcpy (slot_bytes (st, head.kind, head.slot), was, size);

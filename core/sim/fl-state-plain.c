@@ -30,6 +30,7 @@ static void
 mark_whole (FlPlainMarks *m, guint a)
 {
   gsize blocks = blocks_of (m->bytes[a]);
+  m->dirty |= 1u << a;
   memset (m->unhashed[a], 0xff, words_of (m->bytes[a]) * sizeof (guint64));
   if (blocks % 64)
     m->unhashed[a][blocks / 64] = (G_GUINT64_CONSTANT (1) << (blocks % 64)) - 1;
@@ -145,6 +146,7 @@ fl_plain_mark (FlState *st, FlPlainArray a, const void *base, gsize offset, gsiz
   for (gsize b = first; b <= last; b++)
     {
       m->unhashed[a][b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
+      m->dirty |= 1u << a;
       if (st->journal != NULL && m->journaled[a][b] != m->journal)
         {
           m->journaled[a][b] = m->journal;

@@ -396,6 +396,7 @@ typedef enum {
 typedef struct {
   gboolean on;
   guint64 *unhashed[FL_PLAIN_N];   /* a bit per block written since the hash last read it */
+  guint    dirty;                  /* a bit per array with such a block */
   guint32 *journaled[FL_PLAIN_N];  /* per block, the journal that keeps it (`journal`: the open one) */
   guint32  journal;
   gsize    bytes[FL_PLAIN_N];      /* each array's size when the bitmaps were fitted */
