@@ -91,7 +91,15 @@ static inline gpointer
 fl_plain_rw (FlState *st, FlPlainArray a, const void *base, const void *p, gsize bytes)
 {
   if (G_UNLIKELY (st->plain.on))
-    fl_plain_mark (st, a, base, (gsize) ((const guint8 *) p - (const guint8 *) base), bytes);
+    {
+      /* most writes are to a block the step has written already: marked and kept */
+      gsize offset = (gsize) ((const guint8 *) p - (const guint8 *) base);
+      gsize b = offset / FL_PLAIN_BLOCK;
+      if (b != (offset + bytes - 1) / FL_PLAIN_BLOCK
+          || !((st->plain.unhashed[a][b / 64] >> (b % 64)) & 1)
+          || (st->journal != NULL && st->plain.journaled[a][b] != st->plain.journal))
+        fl_plain_mark (st, a, base, offset, bytes);
+    }
   return (gpointer) p;
 }
 
