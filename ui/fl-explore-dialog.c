@@ -6,6 +6,7 @@
 
 #include "fl-explore-dialog.h"
 #include "fl-explore.h"
+#include "fl-paint.h"
 #include "fl-store-explore.h"
 
 #include <glib/gi18n.h>
@@ -32,12 +33,6 @@ typedef struct {
 } Explore;
 
 /* A count as text: translated strings take it as %s (xgettext cannot read G_GUINT64_FORMAT). */
-static char *
-count (guint64 n)
-{
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-}
-
 static void
 explore_unref (Explore *x)
 {
@@ -68,7 +63,7 @@ explore_pulse (gpointer data)
 {
   Explore *x = data;
   g_mutex_lock (&x->lock);
-  g_autofree char *schedules = count (x->schedules), *states = count (x->states);
+  g_autofree char *schedules = fl_count_text (x->schedules), *states = fl_count_text (x->states);
   g_autofree char *text = g_strdup_printf (_("%.1f s: %s schedules, %s states"), x->seconds,
                                            schedules, states);
   g_mutex_unlock (&x->lock);
@@ -137,7 +132,7 @@ finding_row (Explore *x, const FlExploreFinding *f)
 {
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *step = count (f->step);
+  g_autofree char *step = fl_count_text (f->step);
   g_autofree char *title = g_strdup_printf (_("%s at step %s, %u preemptions"),
                                             fl_finding_kind_name (f->kind), step,
                                             f->preemptions);
@@ -166,7 +161,8 @@ finding_row (Explore *x, const FlExploreFinding *f)
 static char *
 verdict_text (const FlExploreResult *r)
 {
-  g_autofree char *schedules = count (r->schedules), *states = count (r->states);
+  g_autofree char *schedules = fl_count_text (r->schedules), *states = fl_count_text (r->states);
+  g_autofree char *outcomes = fl_count_text (r->outcomes);
   if (r->stop == FL_EXPLORE_STOP_CANCELLED)
     return g_strdup_printf (_("Cancelled after %s schedules."), schedules);
   if (r->verdict == FL_EXPLORE_FOUND)
@@ -175,8 +171,9 @@ verdict_text (const FlExploreResult *r)
                                       "shortest schedule:", r->findings->len),
                             r->findings->len);
   if (r->verdict == FL_EXPLORE_COMPLETE)
-    return g_strdup_printf (_("No finding in any interleaving: %s states, %s schedules, "
-                              "%.1f s."), states, schedules, r->seconds);
+    return g_strdup_printf (_("No finding in any interleaving: %s states, %s schedules, %s "
+                              "distinct outcomes, %.1f s."), states, schedules, outcomes,
+                            r->seconds);
   return g_strdup_printf (_("No finding in %s schedules (up to %u preemptions; the search "
                             "stopped at its %s)."), schedules, r->bound,
                           fl_explore_stop_name (r->stop));
@@ -201,7 +198,7 @@ explore_keep (GtkButton *button, gpointer data)
       gtk_label_set_text (x->status, message);
       return;
     }
-  g_autofree char *number = count ((guint64) id);
+  g_autofree char *number = fl_count_text ((guint64) id);
   g_autofree char *kept = g_strdup_printf (_("Kept as exploration %s"), number);
   gtk_button_set_label (button, kept);
   gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);

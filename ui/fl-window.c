@@ -40,23 +40,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* "12 345 678": digits grouped with narrow no-break spaces, as the painters print them. */
-static char *
-fl_format_count (guint64 value)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
-  GString *s = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append (s, "\u202f");
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* ---- header and pages ---- */
 
 static void
@@ -89,8 +72,8 @@ static void
 fl_window_update_step (FlWindow *self)
 {
   guint64 total = fl_session_get_total_steps (self->session);
-  g_autofree char *step = fl_format_count (fl_session_get_step (self->session));
-  g_autofree char *of = fl_format_count (total);
+  g_autofree char *step = fl_count_text (fl_session_get_step (self->session));
+  g_autofree char *of = fl_count_text (total);
   g_autofree char *text = NULL;
   g_autofree char *widest = NULL;
   const char *stopped;

@@ -4,14 +4,15 @@
  *
  *   screenshot-window [--size 1280x800] [--step N | --finding] [--cpu N] [--set KEY=VALUE]…
  *                     [--compare KEY=VALUE] [--bookmark STEP:TITLE:NOTE… --present [--slide K]]
- *                     [--bench-window [--profile]] [--dark] [--text-scale S] [--tab N]
- *                     SCENARIO FILE.png
+ *                     [--bench-window [--profile]] [--explore] [--dark] [--text-scale S]
+ *                     [--tab N] SCENARIO FILE.png
  *
  * --bookmark adds bookmarks in a store of the tool's own (a temporary XDG_DATA_HOME, removed
  * at the end: never the user's); --present then shows presentation mode (F5) on slide K
  * (default 1, the first bookmark). --bench-window saves the benchmark chart window (Ctrl+B)
  * once it has measured, instead of the main window (with --profile, its page "Where the
- * Time Goes"). --text-scale is what Ctrl+plus and
+ * Time Goes"). --explore saves the Explore dialog (Ctrl+Shift+X) once its search has ended.
+ * --text-scale is what Ctrl+plus and
  * Ctrl+minus set (0.8 to 2.5); --tab chooses the panel tab shown when the window is too small
  * for the grid (0 VMA tree, 1 page tables, 2 cache lines, 3 RCU, 4 counters).
  */
@@ -35,6 +36,7 @@ typedef struct {
   gint     slide;
   gboolean bench_window;
   gboolean profile;
+  gboolean explore;
   gint64   step;
   gboolean finding;
   gint     cpu;
@@ -69,6 +71,35 @@ fl_add_bookmarks (Shot *shot, GtkWindow *window)
         g_error ("--bookmark %s: %s", shot->bookmarks[i], error->message);
     }
   fl_session_seek (session, step);
+}
+
+static gboolean
+fl_is_button_labelled (GtkWidget *widget, gconstpointer label)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+/* The Explore dialog of @window, once its search has ended (its button says Close). */
+static GtkWindow *
+fl_explore_and_wait (GtkWindow *window)
+{
+  GtkWindow *dialog = NULL;
+  if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.explore", NULL))
+    g_error ("--explore: the window has no explore action");
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; dialog == NULL && i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      const char *title = GTK_IS_WINDOW (w) ? gtk_window_get_title (GTK_WINDOW (w)) : NULL;
+      if (title != NULL && g_str_has_prefix (title, "Explore ")
+          && gtk_window_get_transient_for (GTK_WINDOW (w)) == window)
+        dialog = GTK_WINDOW (w);
+    }
+  if (dialog == NULL)
+    g_error ("--explore: no Explore dialog opened");
+  while (fl_test_find_widget (GTK_WIDGET (dialog), fl_is_button_labelled, "_Close") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return dialog;
 }
 
 static void
@@ -144,13 +175,23 @@ fl_take_screenshot (GtkApplication *app, GtkWindow *window, gpointer data)
       window = bench;
     }
 
-  fl_test_fit_window (window, shot->width, shot->height);
-  if (shot->tab >= 0 && !shot->bench_window)
+  if (shot->explore)
+    {
+      /* the dialog at its own size: the size asked is the window's */
+      window = fl_explore_and_wait (window);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+  else
+    fl_test_fit_window (window, shot->width, shot->height);
+  if (shot->tab >= 0 && !shot->bench_window && !shot->explore)
     fl_show_tab (window, (guint) shot->tab);
   texture = fl_test_render_widget (GTK_WIDGET (window));
   if (!gdk_texture_save_to_png (texture, shot->output))
     g_error ("could not write %s", shot->output);
-  if (shot->bench_window)
+  if (shot->explore)
+    g_print ("%s: the Explore dialog on %s, %d×%d\n", shot->output, shot->scenario,
+             gdk_texture_get_width (texture), gdk_texture_get_height (texture));
+  else if (shot->bench_window)
     g_print ("%s: the benchmark chart, %d×%d\n", shot->output, gdk_texture_get_width (texture),
              gdk_texture_get_height (texture));
   else
@@ -204,6 +245,8 @@ main (int argc, char *argv[])
       "The benchmark chart window, once measured", NULL },
     { "profile", 0, 0, G_OPTION_ARG_NONE, &shot.profile,
       "With --bench-window: its profile page", NULL },
+    { "explore", 0, 0, G_OPTION_ARG_NONE, &shot.explore,
+      "The Explore dialog (Ctrl+Shift+X), once its search has ended", NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &shot.dark, "Use the dark style", NULL },
     { "text-scale", 0, 0, G_OPTION_ARG_DOUBLE, &shot.text_scale,
       "Text size, as Ctrl+plus sets it (0.8 to 2.5)", "S" },

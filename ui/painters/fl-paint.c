@@ -272,8 +272,8 @@ fl_paint_fitted (FlPaintFn paint, gboolean whole_window, cairo_t *cr, const FlCu
 }
 
 /* "12 345 678": digits grouped with narrow no-break spaces, as a slide would print them. */
-void
-fl_format_count (guint64 value, char *buf, gsize size)
+char *
+fl_count_text (guint64 value)
 {
   char digits[32];
   g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, value);
@@ -285,8 +285,14 @@ fl_format_count (guint64 value, char *buf, gsize size)
         g_string_append (s, "\u202f");
       g_string_append_c (s, digits[i]);
     }
-  g_strlcpy (buf, s->str, size);
-  g_string_free (s, TRUE);
+  return g_string_free (s, FALSE);
+}
+
+void
+fl_format_count (guint64 value, char *buf, gsize size)
+{
+  g_autofree char *text = fl_count_text (value);
+  g_strlcpy (buf, text, size);
 }
 
 void

@@ -90,6 +90,9 @@ void        fl_paint_view_noting (FlView view, cairo_t *cr, const FlCursor *cur,
 GArray     *fl_view_texts        (FlView view, const FlCursor *cur, const FlViewport *viewport);
 /* The shortened text under (x, y), in the view's units, or NULL. */
 const FlElidedText *fl_elided_texts_at (GArray *elided, double x, double y);
+/* "12 345 678": a count with its digits grouped by narrow no-break spaces, as every view,
+ * the window's header and its dialogs print counts. Free with g_free(). */
+char       *fl_count_text   (guint64 value);
 const char *fl_view_name    (FlView view);      /* "lanes", "vma", ... as the CLI spells it */
 FlView      fl_view_lookup  (const char *name); /* FL_VIEW_N when unknown */
 char       *fl_view_describe(FlView view, const FlCursor *cur, const FlViewport *viewport);
