@@ -158,6 +158,30 @@ finding_row (Explore *x, const FlExploreFinding *f)
   return row;
 }
 
+/* Why a search found nothing and is not complete, in words (the CLI's stopped-by names are
+ * for scripts). */
+static char *
+why_bounded (const FlExploreResult *r)
+{
+  g_autofree char *states = fl_count_text (r->states);
+  g_autofree char *cut = fl_count_text (r->cut_by_budget + r->cut_unbounded);
+  switch (r->stop)
+    {
+    case FL_EXPLORE_STOP_STATES:
+      return g_strdup_printf (_("beyond them the search filled its table of %s states"), states);
+    case FL_EXPLORE_STOP_MEMORY:
+      return g_strdup (_("the search filled its table of outcomes"));
+    case FL_EXPLORE_STOP_TIME:
+      return g_strdup (_("the search reached its time limit"));
+    case FL_EXPLORE_STOP_SCHEDULES:
+      return g_strdup (_("the search reached its limit of schedules"));
+    case FL_EXPLORE_STOP_CANCELLED:
+    case FL_EXPLORE_STOP_NONE:
+    default:
+      return g_strdup_printf (_("%s schedules were cut short by a limit of the machine"), cut);
+    }
+}
+
 static char *
 verdict_text (const FlExploreResult *r)
 {
@@ -174,9 +198,9 @@ verdict_text (const FlExploreResult *r)
     return g_strdup_printf (_("No finding in any interleaving: %s states, %s schedules, %s "
                               "distinct outcomes, %.1f s."), states, schedules, outcomes,
                             r->seconds);
-  return g_strdup_printf (_("No finding in %s schedules (up to %u preemptions; the search "
-                            "stopped at its %s)."), schedules, r->bound,
-                          fl_explore_stop_name (r->stop));
+  g_autofree char *why = why_bounded (r);
+  return g_strdup_printf (_("No finding in %s schedules, among them every one with up to %u "
+                            "preemptions; %s."), schedules, r->bound, why);
 }
 
 /* Keep in Store: the exploration and a run of each counterexample, in the window's store (the
