@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "ui-test-helpers.h"
+#include "fl-explore.h"
+#include "fl-paint.h"
 #include "fl-store.h"
 
 /* Transient for the window and titled "Explore …" (the shortcuts window is transient too). */
@@ -134,6 +136,21 @@ check_safe (GtkApplication *app, GtkWindow *window, gpointer data)
   wait_done (dialog);
   g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (dialog), is_label_containing,
                                          "No finding in any interleaving"));
+  /* with the counts the explorer gives on the window's run, grouped as the window prints
+   * them: its states and its distinct outcomes */
+  const FlRun *run = fl_session_get_run (fl_window_get_session (FL_WINDOW (window)));
+  FlExploreOptions options = { .preemptions = 2, .reduction = FL_EXPLORE_REDUCTION_STATES };
+  g_autoptr (GError) error = NULL;
+  FlExploreResult *r = fl_explore_run (fl_run_get_scenario (run), fl_run_get_config (run),
+                                       &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (r->verdict, ==, FL_EXPLORE_COMPLETE);
+  g_autofree char *states = fl_count_text (r->states), *outcomes = fl_count_text (r->outcomes);
+  g_autofree char *counts = g_strdup_printf ("%s states", states);
+  g_autofree char *distinct = g_strdup_printf ("%s distinct outcomes", outcomes);
+  g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (dialog), is_label_containing, counts));
+  g_assert_nonnull (fl_test_find_widget (GTK_WIDGET (dialog), is_label_containing, distinct));
+  fl_explore_result_free (r);
   g_assert_null (fl_test_find_widget (GTK_WIDGET (dialog), is_button_labelled, "_Open"));
   gtk_window_destroy (dialog);
 }
