@@ -66,8 +66,9 @@ lay_words (PlainHash *h, gsize *pair, guint64 *key, gsize word, gsize n, const g
       }
 }
 
-/* The layout pairs_bytes() and pairs_masked() give a region: its periods, what is left of
- * the last, then the tail's pair (whose key is taken even when there is no tail). */
+/* How a region's words pair: a mask's periods one after the other (a mask repeats per slot
+ * of the array), what is left of the last, then the tail's pair, the bytes past the last
+ * whole word (whose key is taken even when there is no tail). Without a mask, every word. */
 static void
 lay_region (PlainHash *h, gsize *pair, guint64 *key, gsize word, gsize bytes, const Mask *m)
 {
@@ -302,6 +303,9 @@ marks_clear (const FlState *st)
 
 struct _HashKept {
   PlainHash *layout[LAYOUTS];
+  /* the outcome view's copies (its masks leave more out), read once per schedule: compared
+   * whole, never by the marks, which are the commute view's */
+  PlainHash *outcome[LAYOUTS];
   Totals     lines, pages;
   /* while logging: the words each hash changed in layout[0]'s copy, oldest first, and a
    * number that changes whenever layout[0] does (a point from before is no good then) */
@@ -324,13 +328,43 @@ fl_hash_kept_totals (HashKept *kept, gboolean lines)
   return lines ? &kept->lines : &kept->pages;
 }
 
+/* Which of @layouts is of @st's sizes: its index, or that of the first free one, or
+ * LAYOUTS. */
+static guint
+layout_of (PlainHash *const *layouts, const FlState *st)
+{
+  guint i = 0;
+  while (i < LAYOUTS && layouts[i] != NULL
+         && memcmp (&layouts[i]->sizes, &st->sizes, sizeof st->sizes) != 0)
+    i++;
+  return i;
+}
+
+guint64
+fl_hash_kept_plain_outcome (HashKept *kept, const FlState *st, const Plain *p)
+{
+  guint i = layout_of (kept->outcome, st);
+  PlainHash *h;
+  if (i < LAYOUTS && kept->outcome[i] != NULL)
+    {
+      h = kept->outcome[i];
+      plain_hash_update (h, p);
+    }
+  else
+    {
+      i = MIN (i, LAYOUTS - 1);
+      g_free (kept->outcome[i]);
+      h = plain_hash_new (st, p);
+    }
+  memmove (&kept->outcome[1], &kept->outcome[0], i * sizeof kept->outcome[0]);
+  kept->outcome[0] = h;
+  return h->sum;
+}
+
 guint64
 fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
 {
-  guint i = 0;
-  while (i < LAYOUTS && kept->layout[i] != NULL
-         && memcmp (&kept->layout[i]->sizes, &st->sizes, sizeof st->sizes) != 0)
-    i++;
+  guint i = layout_of (kept->layout, st);
   PlainHash *h;
   gboolean marked = marks_fit (st, p);
   if (i < LAYOUTS && kept->layout[i] != NULL)
@@ -421,7 +455,10 @@ fl_state_semantic_hash_clear (FlState *st)
   if (kept == NULL)
     return;
   for (guint i = 0; i < LAYOUTS; i++)
-    g_free (kept->layout[i]);
+    {
+      g_free (kept->layout[i]);
+      g_free (kept->outcome[i]);
+    }
   if (kept->log != NULL)
     g_free (kept->log->undo);
   g_free (kept->log);

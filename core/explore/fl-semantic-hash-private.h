@@ -106,6 +106,9 @@ typedef struct _HashKept HashKept;
 HashKept *fl_hash_kept_of     (const FlState *st);
 /* What the arrays of @p add, taken again only where they differ from the kept copy. */
 guint64   fl_hash_kept_plain  (HashKept *kept, const FlState *st, const Plain *p);
+/* The same for the outcome view's masks, from a copy of its own compared whole (the marks
+ * say what changed since the commute view's last hash, not since this one's). */
+guint64   fl_hash_kept_plain_outcome (HashKept *kept, const FlState *st, const Plain *p);
 Totals   *fl_hash_kept_totals (HashKept *kept, gboolean lines);
 
 G_END_DECLS

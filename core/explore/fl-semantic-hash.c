@@ -199,27 +199,6 @@ pairs_words (Pairs ps, const guint8 *p, gsize n, const guint64 *keep)
   return ps;
 }
 
-/* Every byte of a region. Its length comes from the sizes, which are hashed first. */
-static Pairs
-pairs_bytes (Pairs ps, const void *data, gsize bytes)
-{
-  ps = pairs_words (ps, data, bytes / 8, NULL);
-  return pairs_add (ps, load_tail ((const guint8 *) data + bytes / 8 * 8, bytes % 8), 0);
-}
-
-/* The bits @m keeps of a region: its periods word by word, then what is left of the last. */
-static Pairs
-pairs_masked (Pairs ps, const void *data, gsize bytes, const Mask *m)
-{
-  const guint8 *p = data;
-  gsize period = (gsize) m->period * 8, whole = bytes / period;
-  for (gsize o = 0; o < whole; o++, p += period)
-    ps = pairs_words (ps, p, m->period, m->all);
-  gsize rest = bytes - whole * period;
-  ps = pairs_words (ps, p, rest / 8, m->all);
-  return pairs_add (ps, load_tail (p + rest / 8 * 8, rest % 8) & m->all[rest / 8], 0);
-}
-
 /* The lines and the tables' entries are summed apart, each line and each table from its own
  * keys (two more Weyl sequences: digits of pi start them), so that what one adds is the same
  * wherever the others stand, and can be kept (FlTracked). */
@@ -408,21 +387,16 @@ fl_semantic_hash_plain (const FlState *st, FlStateView view, Plain *p)
   *p = r;
 }
 
-/* What the arrays read whole add: the commute view, which the search asks at every state,
- * through the copy kept beside @st (fl-semantic-hash-kept.c); the outcome view, once per
- * schedule, reads them. */
+/* What the arrays read whole add, through the copies kept beside @st
+ * (fl-semantic-hash-kept.c): the commute view's, which the search asks at every state and
+ * the marks keep, and the outcome view's, asked once per schedule and compared whole. */
 static guint64
 plain_sum (const FlState *st, FlStateView view, HashKept *kept)
 {
   Plain p;
   fl_semantic_hash_plain (st, view, &p);
-  if (view == FL_STATE_COMMUTE)
-    return fl_hash_kept_plain (kept, st, &p);
-  Pairs ps = { PLAIN_FIRST_KEY, 0 };
-  for (guint r = 0; r < PLAIN_REGIONS; r++)
-    ps = p.mask[r] ? pairs_masked (ps, p.base[r], p.bytes[r], p.mask[r])
-                   : pairs_bytes (ps, p.base[r], p.bytes[r]);
-  return ps.sum;
+  return view == FL_STATE_COMMUTE ? fl_hash_kept_plain (kept, st, &p)
+                                  : fl_hash_kept_plain_outcome (kept, st, &p);
 }
 
 /* Keeps what lines, tables and pages added beside @st (FlTracked), and what the other arrays
