@@ -98,12 +98,12 @@ verdict_sentence (const FlExploreResult *r)
                             r->bound, fl_explore_reduction_name (r->unbounded));
   if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop != FL_EXPLORE_STOP_NONE)
     return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
-                            "(%s) stopped at its %s", r->bound, r->bound == 1 ? "" : "s",
+                            "(%s) stopped by %s", r->bound, r->bound == 1 ? "" : "s",
                             fl_explore_reduction_name (r->unbounded), fl_explore_stop_name (r->stop));
   if (r->verdict == FL_EXPLORE_FOUND)
     return g_strdup_printf ("found at %u preemption%s", r->bound, r->bound == 1 ? "" : "s");
   if (r->stop != FL_EXPLORE_STOP_NONE)
-    return g_strdup_printf ("bounded: %s reached while exploring %u preemption%s",
+    return g_strdup_printf ("bounded: stopped by %s while exploring %u preemption%s",
                             fl_explore_stop_name (r->stop), r->bound, r->bound == 1 ? "" : "s");
   if (r->cut_by_budget > 0)
     return g_strdup_printf ("bounded: complete up to %u preemption%s, but %" G_GUINT64_FORMAT
