@@ -12,9 +12,9 @@
  * (default 1, the first bookmark). --bench-window saves the benchmark chart window (Ctrl+B)
  * once it has measured, instead of the main window (with --profile, its page "Where the
  * Time Goes"). --explore saves the Explore dialog (Ctrl+Shift+X) once its search has ended.
- * --text-scale is what Ctrl+plus and
- * Ctrl+minus set (0.8 to 2.5); --tab chooses the panel tab shown when the window is too small
- * for the grid (0 VMA tree, 1 page tables, 2 cache lines, 3 RCU, 4 counters).
+ * --text-scale is what Ctrl+plus and Ctrl+minus set (0.8 to 2.5); --tab chooses the panel
+ * tab shown when the window is too small for the grid (0 VMA tree, 1 page tables, 2 cache
+ * lines, 3 RCU, 4 counters).
  */
 
 #include <glib/gstdio.h>
