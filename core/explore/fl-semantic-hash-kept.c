@@ -328,48 +328,55 @@ fl_hash_kept_totals (HashKept *kept, gboolean lines)
   return lines ? &kept->lines : &kept->pages;
 }
 
-/* Which of @layouts is of @st's sizes: its index, or that of the first free one, or
- * LAYOUTS. */
-static guint
-layout_of (PlainHash *const *layouts, const FlState *st)
+/* The copy among @layouts for @st's sizes, in @h, at index @at: made when there is none (in
+ * the first free slot, else in place of the one used least recently). Returns whether it
+ * was there, and so must be brought up to date. */
+static gboolean
+layout_take (PlainHash **layouts, const FlState *st, const Plain *p, PlainHash **h, guint *at)
 {
   guint i = 0;
   while (i < LAYOUTS && layouts[i] != NULL
          && memcmp (&layouts[i]->sizes, &st->sizes, sizeof st->sizes) != 0)
     i++;
-  return i;
+  if (i < LAYOUTS && layouts[i] != NULL)
+    {
+      *h = layouts[i];
+      *at = i;
+      return TRUE;
+    }
+  *at = MIN (i, LAYOUTS - 1);
+  g_free (layouts[*at]);
+  *h = plain_hash_new (st, p);
+  return FALSE;
+}
+
+/* @h, at index @at of @layouts, first: the one used last. */
+static void
+layout_to_front (PlainHash **layouts, guint at, PlainHash *h)
+{
+  memmove (&layouts[1], &layouts[0], at * sizeof layouts[0]);
+  layouts[0] = h;
 }
 
 guint64
 fl_hash_kept_plain_outcome (HashKept *kept, const FlState *st, const Plain *p)
 {
-  guint i = layout_of (kept->outcome, st);
   PlainHash *h;
-  if (i < LAYOUTS && kept->outcome[i] != NULL)
-    {
-      h = kept->outcome[i];
-      plain_hash_update (h, p);
-    }
-  else
-    {
-      i = MIN (i, LAYOUTS - 1);
-      g_free (kept->outcome[i]);
-      h = plain_hash_new (st, p);
-    }
-  memmove (&kept->outcome[1], &kept->outcome[0], i * sizeof kept->outcome[0]);
-  kept->outcome[0] = h;
+  guint i;
+  if (layout_take (kept->outcome, st, p, &h, &i))
+    plain_hash_update (h, p);
+  layout_to_front (kept->outcome, i, h);
   return h->sum;
 }
 
 guint64
 fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
 {
-  guint i = layout_of (kept->layout, st);
   PlainHash *h;
+  guint i;
   gboolean marked = marks_fit (st, p);
-  if (i < LAYOUTS && kept->layout[i] != NULL)
+  if (layout_take (kept->layout, st, p, &h, &i))
     {
-      h = kept->layout[i];
       /* the layout hashed last: its copy is of the last hash, and the marks say what was
        * written since */
       if (i == 0 && marked)
@@ -380,12 +387,6 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
         }
       else
         plain_hash_update (h, p);
-    }
-  else
-    {
-      i = MIN (i, LAYOUTS - 1);
-      g_free (kept->layout[i]);
-      h = plain_hash_new (st, p);
     }
   if (marked)
     marks_clear (st);
@@ -398,8 +399,7 @@ fl_hash_kept_plain (HashKept *kept, const FlState *st, const Plain *p)
       if (kept->log != NULL)
         kept->log->len = 0;
     }
-  memmove (&kept->layout[1], &kept->layout[0], i * sizeof kept->layout[0]);
-  kept->layout[0] = h;
+  layout_to_front (kept->layout, i, h);
   h->log = kept->log;
   return h->sum;
 }

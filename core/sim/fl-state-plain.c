@@ -143,10 +143,10 @@ fl_plain_mark (FlState *st, FlPlainArray a, const void *base, gsize offset, gsiz
   if (bytes == 0)
     return;
   gsize first = offset / FL_PLAIN_BLOCK, last = (offset + bytes - 1) / FL_PLAIN_BLOCK;
+  m->dirty |= 1u << a;
   for (gsize b = first; b <= last; b++)
     {
       m->unhashed[a][b / 64] |= G_GUINT64_CONSTANT (1) << (b % 64);
-      m->dirty |= 1u << a;
       if (st->journal != NULL && m->journaled[a][b] != m->journal)
         {
           m->journaled[a][b] = m->journal;
