@@ -174,9 +174,8 @@ why_bounded (const FlExploreResult *r)
       return g_strdup (_("the search reached its time limit"));
     case FL_EXPLORE_STOP_SCHEDULES:
       return g_strdup (_("the search reached its limit of schedules"));
-    case FL_EXPLORE_STOP_CANCELLED:
-    case FL_EXPLORE_STOP_NONE:
     default:
+      /* it did not stop (a cancelled one is said before): some schedules were cut */
       return g_strdup_printf (_("%s schedules were cut short by a limit of the machine"), cut);
     }
 }
