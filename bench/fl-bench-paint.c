@@ -1,7 +1,11 @@
 /* fl-bench-paint.c — the painters drawing a 64-CPU state into a full-HD image, view by view
- * and all views at once, as `faultline-cli export` and the window's widgets draw them. */
+ * and all views at once, as `faultline-cli export` and the window's widgets draw them; and a
+ * range of steps exported as numbered PNGs, drawn, encoded and written. */
 #include "fl-bench.h"
+#include "fl-export-range.h"
 #include "fl-paint.h"
+
+#include <glib/gstdio.h>
 
 #define WIDTH  1920
 #define HEIGHT 1080
@@ -18,6 +22,37 @@ frame_ms (cairo_surface_t *surface, FlView view, const FlCursor *cursor, const F
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return (double) (fl_bench_now_ns () - t0) / 1e6;
+}
+
+/* `faultline-cli export --view all --from --to` of the last steps, as slides for a lecture:
+ * the time per file, the series' wall-clock time over its frames (the encoders run on every
+ * core). */
+static gboolean
+export_series (FlBench *bench, const FlRun *run, guint64 last, const FlViewport *vp,
+               const FlPalette *palette, GError **error)
+{
+  guint frames = bench->quick ? 2 : 24;
+  g_autofree char *dir = g_dir_make_tmp ("faultline-bench-XXXXXX", error);
+  if (dir == NULL)
+    return FALSE;
+  g_autofree char *prefix = g_build_filename (dir, "slide.png", NULL);
+  guint64 t0 = fl_bench_now_ns ();
+  gboolean ok = fl_export_range (FL_VIEW_ALL, run, last - frames + 1, last, vp, palette, "png",
+                                 prefix, NULL, NULL, error);
+  double ms = (double) (fl_bench_now_ns () - t0) / 1e6 / frames;
+  for (guint64 step = last - frames + 1; step <= last; step++)
+    {
+      g_autofree char *file = fl_export_range_file_name (prefix, step, "png");
+      g_unlink (file);
+    }
+  g_rmdir (dir);
+  if (!ok)
+    return FALSE;
+  g_autofree char *label = g_strdup_printf ("export view 'all' as numbered PNGs, per step "
+                                            "(%u steps, %u cores)", frames,
+                                            g_get_num_processors ());
+  fl_bench_add (bench, label, ms, "ms", FL_GOAL_NONE, 0);
+  return TRUE;
 }
 
 gboolean
@@ -62,5 +97,5 @@ fl_bench_paint (FlBench *bench, GError **error)
                     view == FL_VIEW_ALL ? FL_GOAL_AT_MOST : FL_GOAL_NONE, 16);
     }
   cairo_surface_destroy (surface);
-  return TRUE;
+  return export_series (bench, run, fl_cursor_get_step (cursor), &vp, &palette, error);
 }

@@ -549,6 +549,48 @@ test_range_export (void)
         }
       g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 17);
     }
+  /* the PNG series, drawn and encoded on several cores, holds the bytes of exporting each
+   * step alone; a cancel after two leaves two files, a file that cannot be written stops
+   * the series there, and neither touches a later one */
+  g_autofree char *png_prefix = g_build_filename (tmp, "slide.png", NULL);
+  for (guint64 step = 40; step <= 47; step++)
+    {
+      g_autofree char *file = fl_export_range_file_name (png_prefix, step, "png");
+      g_autofree char *alone = g_build_filename (tmp, "alone.png", NULL);
+      g_assert_true (fl_cursor_seek (cursor, step));
+      g_assert_true (fl_export_view (FL_VIEW_COUNTERS, cursor, &vp, &pal, "png", alone, &error));
+      g_autoptr (GBytes) series_bytes = read_file (file);
+      g_autoptr (GBytes) alone_bytes = read_file (alone);
+      if (!g_bytes_equal (series_bytes, alone_bytes))
+        g_error ("%s differs from the export of step %" G_GUINT64_FORMAT " alone", file, step);
+    }
+  g_assert_true (fl_cursor_seek (cursor, 17));
+  g_autofree char *stopped = g_build_filename (tmp, "stopped.png", NULL);
+  g_assert_false (fl_export_range (FL_VIEW_COUNTERS, run, 40, 47, &vp, &pal, "png", stopped,
+                                   stop_after_two, NULL, &error));
+  g_assert_error (error, FL_EXPORT_RANGE_ERROR, FL_EXPORT_RANGE_ERROR_CANCELLED);
+  g_clear_error (&error);
+  for (guint64 step = 40; step <= 47; step++)
+    {
+      g_autofree char *file = fl_export_range_file_name (stopped, step, "png");
+      g_assert_cmpint (g_file_test (file, G_FILE_TEST_EXISTS), ==, step < 42);
+    }
+  g_autofree char *blocked = g_build_filename (tmp, "blocked.png", NULL);
+  g_autofree char *in_the_way = fl_export_range_file_name (blocked, 43, "png");
+  g_assert_cmpint (g_mkdir (in_the_way, 0700), ==, 0);
+  g_assert_false (fl_export_range (FL_VIEW_COUNTERS, run, 40, 47, &vp, &pal, "png", blocked,
+                                   NULL, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "blocked-000043.png"));
+  g_clear_error (&error);
+  for (guint64 step = 40; step <= 47; step++)
+    {
+      g_autofree char *file = fl_export_range_file_name (blocked, step, "png");
+      g_assert_cmpint (g_file_test (file, G_FILE_TEST_IS_REGULAR), ==, step < 43);
+    }
+  g_assert_cmpint (g_rmdir (in_the_way), ==, 0);
+  g_assert_cmpuint (fl_cursor_get_step (cursor), ==, 17);
+
   g_autofree char *named = fl_export_range_file_name ("/x/race.png", 123, "png");
   g_assert_cmpstr (named, ==, "/x/race-000123.png");
 

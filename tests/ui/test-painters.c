@@ -2,6 +2,7 @@
  * step, exports are what the painter draws, vector exports are reproducible, and the lanes
  * of a 64-CPU run draw in bounded time. */
 #include "fl-paint.h"
+#include "fl-png.h"
 #include "painter-test-helpers.h"
 #include "fl-config.h"
 #include "fl-loc.h"
@@ -226,6 +227,59 @@ test_exports (Fixture *f, gconstpointer data)
       cairo_surface_destroy (from_file);
       cairo_surface_destroy (painted);
     }
+}
+
+/* The PNG writer: an image with every alpha reads back as the same premultiplied pixels; an
+ * opaque one is written as RGB; an image it cannot write is an error, not a crash. */
+static void
+test_png_encode (void)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 256, 40);
+  cairo_t *cr = cairo_create (image);
+  for (int a = 0; a < 256; a++)
+    {
+      cairo_set_source_rgba (cr, (a % 7) / 6.0, (a % 5) / 4.0, (a % 3) / 2.0, a / 255.0);
+      cairo_rectangle (cr, a, 0, 1, 40);
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fl_png_encode (image, bytes, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bytes->len, >, 26);
+  g_assert_cmpuint (bytes->data[25], ==, 6);   /* IHDR colour type: RGB with alpha */
+  g_autofree char *tmp = g_dir_make_tmp ("faultline-png-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (tmp, "alpha.png", NULL);
+  g_assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
+  cairo_surface_t *back = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (back), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_format (back), ==, CAIRO_FORMAT_ARGB32);
+  cairo_surface_flush (image);
+  for (int y = 0; y < 40; y++)
+    for (int x = 0; x < 256; x++)
+      if (pixel (back, x, y) != pixel (image, x, y))
+        g_error ("PNG pixel (%d, %d) reads back as %08x, drawn %08x", x, y, pixel (back, x, y),
+                 pixel (image, x, y));
+  cairo_surface_destroy (back);
+  g_unlink (path);
+  g_rmdir (tmp);
+
+  cr = cairo_create (image);
+  cairo_set_source_rgb (cr, 0.2, 0.4, 0.6);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  g_byte_array_set_size (bytes, 0);
+  g_assert_true (fl_png_encode (image, bytes, &error));
+  g_assert_cmpuint (bytes->data[25], ==, 2);   /* RGB */
+  cairo_surface_destroy (image);
+
+  cairo_surface_t *mask = cairo_image_surface_create (CAIRO_FORMAT_A8, 8, 8);
+  g_byte_array_set_size (bytes, 0);
+  g_assert_false (fl_png_encode (mask, bytes, &error));
+  g_assert_error (error, FL_EXPORT_ERROR, FL_EXPORT_ERROR_CAIRO);
+  g_assert_cmpuint (bytes->len, ==, 0);
+  cairo_surface_destroy (mask);
 }
 
 /* The text content of every <text> element, a line each. */
@@ -857,6 +911,7 @@ main (int argc, char **argv)
               test_no_side_effects, fixture_tear_down);
   g_test_add ("/ui/painters/exports", Fixture, NULL, fixture_set_up, test_exports,
               fixture_tear_down);
+  g_test_add_func ("/ui/painters/png-encode", test_png_encode);
   g_test_add ("/ui/painters/svg-text", Fixture, NULL, fixture_set_up, test_svg_text,
               fixture_tear_down);
   g_test_add ("/ui/painters/export-errors", Fixture, NULL, fixture_set_up, test_export_errors,

@@ -1,8 +1,8 @@
 /* fl-export-range.c — every step of a range as slides: a numbered PNG or SVG series, or one
  * PDF with a page per step; and any drawing (charts, the compare view) to a file with the
  * reproducibility rules of fl_export_view(): fixed PDF dates, renumbered SVG ids. */
-#include "fl-export-range.h"
-#include "fl-paint-private.h"
+#include "fl-export-private.h"
+#include "fl-png.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -87,8 +87,8 @@ renumber_svg_surfaces (GByteArray *svg)
 }
 
 /* Say which file could not be written, not which temporary file. */
-static gboolean
-write_bytes (GByteArray *bytes, const char *path, GError **error)
+gboolean
+fl_export_write_bytes (GByteArray *bytes, const char *path, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   if (g_access (dir, W_OK) != 0)
@@ -174,8 +174,12 @@ fl_export_drawing (FlExportDrawFn draw, gpointer data, double width, double heig
         fl_svg_text_attach (cr, texts);
       draw (cr, data);
       cairo_destroy (cr);
-      if (png)
-        cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
+    }
+  if (png && cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS
+      && !fl_png_encode (surface, bytes, error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
     }
   if (!finish_surface (surface, format, error))
     return FALSE;
@@ -186,7 +190,7 @@ fl_export_drawing (FlExportDrawFn draw, gpointer data, double width, double heig
       bytes = fl_svg_text_layer (fixed, texts);
       g_byte_array_unref (fixed);
     }
-  return write_bytes (bytes, path, error);
+  return fl_export_write_bytes (bytes, path, error);
 }
 
 /**
@@ -244,19 +248,20 @@ range_pdf (FlView view, FlCursor *cur, guint64 first, guint64 last, const FlView
                    _("The export of “%s” was cancelled"), path);
       return FALSE;
     }
-  return write_bytes (bytes, path, error);
+  return fl_export_write_bytes (bytes, path, error);
 }
 
+/* A numbered SVG series: a file per step, one after another (PNGs: fl-export-png-series.c). */
 static gboolean
-range_series (FlView view, FlCursor *cur, guint64 first, guint64 last, const FlViewport *viewport,
-              const FlPalette *palette, const char *format, const char *prefix,
-              FlExportProgress progress, gpointer user_data, GError **error)
+range_svg (FlView view, FlCursor *cur, guint64 first, guint64 last, const FlViewport *viewport,
+           const FlPalette *palette, const char *prefix, FlExportProgress progress,
+           gpointer user_data, GError **error)
 {
   for (guint64 step = first; step <= last; step++)
     {
-      g_autofree char *path = fl_export_range_file_name (prefix, step, format);
+      g_autofree char *path = fl_export_range_file_name (prefix, step, "svg");
       fl_cursor_seek (cur, step);
-      if (!fl_export_view (view, cur, viewport, palette, format, path, error))
+      if (!fl_export_view (view, cur, viewport, palette, "svg", path, error))
         return FALSE;
       if (progress && !progress (step - first + 1, last - first + 1, user_data))
         {
@@ -328,8 +333,11 @@ fl_export_range (FlView view, const FlRun *run, guint64 first, guint64 last,
   if (g_ascii_strcasecmp (format, "pdf") == 0)
     ok = range_pdf (view, cur, first, last, viewport, palette, path_or_prefix, progress,
                     user_data, error);
+  else if (g_ascii_strcasecmp (format, "png") == 0)
+    ok = fl_export_png_series (view, cur, first, last, viewport, palette, path_or_prefix,
+                               progress, user_data, error);
   else
-    ok = range_series (view, cur, first, last, viewport, palette, format, path_or_prefix,
-                       progress, user_data, error);
+    ok = range_svg (view, cur, first, last, viewport, palette, path_or_prefix, progress,
+                    user_data, error);
   return ok;
 }
