@@ -302,10 +302,13 @@ marks_clear (const FlState *st)
 #define LAYOUTS 4
 
 struct _HashKept {
+  /* which view the marks, the log and the totals serve: the commute view unless a search
+   * chose another (the states search matches states by the outcome view) */
+  gboolean   outcome_kept;
   PlainHash *layout[LAYOUTS];
-  /* the outcome view's copies (its masks leave more out), read once per schedule: compared
-   * whole, never by the marks, which are the commute view's */
-  PlainHash *outcome[LAYOUTS];
+  /* the other view's copies, read once per schedule: compared whole, never by the marks,
+   * which are the kept view's */
+  PlainHash *other[LAYOUTS];
   Totals     lines, pages;
   /* while logging: the words each hash changed in layout[0]'s copy, oldest first, and a
    * number that changes whenever layout[0] does (a point from before is no good then) */
@@ -326,6 +329,29 @@ Totals *
 fl_hash_kept_totals (HashKept *kept, gboolean lines)
 {
   return lines ? &kept->lines : &kept->pages;
+}
+
+FlStateView
+fl_hash_kept_view (const HashKept *kept)
+{
+  return kept->outcome_kept ? FL_STATE_OUTCOME : FL_STATE_COMMUTE;
+}
+
+void
+fl_hash_kept_reset (HashKept *kept, FlStateView view)
+{
+  kept->outcome_kept = view == FL_STATE_OUTCOME;
+  for (guint i = 0; i < LAYOUTS; i++)
+    {
+      g_clear_pointer (&kept->layout[i], g_free);
+      g_clear_pointer (&kept->other[i], g_free);
+    }
+  /* 0 words: the next hash takes every total again */
+  kept->lines.words = 0;
+  kept->pages.words = 0;
+  kept->epoch++;
+  if (kept->log != NULL)
+    kept->log->len = 0;
 }
 
 /* The copy among @layouts for @st's sizes, in @h, at index @at: made when there is none (in
@@ -359,13 +385,13 @@ layout_to_front (PlainHash **layouts, guint at, PlainHash *h)
 }
 
 guint64
-fl_hash_kept_plain_outcome (HashKept *kept, const FlState *st, const Plain *p)
+fl_hash_kept_plain_other (HashKept *kept, const FlState *st, const Plain *p)
 {
   PlainHash *h;
   guint i;
-  if (layout_take (kept->outcome, st, p, &h, &i))
+  if (layout_take (kept->other, st, p, &h, &i))
     plain_hash_update (h, p);
-  layout_to_front (kept->outcome, i, h);
+  layout_to_front (kept->other, i, h);
   return h->sum;
 }
 
@@ -457,7 +483,7 @@ fl_state_semantic_hash_clear (FlState *st)
   for (guint i = 0; i < LAYOUTS; i++)
     {
       g_free (kept->layout[i]);
-      g_free (kept->outcome[i]);
+      g_free (kept->other[i]);
     }
   if (kept->log != NULL)
     g_free (kept->log->undo);

@@ -101,14 +101,18 @@ typedef struct {
   guint    words;
 } Totals;
 
-/* What the commute view keeps beside a state (FlState.plain_hash), made on first use. */
+/* What the kept view (the commute view unless a search chose another:
+ * fl_state_semantic_hash_keep) keeps beside a state (FlState.plain_hash), made on first use. */
 typedef struct _HashKept HashKept;
 HashKept *fl_hash_kept_of     (const FlState *st);
+FlStateView fl_hash_kept_view (const HashKept *kept);
 /* What the arrays of @p add, taken again only where they differ from the kept copy. */
 guint64   fl_hash_kept_plain  (HashKept *kept, const FlState *st, const Plain *p);
-/* The same for the outcome view's masks, from a copy of its own compared whole (the marks
- * say what changed since the commute view's last hash, not since this one's). */
-guint64   fl_hash_kept_plain_outcome (HashKept *kept, const FlState *st, const Plain *p);
+/* The same for the other view's masks, from a copy of its own compared whole (the marks say
+ * what changed since the kept view's last hash, not since this one's). */
+guint64   fl_hash_kept_plain_other (HashKept *kept, const FlState *st, const Plain *p);
 Totals   *fl_hash_kept_totals (HashKept *kept, gboolean lines);
+/* The copies and totals dropped, for a new kept view (fl_state_semantic_hash_keep). */
+void      fl_hash_kept_reset  (HashKept *kept, FlStateView view);
 
 G_END_DECLS

@@ -262,18 +262,18 @@ slot_adds (const FlState *st, guint slot, const Mask *m, const FlLine *plain)
 }
 
 /* What the lines (@plain: line 0 at rest) or the struct pages (@plain NULL) of @t add: only
- * the slots that may not be at rest. The commute view reads a slot again only when it was
- * written since it was last read (FlTracked.unhashed), else takes what it added then, and
- * with @k, keeps 64 slots' total and the sum of all, taken again only for the words of the
- * bitmaps touched since (FlTracked.touched); the outcome view, asked once per schedule,
+ * the slots that may not be at rest. The kept view (@kept) reads a slot again only when it
+ * was written since it was last read (FlTracked.unhashed), else takes what it added then,
+ * and with @k, keeps 64 slots' total and the sum of all, taken again only for the words of
+ * the bitmaps touched since (FlTracked.touched); the other view, asked once per schedule,
  * reads its own. */
 static guint64
-marked_add (const FlState *st, const FlTracked *t, guint count, FlStateView view,
+marked_add (const FlState *st, const FlTracked *t, guint count, gboolean kept,
             const Mask *m, const FlLine *plain, Totals *k)
 {
   guint words = (count + 63) / 64;
   guint64 sum = 0;
-  if (view != FL_STATE_COMMUTE)
+  if (!kept)
     {
       for (guint w = 0; w < words; w++)
         for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
@@ -395,8 +395,41 @@ plain_sum (const FlState *st, FlStateView view, HashKept *kept)
 {
   Plain p;
   fl_semantic_hash_plain (st, view, &p);
-  return view == FL_STATE_COMMUTE ? fl_hash_kept_plain (kept, st, &p)
-                                  : fl_hash_kept_plain_outcome (kept, st, &p);
+  return view == fl_hash_kept_view (kept) ? fl_hash_kept_plain (kept, st, &p)
+                                          : fl_hash_kept_plain_other (kept, st, &p);
+}
+
+/* Every slot @t says may not be at rest read again at the next hash: what it added was of
+ * the other view. */
+static void
+forget_sums (const FlTracked *t, guint count)
+{
+  FlTracked *w = (FlTracked *) t;   /* bookkeeping beside the state, as marked_add's */
+  guint words = (count + 63) / 64;
+  for (guint i = 0; i < words; i++)
+    w->unhashed[i] |= w->written[i];
+  for (guint s = 0; s < (words + 63) / 64; s++)
+    w->touched[s] = G_MAXUINT64;
+}
+
+/**
+ * fl_state_semantic_hash_keep:
+ * @st: the state
+ * @view: the view the hash keeps its sums, its copy and its log for
+ *
+ * A search that asks one view at every state has it kept: the commute view by default (the
+ * partial-order checks), the outcome view for the states search, which matches states by
+ * it. Changing it drops what was kept; the next hash reads every array again.
+ */
+void
+fl_state_semantic_hash_keep (const FlState *st, FlStateView view)
+{
+  HashKept *kept = fl_hash_kept_of (st);
+  if (fl_hash_kept_view (kept) == view)
+    return;
+  fl_hash_kept_reset (kept, view);
+  forget_sums (&st->line_marks, st->sizes.nlines);
+  forget_sums (&st->page_marks, st->sizes.npages);
 }
 
 /* Keeps what lines, tables and pages added beside @st (FlTracked), and what the other arrays
@@ -411,10 +444,11 @@ fl_state_semantic_hash (const FlState *st, FlStateView view)
   FlLine plain;
   fl_state_line_at_rest (st, FL_LINE_NONE, &plain);
   Pairs ps = { 0, plain_sum (st, view, kept) };
-  ps.sum += marked_add (st, &st->line_marks, z->nlines, view, &mk->line[view], &plain,
+  gboolean is_kept = view == fl_hash_kept_view (kept);
+  ps.sum += marked_add (st, &st->line_marks, z->nlines, is_kept, &mk->line[view], &plain,
                         fl_hash_kept_totals (kept, TRUE))
             + entries_of_live_tables (st)
-            + marked_add (st, &st->page_marks, z->npages, view, &mk->page[view], NULL,
+            + marked_add (st, &st->page_marks, z->npages, is_kept, &mk->page[view], NULL,
                           fl_hash_kept_totals (kept, FALSE));
   guint64 h = pairs_finish (ps);
 

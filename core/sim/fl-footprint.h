@@ -77,7 +77,8 @@ guint64  fl_state_semantic_hash     (const FlState *st, FlStateView view);
 void     fl_state_semantic_hash_clear (FlState *st);
 
 /* For a search that goes back by journals (the explorer's states search): while logging is
- * on, the commute view notes what each hash changes in the copy of the plain arrays it keeps
+ * on, the kept view (fl_state_semantic_hash_keep: the commute view unless the search chose
+ * another) notes what each hash changes in the copy of the plain arrays it keeps
  * beside @st, so that going back to a state it hashed (a point taken just after that hash)
  * takes the copy back too. Then the copy is that state's plain arrays again, and the marks
  * the way back set (the blocks a journal put back) are cleared: the next hash reads only what
@@ -88,6 +89,7 @@ typedef struct {
   guint64 sum, epoch;
 } FlHashPoint;
 
+void     fl_state_semantic_hash_keep     (const FlState *st, FlStateView view);
 void     fl_state_semantic_hash_log      (const FlState *st, gboolean on);
 FlHashPoint fl_state_semantic_hash_point (const FlState *st);
 gboolean fl_state_semantic_hash_back     (const FlState *st, const FlHashPoint *point);
