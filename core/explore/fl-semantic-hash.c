@@ -31,9 +31,10 @@
  * (untouched, or empty): what is kept beside the state (FlTracked) says which may not be,
  * without reading them, and what each of those added when the hash last read it, so only
  * the few written since are read again. The other arrays (globals, CPUs and their stacks,
- * VMAs, tables, page cache, callbacks) have no such marks: the commute view keeps a copy of
- * their bytes as it last read them and compares (fl-semantic-hash-kept.c), pairing again
- * only the words that changed. */
+ * VMAs, tables, page cache, callbacks) have no such marks: the kept view (the one a search
+ * asks at every state, fl_state_semantic_hash_keep) keeps a copy of their bytes as it last
+ * read them and compares (fl-semantic-hash-kept.c), pairing again only the words that
+ * changed. */
 #include "fl-semantic-hash-private.h"
 
 #include <stddef.h>
@@ -388,8 +389,8 @@ fl_semantic_hash_plain (const FlState *st, FlStateView view, Plain *p)
 }
 
 /* What the arrays read whole add, through the copies kept beside @st
- * (fl-semantic-hash-kept.c): the commute view's, which the search asks at every state and
- * the marks keep, and the outcome view's, asked once per schedule and compared whole. */
+ * (fl-semantic-hash-kept.c): the kept view's, which the search asks at every state and the
+ * marks keep, and the other view's, asked once per schedule and compared whole. */
 static guint64
 plain_sum (const FlState *st, FlStateView view, HashKept *kept)
 {

@@ -365,8 +365,9 @@ typedef struct {
    * fl_state_line_at_rest() makes it, a table's entries all zero. A clear bit means it is.
    * A checkpoint keeps the slots not at rest, and a restore takes the bits from it. */
   guint64 *written;
-  /* For fl_state_semantic_hash (FL_STATE_COMMUTE): a bit per slot written since it last read
-   * it, and what the slot added to it then; a clear bit means that is still what it adds. */
+  /* For fl_state_semantic_hash of the view it keeps (fl_state_semantic_hash_keep: the commute
+   * view unless a search chose another): a bit per slot written since it last read it, and
+   * what the slot added to it then; a clear bit means that is still what it adds. */
   guint64 *unhashed;
   guint64 *sum;
   /* A bit per word of those bitmaps whose bits changed since the hash last looked (a slot

@@ -377,23 +377,32 @@ test_kept_as_fresh (gconstpointer data)
  * journaled, some taken back by their journals (and the hash's copy with them, @back),
  * seeks when a step grew an array. The hash then reads again only the blocks marked since it
  * last read the state: a write that escaped the marks, or a copy taken back wrong, would
- * leave its copy stale, and it would differ from a fresh copy's. */
+ * leave its copy stale, and it would differ from a fresh copy's. @kept is the view the hash
+ * keeps (the states search keeps the outcome view); the walk switches to it after a few
+ * steps, as the search does after the bounds, and asks it at every step. */
 static void
-marked_walk (const char *id, gboolean back)
+marked_walk (const char *id, gboolean back, FlStateView kept)
 {
   g_autoptr (FlSim) sim = sim_of (id, NULL, NULL);
   guint ncpus = fl_sim_get_config (sim)->cpus;
   GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
   g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (FlHashPoint));
-  fl_state_semantic_hash_log (fl_sim_get_state (sim), back);
   guint64 rng = 31;
+  for (guint i = 0; i < 40 && random_step (sim, ncpus, &rng); i++)
+    fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE);
+  fl_state_semantic_hash_keep (fl_sim_get_state (sim), kept);
+  fl_state_semantic_hash_log (fl_sim_get_state (sim), back);
   guint undone = 0, taken_back = 0;
+  guint base = (guint) fl_sim_get_step (sim);
+  fl_state_semantic_hash (fl_sim_get_state (sim), kept);
+  g_array_set_size (points, base + 1);
+  g_array_index (points, FlHashPoint, base) = fl_state_semantic_hash_point (fl_sim_get_state (sim));
   for (guint i = 0; i < 1200; i++)
     {
       guint depth = (guint) fl_sim_get_step (sim);
-      if (depth > 0 && xorshift (&rng) % 4 == 0)
+      if (depth > base && xorshift (&rng) % 4 == 0)
         {
-          guint at = depth - 1 - (guint) (xorshift (&rng) % MIN (depth, 3));
+          guint at = depth - 1 - (guint) (xorshift (&rng) % MIN (depth - base, 3));
           undone += fl_sim_undo_steps (sim, (FlStateJournal *const *) journals->pdata + at,
                                        depth - at);
           if (fl_sim_get_step (sim) != at)
@@ -413,8 +422,8 @@ marked_walk (const char *id, gboolean back)
       FlState fresh = { 0 };
       fl_state_copy (&fresh, fl_sim_get_state (sim));
       g_assert_false (fresh.plain.on);
-      g_assert_cmpuint (fl_state_semantic_hash (fl_sim_get_state (sim), FL_STATE_COMMUTE),
-                        ==, fl_state_semantic_hash (&fresh, FL_STATE_COMMUTE));
+      g_assert_cmpuint (fl_state_semantic_hash (fl_sim_get_state (sim), kept),
+                        ==, fl_state_semantic_hash (&fresh, kept));
       fl_state_clear (&fresh);
       guint now = (guint) fl_sim_get_step (sim);
       g_array_set_size (points, now + 1);
@@ -431,13 +440,19 @@ marked_walk (const char *id, gboolean back)
 static void
 test_marked_as_fresh (gconstpointer data)
 {
-  marked_walk (data, FALSE);
+  marked_walk (data, FALSE, FL_STATE_COMMUTE);
 }
 
 static void
 test_taken_back_as_fresh (gconstpointer data)
 {
-  marked_walk (data, TRUE);
+  marked_walk (data, TRUE, FL_STATE_COMMUTE);
+}
+
+static void
+test_outcome_kept_as_fresh (gconstpointer data)
+{
+  marked_walk (data, TRUE, FL_STATE_OUTCOME);
 }
 
 int
@@ -468,6 +483,9 @@ main (int argc, char **argv)
       g_test_add_data_func (path, marked[i], test_marked_as_fresh);
       g_autofree char *back = g_strdup_printf ("/semantic-hash/taken-back-as-fresh/%s", marked[i]);
       g_test_add_data_func (back, marked[i], test_taken_back_as_fresh);
+      g_autofree char *outcome = g_strdup_printf ("/semantic-hash/outcome-kept-as-fresh/%s",
+                                                  marked[i]);
+      g_test_add_data_func (outcome, marked[i], test_outcome_kept_as_fresh);
     }
   g_test_add_func ("/semantic-hash/copy-over", test_copy_over);
   return g_test_run ();
