@@ -218,6 +218,29 @@ explore_systematic (FlExplorer *x, const FlScenario *scenario)
     r->verdict = FL_EXPLORE_BOUNDED;
 }
 
+/* The outcome keys into the result: the bounds kept theirs in the order they met them, each
+ * with its bound; what the search beyond them (or PCT) reached besides follows, beyond the
+ * bounds marked as preemptions + 1. */
+static void
+keep_outcome_keys (FlExploreResult *r, const FlKeySet *outcomes)
+{
+  if (r->outcome_keys == NULL)
+    r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* the keys already kept, looked up in a copy that the appends below do not move */
+  g_autoptr (GArray) had = g_array_copy (r->outcome_keys);
+  g_autoptr (GHashTable) kept = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < had->len; i++)
+    g_hash_table_add (kept, &g_array_index (had, guint64, i));
+  guint16 beyond = (guint16) MIN (r->bound_limit + 1, G_MAXUINT16);
+  for (gsize i = 0; i < outcomes->size; i++)
+    if (outcomes->keys[i] != 0 && !g_hash_table_contains (kept, &outcomes->keys[i]))
+      {
+        g_array_append_val (r->outcome_keys, outcomes->keys[i]);
+        if (r->outcome_bounds != NULL)
+          g_array_append_val (r->outcome_bounds, beyond);
+      }
+}
+
 FlExploreResult *
 fl_explore_run (const FlScenario *scenario, const FlConfig *config,
                 const FlExploreOptions *options, GError **error)
@@ -263,13 +286,8 @@ fl_explore_run (const FlScenario *scenario, const FlConfig *config,
   /* the steps seeks really re-ran (copies of the state every few steps, and the states
    * search's journals, make them few) */
   r->replayed += sim->replayed_steps;
-  if (options->keep_outcomes && r->outcome_keys == NULL)
-    {
-      r->outcome_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
-      for (gsize i = 0; i < x.outcomes.size; i++)
-        if (x.outcomes.keys[i] != 0)
-          g_array_append_val (r->outcome_keys, x.outcomes.keys[i]);
-    }
+  if (options->keep_outcomes)
+    keep_outcome_keys (r, &x.outcomes);
 
   g_free (x.outcomes.keys);
   fl_sim_free (sim);

@@ -138,7 +138,8 @@ struct _FlExploreResult {
   guint64 with_findings;  /* schedules run that found anything */
   GArray *outcome_keys;   /* guint64, with keep_outcomes; NULL otherwise */
   GArray *outcome_bounds; /* guint16 beside each outcome key: the systematic search's bound
-                           * that first reached it (NULL for PCT) */
+                           * that first reached it, preemptions + 1 for the search beyond
+                           * the bounds (NULL for PCT) */
   GArray *per_bound;      /* FlExploreBoundCounts, one per bound run (systematic) */
   guint64 states;         /* states: distinct states reached */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
