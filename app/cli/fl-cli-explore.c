@@ -15,6 +15,7 @@ typedef struct {
   gint     preemptions;
   gint64   max_schedules;
   double   time_limit;
+  gint64   max_states;
   gboolean json;
   char    *save;
   char    *record;
@@ -96,6 +97,12 @@ verdict_sentence (const FlExploreResult *r)
   if (r->verdict == FL_EXPLORE_FOUND && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
     return g_strdup_printf ("found beyond %u preemptions, by the unbounded search (%s)",
                             r->bound, fl_explore_reduction_name (r->unbounded));
+  if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop == FL_EXPLORE_STOP_STATES)
+    return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
+                            "(%s) stopped by %s at %" G_GUINT64_FORMAT " states (--max-states "
+                            "N keeps more)", r->bound, r->bound == 1 ? "" : "s",
+                            fl_explore_reduction_name (r->unbounded),
+                            fl_explore_stop_name (r->stop), r->states);
   if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop != FL_EXPLORE_STOP_NONE)
     return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
                             "(%s) stopped by %s", r->bound, r->bound == 1 ? "" : "s",
@@ -227,6 +234,7 @@ print_json (const char *scenario, const char *scenario_text, const FlExploreResu
   fl_cli_json_int (b, "dpor-races", (gint64) r->dpor_races);
   fl_cli_json_int (b, "dpor-blocked", (gint64) r->dpor_blocked);
   fl_cli_json_int (b, "states", (gint64) r->states);
+  fl_cli_json_int (b, "max-states", (gint64) r->max_states);
   fl_cli_json_int (b, "pct-depth", r->pct_depth);
   fl_cli_json_int (b, "pct-steps", (gint64) r->pct_steps);
   fl_cli_json_int (b, "pct-runs", (gint64) r->pct_runs);
@@ -373,6 +381,10 @@ explore_scenario (gconstpointer options_, const char *id)
   if (!(o->time_limit >= 0))
     return fl_cli_fail ("--time-limit %g: expected seconds, 0 or more (0: no limit)",
                         o->time_limit);
+  if (o->max_states < 1 || (guint64) o->max_states > FL_EXPLORE_MAX_STATES_LIMIT)
+    return fl_cli_fail ("--max-states %" G_GINT64_FORMAT ": expected 1 to %" G_GUINT64_FORMAT
+                        " (each state kept takes 16 bytes of memory)", o->max_states,
+                        FL_EXPLORE_MAX_STATES_LIMIT);
   FlConfig config;
   g_autoptr (FlScenario) scenario = fl_cli_load_with_sets (id, o->sets, &config);
   if (scenario == NULL)
@@ -441,6 +453,7 @@ explore_scenario (gconstpointer options_, const char *id)
     .all = o->all,
     .max_schedules = (guint64) o->max_schedules,
     .time_limit = o->time_limit,
+    .max_states = (guint64) o->max_states,
   };
   g_autoptr (GError) error = NULL;
   /* the store first: a file that cannot take the result is said before the search, not
@@ -474,12 +487,14 @@ fl_cli_explore (int argc, char **argv)
 {
   if (argc >= 2 && g_strcmp0 (argv[1], "--merge") == 0)
     return fl_cli_explore_merge (argc - 2, argv + 2);
-  ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000, .jobs = 1 };
+  ExploreOptions o = { .preemptions = 2, .depth = 3, .runs = 1000, .jobs = 1,
+                       .max_states = FL_EXPLORE_MAX_STATES };
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a switch of the scenario", "KEY=VALUE" },
     { "preemptions", 0, 0, G_OPTION_ARG_INT, &o.preemptions, "The largest preemption bound tried (default 2)", "N" },
     { "max-schedules", 0, 0, G_OPTION_ARG_INT64, &o.max_schedules, "Stop after N schedules (0: no limit)", "N" },
     { "time-limit", 0, 0, G_OPTION_ARG_DOUBLE, &o.time_limit, "Stop after S seconds (0: no limit)", "S" },
+    { "max-states", 0, 0, G_OPTION_ARG_INT64, &o.max_states, "Beyond the bound, keep at most N states, 16 bytes each (default 16777216)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print the result as JSON", NULL },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &o.save, "Write the first counterexample as a scenario", "FILE" },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &o.record, "Record the exploration and a run of each counterexample in a store", "DB" },

@@ -76,6 +76,8 @@ fl_explore_states (FlExplorer *x)
    * copies of the state every 32 steps serve (every 16 or 64 cost more in all, measured) */
   GPtrArray *journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
   GArray *points = g_array_new (FALSE, FALSE, sizeof (FlHashPoint));
+  r->max_states = x->o->max_states ? MIN (x->o->max_states, FL_EXPLORE_MAX_STATES_LIMIT)
+                                    : FL_EXPLORE_MAX_STATES;
   FlStateView match = x->o->match_lines ? FL_STATE_COMMUTE : FL_STATE_OUTCOME;
   fl_state_semantic_hash_keep (fl_sim_get_state (sim), match);
   fl_state_semantic_hash_log (fl_sim_get_state (sim), TRUE);
@@ -95,7 +97,7 @@ fl_explore_states (FlExplorer *x)
           fl_explore_resize (points, depth + 1);
           g_array_index (points, FlHashPoint, depth) = fl_state_semantic_hash_point (st);
           int added = fl_key_set_add (&seen, fl_explore_mix (state ^ fl_explore_mix (kinds)),
-                                      FL_EXPLORE_MAX_STATES);
+                                      r->max_states);
           if (added < 0)
             {
               r->stop = FL_EXPLORE_STOP_STATES;

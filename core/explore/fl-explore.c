@@ -11,10 +11,11 @@ fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
 {
   if (key == 0)
     key = 1;
+  /* full: @max keys exactly, whatever the table's size */
+  if (set->used >= max)
+    return -1;
   if (set->used * 2 >= set->size)
     {
-      if (set->size >= 2 * max)
-        return -1;
       gsize size = set->size ? set->size * 2 : 1024;
       guint64 *keys = g_new0 (guint64, size);
       for (gsize i = 0; i < set->size; i++)
@@ -412,8 +413,9 @@ fl_explore_reduction_name (FlExploreReduction reduction)
  * @options: a search
  *
  * Returns: (transfer full): `schedule=pct depth=D runs=N`, or `schedule=systematic
- *   preemptions=N reduction=R all=yes|no max-schedules=N time-limit=S`: everything of
- *   @options that decides what the search finds, and nothing that only shares it out.
+ *   preemptions=N reduction=R all=yes|no max-schedules=N time-limit=S max-states=N`:
+ *   everything of @options that decides what the search finds, and nothing that only
+ *   shares it out.
  */
 char *
 fl_explore_options_describe (const FlExploreOptions *options)
@@ -424,9 +426,12 @@ fl_explore_options_describe (const FlExploreOptions *options)
   char limit[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_formatd (limit, sizeof limit, "%g", options->time_limit);
   return g_strdup_printf ("schedule=systematic preemptions=%u reduction=%s all=%s "
-                          "max-schedules=%" G_GUINT64_FORMAT " time-limit=%s",
-                          options->preemptions, fl_explore_reduction_name (options->reduction),
-                          options->all ? "yes" : "no", options->max_schedules, limit);
+                          "max-schedules=%" G_GUINT64_FORMAT " time-limit=%s max-states=%"
+                          G_GUINT64_FORMAT, options->preemptions,
+                          fl_explore_reduction_name (options->reduction),
+                          options->all ? "yes" : "no", options->max_schedules, limit,
+                          options->max_states ? options->max_states
+                                              : (guint64) FL_EXPLORE_MAX_STATES);
 }
 
 const char *

@@ -31,12 +31,14 @@ typedef enum {
   FL_EXPLORE_STOP_TIME,       /* time_limit */
   FL_EXPLORE_STOP_MEMORY,     /* the outcome table reached FL_EXPLORE_MAX_OUTCOMES */
   FL_EXPLORE_STOP_CANCELLED,  /* *options->cancel became non-zero (the window's Cancel) */
-  FL_EXPLORE_STOP_STATES,     /* the states search's table reached FL_EXPLORE_MAX_STATES */
+  FL_EXPLORE_STOP_STATES,     /* the states search's table reached its limit (max_states) */
 } FlExploreStop;
 
 #define FL_EXPLORE_MAX_CPUS 64u             /* a choice point's alternatives are one word */
 #define FL_EXPLORE_MAX_OUTCOMES (1u << 20)  /* distinct outcomes kept: memory stays bounded */
-#define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps (256 MB) */
+#define FL_EXPLORE_MAX_STATES (1u << 24)    /* states the remembering search keeps unless told
+                                             * otherwise (256 MB) */
+#define FL_EXPLORE_MAX_STATES_LIMIT (G_GUINT64_CONSTANT (1) << 32) /* told: at most (64 GB) */
 #define FL_EXPLORE_PCT_MAX_DEPTH 16         /* PCT's d: ordering constraints of the bugs sought */
 #define FL_EXPLORE_MAX_JOBS 64              /* threads of one exploration */
 #define FL_EXPLORE_DPOR_MAX_STEPS 100000u   /* DPOR keeps a footprint and a clock per step (and
@@ -79,6 +81,8 @@ typedef struct {
   gpointer progress_data;
   const gint *cancel;     /* another thread sets it (g_atomic_int_set) to stop; NULL: none */
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
+  guint64 max_states;     /* the states search keeps at most this many states, 16 bytes each
+                           * (0: FL_EXPLORE_MAX_STATES) */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
                            * can make two explorations of the same scenario differ */
 } FlExploreOptions;
@@ -142,6 +146,8 @@ struct _FlExploreResult {
                            * the bounds (NULL for PCT) */
   GArray *per_bound;      /* FlExploreBoundCounts, one per bound run (systematic) */
   guint64 states;         /* states: distinct states reached */
+  guint64 max_states;     /* states: the most it could keep (options->max_states or the
+                           * default) */
   guint64 states_pruned;  /* states: arrivals at a state already explored */
 };
 

@@ -49,6 +49,20 @@ test_explore_safe (void)
   g_assert_nonnull (strstr (all.out, "complete: every reachable state"));
   g_assert_nonnull (strstr (all.out, "Findings   none"));
   g_assert_nonnull (strstr (all.out, "States  "));
+
+  /* a table too small for it: bounded, stopped at exactly that many states */
+  g_auto (Result) small = { 0 };
+  cli (&small, "explore", "spf-tlb-ipi", "--preemptions", "1", "--max-states", "1000",
+       "--json", NULL);
+  g_assert_cmpint (small.status, ==, 0);
+  g_assert_nonnull (strstr (small.out, "\"verdict\" : \"bounded\""));
+  g_assert_nonnull (strstr (small.out, "\"stopped-by\" : \"state table full\""));
+  g_assert_nonnull (strstr (small.out, "\"states\" : 1000,"));
+  g_assert_nonnull (strstr (small.out, "\"max-states\" : 1000,"));
+  g_auto (Result) said = { 0 };
+  cli (&said, "explore", "spf-tlb-ipi", "--preemptions", "1", "--max-states", "1000", NULL);
+  g_assert_nonnull (strstr (said.out, "stopped by state table full at 1000 states "
+                                      "(--max-states N keeps more)"));
 }
 
 static void
@@ -412,6 +426,8 @@ test_explore_bad_input (void)
     { "explore", "spf-vs-munmap", "--reduction", "clever" },
     { "explore", "spf-vs-munmap", "--schedule", "lucky" },
     { "explore", "spf-vs-munmap", "--depth", "0" },
+    { "explore", "spf-vs-munmap", "--max-states", "0" },
+    { "explore", "spf-vs-munmap", "--max-states", "4294967297" },
     { "explore", "spf-vs-munmap", "--shard", "3/3" },
     { "explore", "spf-vs-munmap", "--shard=0/2", "--reduction=dpor" },
     { "explore", "spf-vs-munmap", "--shard=0/2", "--time-limit=5" },
