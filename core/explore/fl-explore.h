@@ -73,8 +73,8 @@ typedef struct {
                            * adds them up. */
   gboolean keep_outcomes; /* copy the outcome keys into the result (for merging shards) */
   gboolean match_lines;   /* the states search tells apart states that differ only in which
-                           * caches hold which lines (what it did before session 16; for the
-                           * tests that check that the two reach the same outcomes) */
+                           * caches hold which lines: more states, the same outcomes (the
+                           * tests check that) */
   /* called about four times a second with the counts so far (seconds set), from the
    * exploring thread; NULL for none */
   void   (*progress) (const FlExploreResult *so_far, gpointer data);
