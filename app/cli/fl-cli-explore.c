@@ -73,6 +73,17 @@ first_finding (const FlExploreResult *r)
   return best;
 }
 
+/* The first bound whose schedules found something, or -1 when none did (the finding came
+ * from the search beyond the bounds). */
+static gint
+first_bound_found (const FlExploreResult *r)
+{
+  for (guint i = 0; r->per_bound != NULL && i < r->per_bound->len; i++)
+    if (g_array_index (r->per_bound, FlExploreBoundCounts, i).with_findings > 0)
+      return (gint) i;
+  return -1;
+}
+
 static char *
 verdict_sentence (const FlExploreResult *r)
 {
@@ -94,6 +105,13 @@ verdict_sentence (const FlExploreResult *r)
   if (r->verdict == FL_EXPLORE_COMPLETE)
     return g_strdup_printf ("complete: every interleaving ran, none needed more than %u "
                             "preemption%s", r->bound, r->bound == 1 ? "" : "s");
+  gint found_at = r->verdict == FL_EXPLORE_FOUND ? first_bound_found (r) : -1;
+  if (found_at >= 0 && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
+    /* --all: the search went on past the bound that found it */
+    return g_strdup_printf ("found at %d preemption%s; with --all the bounds up to %u and the "
+                            "unbounded search (%s) went on to every kind", found_at,
+                            found_at == 1 ? "" : "s", r->bound,
+                            fl_explore_reduction_name (r->unbounded));
   if (r->verdict == FL_EXPLORE_FOUND && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
     return g_strdup_printf ("found beyond %u preemptions, by the unbounded search (%s)",
                             r->bound, fl_explore_reduction_name (r->unbounded));

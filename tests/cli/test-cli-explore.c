@@ -29,6 +29,14 @@ test_explore_save_replays (void)
   JsonObject *replayed = parse_json (run.out, &q);
   g_assert_true (has_finding (replayed, "use-after-free"));
   g_assert_cmpstr (json_object_get_string_member (replayed, "hash"), ==, hash);
+
+  /* with --all the search goes on past the bound that found it: the verdict still says
+   * which bound that was, not that the search beyond the bounds found it */
+  g_auto (Result) all = { 0 };
+  cli (&all, "explore", "spf-vs-munmap", "--set", "vma-free=immediate", "--all", NULL);
+  g_assert_cmpint (all.status, ==, 1);
+  g_assert_nonnull (strstr (all.out, "Verdict    found at 2 preemptions; with --all"));
+  g_assert_null (strstr (all.out, "found beyond"));
   remove_tree (dir);
 }
 
