@@ -102,28 +102,33 @@ write_png (Writer *w, const guint8 *data, int width, int height, int stride, gbo
       return FALSE;
     }
   png_infop info = png_create_info_struct (png);
-  volatile gboolean ok = FALSE;   /* read after a longjmp */
-  if (info != NULL && setjmp (png_jmpbuf (png)) == 0)
+  if (info == NULL)
     {
-      png_set_write_fn (png, w, append, flush);
-      png_set_IHDR (png, info, (png_uint_32) width, (png_uint_32) height, 8,
-                    alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-      png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-      png_set_compression_level (png, 3);
-      png_write_info (png, info);
-      for (int y = 0; y < height; y++)
-        {
-          convert_row ((const guint32 *) (data + (gsize) y * (gsize) stride), width, alpha, row);
-          png_write_row (png, row);
-        }
-      png_write_end (png, info);
-      ok = TRUE;
+      g_strlcpy (w->message, "out of memory", sizeof w->message);
+      png_destroy_write_struct (&png, NULL);
+      return FALSE;
     }
-  else if (info == NULL)
-    g_strlcpy (w->message, "out of memory", sizeof w->message);
-  png_destroy_write_struct (&png, info ? &info : NULL);
-  return ok;
+  /* on_error() comes back here (setjmp alone in the condition, as C allows it) */
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_write_struct (&png, &info);
+      return FALSE;
+    }
+  png_set_write_fn (png, w, append, flush);
+  png_set_IHDR (png, info, (png_uint_32) width, (png_uint_32) height, 8,
+                alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_compression_level (png, 3);
+  png_write_info (png, info);
+  for (int y = 0; y < height; y++)
+    {
+      convert_row ((const guint32 *) (data + (gsize) y * (gsize) stride), width, alpha, row);
+      png_write_row (png, row);
+    }
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+  return TRUE;
 }
 
 /**
