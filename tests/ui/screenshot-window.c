@@ -273,6 +273,14 @@ main (int argc, char *argv[])
   /* a store of the tool's own: the bookmarks it adds never reach the user's */
   data_home = fl_test_private_data_home ("screenshot");
 
+  /* GTK warns when it finds no session bus, and warnings end this helper: say why first */
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    {
+      g_printerr ("screenshot-window: no session bus: run it under dbus-run-session, as the "
+                  "README's command does\n");
+      fl_test_remove_data_home (data_home);
+      return EXIT_FAILURE;
+    }
   gtk_init ();
   fl_test_fail_on_warnings ();
   settings = g_settings_new ("io.github.faultline.Faultline");

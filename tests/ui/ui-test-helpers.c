@@ -222,6 +222,11 @@ fl_test_init_window_test (int *argc, char ***argv)
 {
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_test_init (argc, argv, NULL);
+  /* without one, GTK's warning that it could not reach it would end the run with no word of
+   * why (warnings fail these tests) */
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    g_error ("no session bus: run the ui tests and screenshot-window under dbus-run-session "
+             "(make test does; the README shows the screenshot command)");
   if (!gtk_init_check ())
     g_error ("no display: run the ui tests under a virtual X server (make test does)");
   fl_test_fail_on_warnings ();
