@@ -115,16 +115,18 @@ verdict_sentence (const FlExploreResult *r)
   if (r->verdict == FL_EXPLORE_FOUND && r->unbounded != FL_EXPLORE_REDUCTION_NONE)
     return g_strdup_printf ("found beyond %u preemptions, by the unbounded search (%s)",
                             r->bound, fl_explore_reduction_name (r->unbounded));
-  if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop == FL_EXPLORE_STOP_STATES)
-    return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
-                            "(%s) stopped by %s at %" G_GUINT64_FORMAT " states (--max-states "
-                            "N keeps more)", r->bound, r->bound == 1 ? "" : "s",
-                            fl_explore_reduction_name (r->unbounded),
-                            fl_explore_stop_name (r->stop), r->states);
   if (r->unbounded != FL_EXPLORE_REDUCTION_NONE && r->stop != FL_EXPLORE_STOP_NONE)
-    return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
-                            "(%s) stopped by %s", r->bound, r->bound == 1 ? "" : "s",
-                            fl_explore_reduction_name (r->unbounded), fl_explore_stop_name (r->stop));
+    {
+      /* a full table says how big it was and how to have a bigger one */
+      g_autofree char *full = r->stop == FL_EXPLORE_STOP_STATES
+        ? g_strdup_printf (" at %" G_GUINT64_FORMAT " states (--max-states N keeps more)",
+                           r->states)
+        : g_strdup ("");
+      return g_strdup_printf ("bounded: complete up to %u preemption%s; the unbounded search "
+                              "(%s) stopped by %s%s", r->bound, r->bound == 1 ? "" : "s",
+                              fl_explore_reduction_name (r->unbounded),
+                              fl_explore_stop_name (r->stop), full);
+    }
   if (r->verdict == FL_EXPLORE_FOUND)
     return g_strdup_printf ("found at %u preemption%s", r->bound, r->bound == 1 ? "" : "s");
   if (r->stop != FL_EXPLORE_STOP_NONE)

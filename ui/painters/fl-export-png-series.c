@@ -6,7 +6,6 @@
  * error reported are those of drawing and writing one frame after another: after a cancel or
  * a failure no later file has been touched. */
 #include "fl-export-private.h"
-#include "fl-export-range.h"
 #include "fl-png.h"
 
 #include <math.h>
