@@ -30,6 +30,12 @@ fl_explore_resize (GArray *a, guint len)
 
 /* 1 when @key is new, 0 when it was there, -1 when the set holds @max keys already. */
 int      fl_key_set_add         (FlKeySet *set, guint64 key, gsize max);
+/* Twice the room, the keys kept. */
+void     fl_key_set_grow        (FlKeySet *set);
+/* fl_key_set_add for threads adding at once (fl-explore-states.c): never grows the set, but
+ * sets *@grow once it is half full, and the threads wait while one grows it. With more than
+ * one thread it may hold a few more than @max keys. */
+int      fl_key_set_add_shared  (FlKeySet *set, guint64 key, gsize max, gint *grow);
 /* splitmix64's finalizer: spreads a hash (or a mask of kinds) over the whole key. */
 guint64  fl_explore_mix         (guint64 x);
 
@@ -83,7 +89,7 @@ gboolean fl_explore_bounds      (FlExplorer *x, const FlScenario *scenario);
 /* Source-DPOR with sleep sets over every interleaving (fl-explore-dpor.c). */
 void     fl_explore_dpor        (FlExplorer *x);
 /* Depth first over every state once (fl-explore-states.c). */
-void     fl_explore_states      (FlExplorer *x);
+void     fl_explore_states      (FlExplorer *x, const FlScenario *scenario);
 /* PCT runs, seeds 1 .. options->pct_runs (fl-explore-pct.c). */
 void     fl_explore_pct         (FlExplorer *x, const FlScenario *scenario);
 

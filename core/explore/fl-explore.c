@@ -6,6 +6,24 @@
 
 #include <string.h>
 
+void
+fl_key_set_grow (FlKeySet *set)
+{
+  gsize size = set->size ? set->size * 2 : 1024;
+  guint64 *keys = g_new0 (guint64, size);
+  for (gsize i = 0; i < set->size; i++)
+    if (set->keys[i] != 0)
+      {
+        gsize j = set->keys[i] & (size - 1);
+        while (keys[j] != 0)
+          j = (j + 1) & (size - 1);
+        keys[j] = set->keys[i];
+      }
+  g_free (set->keys);
+  set->keys = keys;
+  set->size = size;
+}
+
 int
 fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
 {
@@ -15,21 +33,7 @@ fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
   if (set->used >= max)
     return -1;
   if (set->used * 2 >= set->size)
-    {
-      gsize size = set->size ? set->size * 2 : 1024;
-      guint64 *keys = g_new0 (guint64, size);
-      for (gsize i = 0; i < set->size; i++)
-        if (set->keys[i] != 0)
-          {
-            gsize j = set->keys[i] & (size - 1);
-            while (keys[j] != 0)
-              j = (j + 1) & (size - 1);
-            keys[j] = set->keys[i];
-          }
-      g_free (set->keys);
-      set->keys = keys;
-      set->size = size;
-    }
+    fl_key_set_grow (set);
   gsize j = key & (set->size - 1);
   while (set->keys[j] != 0 && set->keys[j] != key)
     j = (j + 1) & (set->size - 1);
@@ -38,6 +42,34 @@ fl_key_set_add (FlKeySet *set, guint64 key, gsize max)
   set->keys[j] = key;
   set->used++;
   return 1;
+}
+
+int
+fl_key_set_add_shared (FlKeySet *set, guint64 key, gsize max, gint *grow)
+{
+  if (key == 0)
+    key = 1;
+  if (__atomic_load_n (&set->used, __ATOMIC_RELAXED) >= max)
+    return -1;
+  /* keys are only ever added, each by one compare-and-swap into an empty slot: a slot seen
+   * holding a key holds it for good, so the probe can go on past it */
+  gsize mask = set->size - 1;
+  for (gsize j = key & mask;; j = (j + 1) & mask)
+    {
+      guint64 there = __atomic_load_n (&set->keys[j], __ATOMIC_RELAXED);
+      if (there == 0
+          && __atomic_compare_exchange_n (&set->keys[j], &there, key, FALSE, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED))
+        {
+          gsize used = __atomic_add_fetch (&set->used, 1, __ATOMIC_RELAXED);
+          if (used * 2 >= set->size)
+            g_atomic_int_set (grow, 1);
+          return 1;
+        }
+      /* a lost race leaves in @there the key that won the slot */
+      if (there == key)
+        return 0;
+    }
 }
 
 guint64
@@ -208,7 +240,7 @@ explore_systematic (FlExplorer *x, const FlScenario *scenario)
       if (o->reduction == FL_EXPLORE_REDUCTION_DPOR)
         fl_explore_dpor (x);
       else
-        fl_explore_states (x);
+        fl_explore_states (x, scenario);
       complete = r->stop == FL_EXPLORE_STOP_NONE && r->cut_unbounded == 0;
     }
   if (r->findings->len > 0)
@@ -222,6 +254,13 @@ explore_systematic (FlExplorer *x, const FlScenario *scenario)
 /* The outcome keys into the result: the bounds kept theirs in the order they met them, each
  * with its bound; what the search beyond them (or PCT) reached besides follows, beyond the
  * bounds marked as preemptions + 1. */
+static int
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
 static void
 keep_outcome_keys (FlExploreResult *r, const FlKeySet *outcomes)
 {
@@ -233,13 +272,16 @@ keep_outcome_keys (FlExploreResult *r, const FlKeySet *outcomes)
   for (guint i = 0; i < had->len; i++)
     g_hash_table_add (kept, &g_array_index (had, guint64, i));
   guint16 beyond = (guint16) MIN (r->bound_limit + 1, G_MAXUINT16);
+  /* in increasing order: where a key sits in the set depends on the order keys came in,
+   * which with threads is a matter of timing */
+  g_autoptr (GArray) more = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (gsize i = 0; i < outcomes->size; i++)
     if (outcomes->keys[i] != 0 && !g_hash_table_contains (kept, &outcomes->keys[i]))
-      {
-        g_array_append_val (r->outcome_keys, outcomes->keys[i]);
-        if (r->outcome_bounds != NULL)
-          g_array_append_val (r->outcome_bounds, beyond);
-      }
+      g_array_append_val (more, outcomes->keys[i]);
+  g_array_sort (more, compare_keys);
+  g_array_append_vals (r->outcome_keys, more->data, more->len);
+  for (guint i = 0; r->outcome_bounds != NULL && i < more->len; i++)
+    g_array_append_val (r->outcome_bounds, beyond);
 }
 
 FlExploreResult *

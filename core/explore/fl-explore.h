@@ -62,8 +62,8 @@ typedef struct {
   guint64 pct_runs;
   guint   pct_depth;
   guint   jobs;           /* cores to share the work out to (0 or 1: this thread): PCT's runs,
-                           * or each bound's units (fl-explore-bounds.c); the unbounded search
-                           * after the bounds runs on one */
+                           * or each bound's units (fl-explore-bounds.c) and the states search
+                           * after the bounds (fl-explore-states.c); DPOR runs on one */
   guint   shard, shards;  /* only this share of the work; shards 0 or 1: all of it. PCT: the
                            * runs i (from 0) with i % shards == shard. Systematic: the units u
                            * of each bound with u % shards == shard, every bound up to
@@ -82,9 +82,12 @@ typedef struct {
   const gint *cancel;     /* another thread sets it (g_atomic_int_set) to stop; NULL: none */
   guint64 max_schedules;  /* stop after this many new schedules (0: no limit) */
   guint64 max_states;     /* the states search keeps at most this many states, 16 bytes each
-                           * (0: FL_EXPLORE_MAX_STATES) */
+                           * (0: FL_EXPLORE_MAX_STATES); with N threads up to N - 1 more, each
+                           * may add one before it sees the table full, and which states a
+                           * full table holds then depends on the threads' speed */
   double  time_limit;     /* seconds of wall-clock time (0: no limit); the only input that
-                           * can make two explorations of the same scenario differ */
+                           * can make two explorations of the same scenario differ (but for
+                           * a table filled by threads, above) */
 } FlExploreOptions;
 
 /* The shortest schedule the search found for one kind of finding. */

@@ -358,6 +358,86 @@ test_matching (gconstpointer data)
     }
 }
 
+static void
+assert_same_findings (const FlExploreResult *a, const FlExploreResult *b)
+{
+  g_assert_cmpuint (a->findings->len, ==, b->findings->len);
+  for (guint i = 0; i < a->findings->len; i++)
+    {
+      const FlExploreFinding *f = g_ptr_array_index (a->findings, i);
+      const FlExploreFinding *g = g_ptr_array_index (b->findings, i);
+      g_assert_cmpint (f->kind, ==, g->kind);
+      g_assert_cmpuint (f->preemptions, ==, g->preemptions);
+      g_assert_cmpuint (f->step, ==, g->step);
+      g_assert_cmpuint (f->hits, ==, g->hits);
+      g_assert_cmpuint (f->events_hash, ==, g->events_hash);
+      g_assert_cmpmem (f->choices->data, f->choices->len, g->choices->data, g->choices->len);
+    }
+}
+
+/* The states search on threads (preemptions 0, so that it does nearly all the work) counts
+ * what one thread counts and reaches the same outcomes; a finding's schedule is the one a
+ * single thread finds (the threads stop and one thread searches again). Safe and unsafe. */
+static void
+test_states_threads (gconstpointer data)
+{
+  const Race *race = data;
+  g_autoptr (FlScenario) sc = load_unscheduled (race->scenario);
+  for (guint unsafe = 0; unsafe <= 1; unsafe++)
+    {
+      FlConfig config = race_config (sc, race, unsafe);
+      FlExploreResult *r[3];
+      for (guint j = 0; j < 3; j++)
+        {
+          g_autoptr (GError) error = NULL;
+          FlExploreOptions options = { .preemptions = 0, .reduction = FL_EXPLORE_REDUCTION_STATES,
+                                       .keep_outcomes = TRUE, .jobs = j + 1 };
+          r[j] = fl_explore_run (sc, &config, &options, &error);
+          g_assert_no_error (error);
+          /* a set: the bounds' threads meet theirs in another order */
+          g_array_sort (r[j]->outcome_keys, compare_keys);
+        }
+      for (guint j = 1; j < 3; j++)
+        {
+          g_assert_cmpint (r[j]->verdict, ==, r[0]->verdict);
+          g_assert_cmpint (r[j]->unbounded, ==, FL_EXPLORE_REDUCTION_STATES);
+          g_assert_cmpuint (r[j]->states, ==, r[0]->states);
+          g_assert_cmpuint (r[j]->states_pruned, ==, r[0]->states_pruned);
+          g_assert_cmpuint (r[j]->schedules, ==, r[0]->schedules);
+          g_assert_cmpuint (r[j]->executions, ==, r[0]->executions);
+          g_assert_cmpuint (r[j]->cut_unbounded, ==, r[0]->cut_unbounded);
+          g_assert_cmpuint (r[j]->with_findings, ==, r[0]->with_findings);
+          g_assert_cmpuint (r[j]->outcomes, ==, r[0]->outcomes);
+          g_assert_cmpuint (r[j]->outcome_keys->len, ==, r[0]->outcome_keys->len);
+          g_assert_cmpmem (r[j]->outcome_keys->data, r[j]->outcome_keys->len * sizeof (guint64),
+                           r[0]->outcome_keys->data, r[0]->outcome_keys->len * sizeof (guint64));
+          assert_same_findings (r[0], r[j]);
+        }
+      g_assert_cmpint (r[0]->verdict, ==, unsafe ? FL_EXPLORE_FOUND : FL_EXPLORE_COMPLETE);
+      g_test_message ("%s%s: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT " outcomes on "
+                      "1, 2 and 3 threads", race->scenario, unsafe ? " (unsafe)" : "",
+                      r[0]->states, r[0]->outcomes);
+      for (guint j = 0; j < 3; j++)
+        fl_explore_result_free (r[j]);
+    }
+}
+
+/* Threads that fill the table stop, all of them, and say why. */
+static void
+test_states_threads_full (void)
+{
+  g_autoptr (FlScenario) sc = load_unscheduled ("spf-vs-munmap");
+  FlExploreOptions options = { .preemptions = 0, .reduction = FL_EXPLORE_REDUCTION_STATES,
+                               .jobs = 3, .max_states = 5000 };
+  g_autoptr (FlExploreResult) r = fl_explore_run (sc, &sc->config, &options, NULL);
+  g_assert_nonnull (r);
+  g_assert_cmpint (r->stop, ==, FL_EXPLORE_STOP_STATES);
+  g_assert_cmpint (r->verdict, ==, FL_EXPLORE_BOUNDED);
+  /* each thread may add one more before it sees the table full */
+  g_assert_cmpuint (r->states, >=, 5000);
+  g_assert_cmpuint (r->states, <, 5000 + 3);
+}
+
 /* The safe design explores to complete with no finding: every reachable state. */
 static void
 test_complete (gconstpointer data)
@@ -471,23 +551,6 @@ test_pct (void)
   g_assert_cmpuint (g->events_hash, ==, f->events_hash);
 }
 
-static void
-assert_same_findings (const FlExploreResult *a, const FlExploreResult *b)
-{
-  g_assert_cmpuint (a->findings->len, ==, b->findings->len);
-  for (guint i = 0; i < a->findings->len; i++)
-    {
-      const FlExploreFinding *f = g_ptr_array_index (a->findings, i);
-      const FlExploreFinding *g = g_ptr_array_index (b->findings, i);
-      g_assert_cmpint (f->kind, ==, g->kind);
-      g_assert_cmpuint (f->preemptions, ==, g->preemptions);
-      g_assert_cmpuint (f->step, ==, g->step);
-      g_assert_cmpuint (f->hits, ==, g->hits);
-      g_assert_cmpuint (f->events_hash, ==, g->events_hash);
-      g_assert_cmpmem (f->choices->data, f->choices->len, g->choices->data, g->choices->len);
-    }
-}
-
 /* The systematic search shared out to threads gives one thread's result, and its shards
  * (units of each bound, u % N) add up to it, bound by bound: every schedule run by exactly
  * one shard, the same shortest counterexample kept. */
@@ -598,6 +661,10 @@ main (int argc, char **argv)
                                                    races[i].scenario, races[i].key,
                                                    races[i].value);
       g_test_add_data_func (matching, &races[i], test_matching);
+      g_autofree char *threads = g_strdup_printf ("/explore/states-threads/%s/%s=%s",
+                                                  races[i].scenario, races[i].key,
+                                                  races[i].value);
+      g_test_add_data_func (threads, &races[i], test_states_threads);
     }
   g_test_add_data_func ("/explore/reductions/barriers",
                         "[cpu0]\nops=barrier; barrier\n\n[cpu1]\nops=barrier; barrier\n",
@@ -607,6 +674,7 @@ main (int argc, char **argv)
                         test_reductions);
   g_test_add_func ("/explore/reductions/two-swap-outs", test_reductions_agree);
   g_test_add_func ("/explore/pct", test_pct);
+  g_test_add_func ("/explore/states-threads/full", test_states_threads_full);
   static const Race safe_munmap = { "spf-vs-munmap", NULL, NULL, 0, 0 };
   g_test_add_data_func ("/explore/parts/spf-vs-munmap", &safe_munmap, test_parts);
   g_test_add_data_func ("/explore/parts/spf-vs-munmap/vma-free=immediate", &races[0],
