@@ -506,13 +506,12 @@ search_threads (FlExplorer *x, FlSim **sims, guint n, FlStateView match)
           r->replayed += w->replayed;
           fl_explorer_merge (x, &s[j].own, NULL);
         }
+      search_clear (&s[j]);
       if (j > 0)
         {
           r->replayed += s[j].own.sim->replayed_steps;
           fl_sim_free (s[j].own.sim);
         }
-      else
-        search_clear (&s[j]);
       g_free (s[j].own.outcomes.keys);
       fl_explore_result_free (w);
     }
