@@ -71,6 +71,18 @@ preemptions_so_far (const Part *s)
   return t ? t->pre + choice_cost (t) : 0;
 }
 
+/* Whether no step from @ch's on can have a choice left for the search to come back to: two
+ * CPUs with the bound spent. Then a CPU that can go on goes on (another would preempt it),
+ * and one that cannot leaves the step to the other. A copy of the state taken down there
+ * would never serve a seek, which goes back to a choice left; the copies were a sixth of the
+ * bounded search's time. (Three CPUs or more: where the running one stops, two others may be
+ * left to choose from.) */
+static gboolean
+no_choice_below (const Part *s, const Choice *ch)
+{
+  return s->x.ncpus <= 2 && ch->prev >= 0 && ch->pre >= s->bound;
+}
+
 /* One more step of the current schedule, by the first choice at this state: the running CPU
  * goes on while it can (no preemption), else the lowest id that can step. The other choices
  * are kept for backtracking, those that preempt only while the bound allows one more; in a
@@ -104,6 +116,7 @@ push_choice (Part *s)
       ch.alts = on & (on - 1);
     }
   g_array_append_val (s->stack, ch);
+  fl_sim_pause_checkpoints (s->x.sim, no_choice_below (s, &ch));
   if (!fl_sim_step_cpu (s->x.sim, ch.cpu))
     {
       /* a limit of the machine stopped the step: the schedule ends here, cut */
@@ -160,6 +173,7 @@ backtrack (Part *s)
       ch->unit = devs < UNIT_DEVIATIONS ? s->next_unit++ : parent->unit;
       if (!owns (s, ch->unit) && ch->devs >= UNIT_DEVIATIONS)
         continue;   /* a subtree of another part's, with no unit inside */
+      fl_sim_pause_checkpoints (s->x.sim, no_choice_below (s, ch));
       if (!fl_sim_seek (s->x.sim, at) || !fl_sim_step_cpu (s->x.sim, ch->cpu))
         {
           /* the recorded run holds every step up to here, and the choice could step there
@@ -195,8 +209,9 @@ explore_bound (Part *s)
         fl_sim_step (s->x.sim);
       leaf (s);
       if (fl_explorer_out_of_budget (&s->x) || !backtrack (s))
-        return;
+        break;
     }
+  fl_sim_pause_checkpoints (s->x.sim, FALSE);
 }
 
 static gpointer

@@ -68,6 +68,7 @@ struct _FlSim {
   guint8        socket_of[FL_MAX_CPUS];
   guint64       socket_cpus[FL_MAX_SOCKETS][FL_MAX_CPUS / 64];
   gboolean      checkpoint_fixed; /* the explorer's spacing: not widened as the state grows */
+  gboolean      checkpoint_paused;/* the explorer knows no seek will come back past here */
   guint64       replayed_steps; /* steps seeks have re-run since the simulation began */
   /* while the explorer runs: what the step being taken reads and writes (NULL otherwise) */
   FlFootprint  *footprint;
@@ -154,6 +155,10 @@ fl_note (FlSim *sim, guint32 key, gboolean write)
 void fl_note_all_cpus (FlSim *sim, FlKeyKind group);
 void fl_note_vma_list (FlSim *sim);
 void fl_sim_fix_checkpoints (FlSim *sim, guint64 every);
+/* For the explorer: no copies of the state are taken while @paused, since it knows it will
+ * not seek back to any step taken meanwhile (a seek stays right: it replays from an earlier
+ * copy, at worst the first). */
+void fl_sim_pause_checkpoints (FlSim *sim, gboolean paused);
 /* For the explorer: fl_sim_step_cpu() with @j keeping the state the step began from (and
  * what follows until the next such step or undo: finishing the run), and taking back the @n
  * steps of @journals (oldest first, the last the step taken last): the state a seek to the

@@ -374,7 +374,8 @@ fl_sim_take_step (FlSim *sim, guint c)
   sim->stepping = FALSE;
 
   /* checkpoint_every is a power of two (4096, doubled): a mask, not a division per step */
-  if (!sim->replaying && (st->g->step & (sim->checkpoint_every - 1)) == 0)
+  if (!sim->replaying && (st->g->step & (sim->checkpoint_every - 1)) == 0
+      && !sim->checkpoint_paused)
     add_checkpoint (sim);
 }
 
@@ -649,6 +650,12 @@ fl_sim_fix_checkpoints (FlSim *sim, guint64 every)
   g_return_if_fail (every > 0 && (every & (every - 1)) == 0);
   sim->checkpoint_every = every;
   sim->checkpoint_fixed = TRUE;
+}
+
+void
+fl_sim_pause_checkpoints (FlSim *sim, gboolean paused)
+{
+  sim->checkpoint_paused = paused;
 }
 
 gboolean
