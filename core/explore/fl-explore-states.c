@@ -57,7 +57,7 @@ typedef struct {
   gint     stop;        /* a thread stopped: a finding, a full table, a limit (atomic) */
   gint     grow;        /* the table is half full: every thread waits while one grows it */
   gboolean parallel;    /* more than one thread: a finding stops them (see above) */
-  gint     found;
+  gint     found;       /* a thread's schedule ended in a finding (atomic) */
 } Shared;
 
 typedef struct {
