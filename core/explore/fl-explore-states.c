@@ -387,13 +387,15 @@ search_init (Search *s, FlExplorer *x, Shared *sh, FlStateView match)
   s->choices = g_array_new (FALSE, FALSE, sizeof (guint8));
   s->enabled = g_array_new (FALSE, FALSE, sizeof (guint64));
   /* going back is by journals, one per depth: a seek only when a step grew an array, which
-   * copies of the state every 32 steps serve (every 16 or 64 cost more in all, measured) */
+   * copies of the state serve. Such seeks are rare (every built-in, preemptions 0: none in
+   * most, 31 steps replayed in the 12.9 M steps of spf-vs-mprotect-munmap's search), so a
+   * copy every 256 steps: 3% fewer instructions in all than every 32 */
   s->journals = g_ptr_array_new_with_free_func ((GDestroyNotify) fl_state_journal_free);
   s->points = g_array_new (FALSE, FALSE, sizeof (FlHashPoint));
   const FlState *st = fl_sim_get_state (x->sim);
   fl_state_semantic_hash_keep (st, match);
   fl_state_semantic_hash_log (st, TRUE);
-  fl_sim_fix_checkpoints (x->sim, 32);
+  fl_sim_fix_checkpoints (x->sim, 256);
   fl_sim_seek (x->sim, 0);
 }
 
