@@ -314,13 +314,10 @@ fl_explore_bounds (FlExplorer *x, const FlScenario *scenario)
   /* the scenario ran once already (fl_explore_run made its simulation), so another fails
    * only when memory does: fewer threads then, the units shared out among those there are */
   FlSim **sims = g_new0 (FlSim *, jobs);
-  guint n = 0;
-  for (; n < jobs; n++)
-    {
-      sims[n] = n == 0 ? x->sim : fl_explorer_new_sim (scenario, &r->config, NULL);
-      if (sims[n] == NULL)
-        break;
-    }
+  sims[0] = x->sim;
+  guint n = 1;
+  while (n < jobs && (sims[n] = fl_explorer_new_sim (scenario, &r->config, NULL)) != NULL)
+    n++;
   /* part shard + j * shards of n * shards: this shard's units are u % shards == shard
    * whatever n is, so shards run with different --jobs still share the tree out exactly */
   for (guint j = 0; j < n; j++)

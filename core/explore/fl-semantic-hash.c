@@ -273,9 +273,9 @@ marked_add (const FlState *st, const FlTracked *t, guint count, gboolean kept,
             const Mask *m, const FlLine *plain, Totals *k)
 {
   guint words = (count + 63) / 64;
-  guint64 sum = 0;
   if (!kept)
     {
+      guint64 sum = 0;
       for (guint w = 0; w < words; w++)
         for (guint64 bits = t->written[w]; bits != 0; bits &= bits - 1)
           sum += slot_adds (st, w * 64 + (guint) __builtin_ctzll (bits), m, plain);

@@ -175,7 +175,10 @@ fl_footprint_add_changes (FlFootprint *fp, const FlFootprintSnapshot *before, co
         if (changed (&before->cpus[c], &st->cpus[c], f))
           fl_footprint_add (fp, FL_KEY (f->kind, c), TRUE);
       }
+  /* the snapshot is a byte copy of the stacks, padding and all: equal bytes are a stack the
+   * step left alone */
   for (guint c = 0; c < MIN (before->ncpus, st->sizes.ncpus); c++)
+    /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
     if (c != cpu && memcmp (&before->stacks[c], &st->stacks[c], sizeof (FlCpuStack)) != 0)
       fl_footprint_add (fp, FL_KEY (FL_KEY_CPU_OTHER, c), TRUE);
 }

@@ -22,6 +22,8 @@ typedef struct {
   guint32 slot;
   guint64 version;
   guint32 written;          /* its bit in FlTracked.written */
+  /* named, so that the heads' initializers zero it: a journal's bytes are all set */
+  /* cppcheck-suppress unusedStructMember */
   guint32 pad;
 } SlotHead;                 /* followed by the slot's bytes */
 

@@ -53,7 +53,8 @@ fit (FlState *st, gboolean all)
     {
       /* the state's block order (fl-state.c) is FlPlainArray's */
       gsize len;
-      g_assert (fl_state_plain_block (st, a, 0, &len) == base[a]);
+      const guint8 *first = fl_state_plain_block (st, a, 0, &len);
+      g_assert (first == base[a]);
       if (!all && m->unhashed[a] != NULL && bytes[a] == m->bytes[a])
         continue;
       gsize had = m->unhashed[a] != NULL ? blocks_of (m->bytes[a]) : 0;
