@@ -117,11 +117,13 @@ fl_bench_explore (FlBench *bench, GError **error)
                     "`faultline-cli explore` on the 2-CPU race scenarios, their [schedule] "
                     "ignored: with one safeguard off, the time to the first counterexample "
                     "(preemption bounds 0, 1, 2); with all on, the time to the verdict complete "
-                    "(the bounds, then every reachable state once). Steps per second count the "
-                    "steps the search took, not those replayed by seeks. --jobs 2 against --jobs 1: the "
-                    "bounds alone, each bound's units shared out to two threads; five pairs of "
-                    "runs, each pair one thread then two right after, the median pair's ratio. "
-                    "Then the two 3-CPU built-ins, safe, explored to the end, on one thread and on two");
+                    "(the bounds, then every reachable state once). Schedules per second count the "
+                    "bounds' schedules and the ends the states search reached; steps per second "
+                    "the steps the search took, not those replayed by seeks. --jobs 2 against "
+                    "--jobs 1: the bounds alone, each bound's units shared out to two threads; "
+                    "five pairs of runs, each pair one thread then two right after, the median "
+                    "pair's ratio. Then the two 3-CPU built-ins, safe, explored to the end, on "
+                    "one thread and on two");
   guint n = bench->quick ? 1 : G_N_ELEMENTS (races);
   for (guint i = 0; i < n; i++)
     {
@@ -142,6 +144,8 @@ fl_bench_explore (FlBench *bench, GError **error)
       g_autofree char *done = g_strdup_printf ("%s: time to complete", race->scenario);
       g_autofree char *states = g_strdup_printf ("%s: states explored", race->scenario);
       g_autofree char *rate = g_strdup_printf ("%s: steps per second exploring", race->scenario);
+      g_autofree char *schedules = g_strdup_printf ("%s: schedules per second exploring",
+                                                    race->scenario);
       g_autofree char *memory = g_strdup_printf ("%s: explorer memory", race->scenario);
       /* never found, never complete: infinitely long, which misses any target */
       fl_bench_add (bench, first, found->findings->len ? found->seconds * 1000 : INFINITY, "ms",
@@ -149,6 +153,9 @@ fl_bench_explore (FlBench *bench, GError **error)
       fl_bench_add (bench, done, safe->verdict == FL_EXPLORE_COMPLETE ? safe->seconds : INFINITY,
                     "s", FL_GOAL_AT_MOST, 1);
       fl_bench_add (bench, states, (double) safe->states, "states", FL_GOAL_NONE, 0);
+      /* the bounds' schedules and the states search's ends, the schedules/s (no target) */
+      fl_bench_add (bench, schedules, safe->seconds > 0 ? safe->schedules / safe->seconds : 0,
+                    "schedules/s", FL_GOAL_NONE, 0);
       fl_bench_add (bench, rate, safe->seconds > 0 ? safe->steps / safe->seconds : 0, "steps/s",
                     FL_GOAL_AT_LEAST, 5e6);
       fl_bench_add (bench, memory, (double) safe->peak_bytes / 1024.0, "KiB", FL_GOAL_NONE, 0);
