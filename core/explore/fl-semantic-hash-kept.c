@@ -239,21 +239,24 @@ plain_hash_update_marked (PlainHash *h, const Plain *p, FlPlainMarks *m)
             {
               gsize w = (k * 64 + (gsize) __builtin_ctzll (bits)) * (FL_PLAIN_BLOCK / 8);
               gsize end = MIN (w + FL_PLAIN_BLOCK / 8, words);
-              /* a whole block: its eight words compared at once (a marked block changes few
-               * of them), then those that differ; else word by word to the region's tail */
+              /* a whole block: its eight words compared at once into a bit each (a marked
+               * block changes few of them), then those bits; else word by word to the
+               * region's tail */
               if ((w + FL_PLAIN_BLOCK / 8) * 8 <= bytes)
                 {
                   const guint8 *q = base + w * 8;
-                  guint64 now[FL_PLAIN_BLOCK / 8], differ = 0;
+                  guint64 now[FL_PLAIN_BLOCK / 8];
+                  guint differ = 0;
                   for (guint i = 0; i < FL_PLAIN_BLOCK / 8; i++)
                     {
                       now[i] = load (q + 8 * i);
-                      differ |= now[i] ^ copy[w + i];
+                      differ |= (guint) (now[i] != copy[w + i]) << i;
                     }
-                  if (differ != 0)
-                    for (guint i = 0; i < FL_PLAIN_BLOCK / 8; i++)
-                      if (now[i] != copy[w + i])
-                        plain_word_changed (h, r, w + i, now[i]);
+                  for (; differ != 0; differ &= differ - 1)
+                    {
+                      guint i = (guint) __builtin_ctz (differ);
+                      plain_word_changed (h, r, w + i, now[i]);
+                    }
                   continue;
                 }
               for (; w < end; w++)
