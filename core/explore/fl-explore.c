@@ -251,9 +251,6 @@ explore_systematic (FlExplorer *x, const FlScenario *scenario)
     r->verdict = FL_EXPLORE_BOUNDED;
 }
 
-/* The outcome keys into the result: the bounds kept theirs in the order they met them, each
- * with its bound; what the search beyond them (or PCT) reached besides follows, beyond the
- * bounds marked as preemptions + 1. */
 static int
 compare_keys (gconstpointer a, gconstpointer b)
 {
@@ -261,6 +258,9 @@ compare_keys (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
+/* The outcome keys into the result: the bounds kept theirs in the order they met them, each
+ * with its bound; what the search beyond them (or PCT) reached besides follows, in
+ * increasing order, beyond the bounds marked as preemptions + 1. */
 static void
 keep_outcome_keys (FlExploreResult *r, const FlKeySet *outcomes)
 {
