@@ -226,12 +226,7 @@ static void
 part_progress (const FlExploreResult *own, gpointer data)
 {
   Part *s = data;
-  FlExplorer *main = s->main;
-  FlExploreResult so_far = *main->r;
-  so_far.schedules = __atomic_load_n (s->x.shared_schedules, __ATOMIC_RELAXED);
-  so_far.steps += own->steps;
-  so_far.seconds = own->seconds;
-  main->o->progress (&so_far, main->o->progress_data);
+  fl_explorer_progress_of_threads (s->main, own, s->x.shared_schedules, s->main->r->states);
 }
 
 static void

@@ -74,6 +74,11 @@ void     fl_explorer_merge      (FlExplorer *into, FlExplorer *from, GArray *new
 /* A schedule ran to its end (or was cut): its findings and its outcome are kept. */
 void     fl_explorer_leaf       (FlExplorer *x, const guint8 *choices, guint n, guint preemptions);
 gboolean fl_explorer_out_of_budget (FlExplorer *x);
+/* The progress callback of @main, called from the first of its threads: @main's counts so
+ * far, with the schedules of every thread (@schedules, shared), @states, and the steps and
+ * seconds of @own, that thread's. */
+void     fl_explorer_progress_of_threads (FlExplorer *main, const FlExploreResult *own,
+                                          const guint64 *schedules, guint64 states);
 /* The explorer's memory at this moment, @own bytes of the search's own with the outcome set
  * and the counterexamples, kept in r->peak_bytes if it is the most so far. */
 void     fl_explorer_note_peak  (FlExplorer *x, gsize own);

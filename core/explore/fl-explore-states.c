@@ -56,7 +56,6 @@ typedef struct {
   gint     want;        /* threads waiting for an item (atomic) */
   gint     stop;        /* a thread stopped: a finding, a full table, a limit (atomic) */
   gint     grow;        /* the table is half full: every thread waits while one grows it */
-  gboolean parallel;    /* more than one thread: a finding stops them (see above) */
   gint     found;       /* a thread's schedule ended in a finding (atomic) */
 } Shared;
 
@@ -122,6 +121,13 @@ back_to (FlSim *sim, GPtrArray *journals, const GArray *points, guint at)
 }
 
 /* ---- the threads meet ------------------------------------------------------------------ */
+
+/* More than one thread: a finding stops them (see the top of the file). */
+static gboolean
+threaded (const Shared *sh)
+{
+  return sh->threads > 1;
+}
 
 static void
 stop_all (Shared *sh)
@@ -286,7 +292,7 @@ look_at_fresh (Search *s)
       r->stop = FL_EXPLORE_STOP_STATES;
       return FALSE;
     }
-  if (!sh->parallel)
+  if (!threaded (sh))
     r->states = sh->seen.used;
   guint64 on = added ? fl_explorer_enabled (x) : 0;
   fl_explore_resize (s->enabled, depth + 1);
@@ -303,7 +309,7 @@ look_at_fresh (Search *s)
       r->cut_unbounded += cut;
       fl_explorer_leaf (x, (const guint8 *) s->choices->data, depth,
                         count_preemptions (s->choices, s->enabled));
-      if (sh->parallel && r->findings->len > 0)
+      if (threaded (sh) && r->findings->len > 0)
         {
           g_atomic_int_set (&sh->found, 1);
           return FALSE;
@@ -339,14 +345,14 @@ search (Search *s)
         fl_explore_resize (s->stack, s->stack->len - 1);
       if (s->stack->len == 0)
         {
-          Item *it = sh->parallel ? take_item (sh) : NULL;
+          Item *it = threaded (sh) ? take_item (sh) : NULL;
           if (it == NULL)
             return;
           s->fresh = start_item (s, it);
           item_free (it);
           continue;
         }
-      if (sh->parallel && g_atomic_int_get (&sh->want) > 0)
+      if (threaded (sh) && g_atomic_int_get (&sh->want) > 0)
         give_away (s);
       Frame *top = &g_array_index (s->stack, Frame, s->stack->len - 1);
       if (top->left == 0)
@@ -433,7 +439,6 @@ shared_init (Shared *sh, FlExplorer *x, guint threads)
   g_cond_init (&sh->changed);
   g_queue_init (&sh->items);
   sh->threads = threads;
-  sh->parallel = threads > 1;
 }
 
 static void
@@ -450,13 +455,8 @@ static void
 threads_progress (const FlExploreResult *own, gpointer data)
 {
   Search *s = data;
-  FlExplorer *main = s->main;
-  FlExploreResult so_far = *main->r;
-  so_far.schedules = __atomic_load_n (s->own.shared_schedules, __ATOMIC_RELAXED);
-  so_far.states = __atomic_load_n (&s->sh->seen.used, __ATOMIC_RELAXED);
-  so_far.steps += own->steps;
-  so_far.seconds = own->seconds;
-  main->o->progress (&so_far, main->o->progress_data);
+  fl_explorer_progress_of_threads (s->main, own, s->own.shared_schedules,
+                                   __atomic_load_n (&s->sh->seen.used, __ATOMIC_RELAXED));
 }
 
 /* The search on @n threads (the caller's simulation and @sims): TRUE when it went to its end

@@ -206,6 +206,18 @@ fl_explorer_out_of_budget (FlExplorer *x)
   return r->stop != FL_EXPLORE_STOP_NONE;
 }
 
+void
+fl_explorer_progress_of_threads (FlExplorer *main, const FlExploreResult *own,
+                                 const guint64 *schedules, guint64 states)
+{
+  FlExploreResult so_far = *main->r;
+  so_far.schedules = __atomic_load_n (schedules, __ATOMIC_RELAXED);
+  so_far.states = states;
+  so_far.steps += own->steps;
+  so_far.seconds = own->seconds;
+  main->o->progress (&so_far, main->o->progress_data);
+}
+
 FlSim *
 fl_explorer_new_sim (const FlScenario *scenario, const FlConfig *config, GError **error)
 {
